@@ -1,0 +1,357 @@
+import { TraceInputError } from './errors.js';
+import { CATEGORY_COUNT, Category, LAYER_COUNT, type EventColumns, type TraceDicts } from './model.js';
+
+/**
+ * The aggregation cube: every event of the selected layers is folded into one cell per
+ * (process, file, fine time window). All views are derived from the cube, so memory is bounded by the number of
+ * distinct (process, file, window) triples, not by the number of events.
+ *
+ * Time windows use a base width `base` (seconds) that starts fine (1 ms, or the requested granularity) and is
+ * coarsened ×10 whenever a trace spans more than `MAX_WINDOWS` windows; the final view granularity is a multiple of it.
+ */
+
+/** Per-cell statistics layout (Float64 stride). */
+export const S_OPS = 0; // + category
+export const S_TIME = CATEGORY_COUNT; // + category
+export const S_BYTES = 2 * CATEGORY_COUNT; // + category
+export const S_SMALL_READ = 3 * CATEGORY_COUNT;
+export const S_SMALL_WRITE = S_SMALL_READ + 1;
+export const S_RANDOM = S_SMALL_READ + 2;
+export const S_KNOWN_OFFSET = S_SMALL_READ + 3;
+export const S_FIRST = S_SMALL_READ + 4;
+export const S_LAST = S_SMALL_READ + 5;
+export const STRIDE = S_SMALL_READ + 6;
+
+const FILE_SPAN = 2 ** 26;
+const WIN_BIAS = 2 ** 17;
+const WIN_SPAN = 2 ** 18;
+/** Coarsen the base window when a trace spans more windows than this. */
+export const MAX_WINDOWS = 20000;
+
+export interface CubeOptions {
+  /** Bit mask of layers (1 << Layer) whose events go into the cube. */
+  layerMask: number;
+  /** Requests smaller than this many bytes count as small. */
+  smallBytes: number;
+  /** Fixed window width in seconds (user granularity); when absent the base adapts (1 ms ×10^k). */
+  fixedBase?: number;
+}
+
+/** A serialisable snapshot of a cube (for worker → main transfer and for merging). */
+export interface CubeData {
+  base: number;
+  originWin: number;
+  /** per pair */
+  pairProc: Int32Array;
+  pairFile: Int32Array;
+  /** per cell */
+  cellPair: Int32Array;
+  cellWin: Int32Array;
+  stats: Float64Array;
+  funcCalls: Float64Array;
+  layerCalls: Float64Array;
+  events: number;
+  minStart: number;
+  maxEnd: number;
+}
+
+export class Cube {
+  base: number;
+  originWin = NaN;
+  private pairMap = new Map<number, number>();
+  pairProc = new Int32Array(1024);
+  pairFile = new Int32Array(1024);
+  private pairLastEnd = new Float64Array(1024);
+  npairs = 0;
+  private cellMap = new Map<number, number>();
+  cellPair = new Int32Array(4096);
+  cellWin = new Int32Array(4096);
+  stats = new Float64Array(4096 * STRIDE);
+  ncells = 0;
+  funcCalls = new Float64Array(256);
+  layerCalls = new Float64Array(LAYER_COUNT);
+  events = 0;
+  minStart = Infinity;
+  maxEnd = -Infinity;
+  private minWin = 0;
+  private maxWin = 0;
+
+  constructor(readonly opts: CubeOptions) {
+    this.base = opts.fixedBase ?? 1e-3;
+  }
+
+  private newPair(key: number, proc: number, file: number): number {
+    const i = this.npairs++;
+    if (i === this.pairProc.length) {
+      const n = i * 2;
+      const a = new Int32Array(n);
+      a.set(this.pairProc);
+      this.pairProc = a;
+      const b = new Int32Array(n);
+      b.set(this.pairFile);
+      this.pairFile = b;
+      const c = new Float64Array(n);
+      c.set(this.pairLastEnd);
+      this.pairLastEnd = c;
+    }
+    this.pairProc[i] = proc;
+    this.pairFile[i] = file;
+    this.pairLastEnd[i] = -1;
+    this.pairMap.set(key, i);
+    return i;
+  }
+
+  private newCell(key: number, pair: number, win: number): number {
+    const i = this.ncells++;
+    if (i === this.cellPair.length) {
+      const n = i * 2;
+      const a = new Int32Array(n);
+      a.set(this.cellPair);
+      this.cellPair = a;
+      const b = new Int32Array(n);
+      b.set(this.cellWin);
+      this.cellWin = b;
+      const c = new Float64Array(n * STRIDE);
+      c.set(this.stats);
+      this.stats = c;
+    }
+    this.cellPair[i] = pair;
+    this.cellWin[i] = win;
+    const o = i * STRIDE;
+    this.stats[o + S_FIRST] = Infinity;
+    this.stats[o + S_LAST] = -Infinity;
+    this.cellMap.set(key, i);
+    return i;
+  }
+
+  /** Folds a chunk of events into the cube. */
+  add(c: EventColumns): void {
+    const n = c.length;
+    const mask = this.opts.layerMask;
+    const small = this.opts.smallBytes;
+    let funcCalls = this.funcCalls;
+    const layerCalls = this.layerCalls;
+    let lastPk = -1;
+    let pair = -1;
+    let lastCk = -1;
+    let cell = -1;
+    for (let i = 0; i < n; i++) {
+      const f = c.func[i];
+      if (f >= funcCalls.length) {
+        const g = new Float64Array(Math.max(f + 1, funcCalls.length * 2));
+        g.set(funcCalls);
+        this.funcCalls = funcCalls = g;
+      }
+      funcCalls[f]++;
+      const layer = c.layer[i];
+      layerCalls[layer]++;
+      const start = c.start[i];
+      let end = c.end[i];
+      if (end < start) end = start;
+      if (start < this.minStart) this.minStart = start;
+      if (end > this.maxEnd) this.maxEnd = end;
+      if (((mask >> layer) & 1) === 0) continue;
+      this.events++;
+      const proc = c.proc[i];
+      const file = c.file[i];
+      const pk = proc * FILE_SPAN + (file + 1);
+      if (pk !== lastPk) {
+        lastPk = pk;
+        pair = this.pairMap.get(pk) ?? this.newPair(pk, proc, file);
+        lastCk = -1;
+      }
+      let absWin = Math.floor(start / this.base);
+      if (this.originWin !== this.originWin) this.originWin = absWin;
+      let w = absWin - this.originWin;
+      if (w < this.minWin || w > this.maxWin) {
+        if (this.opts.fixedBase === undefined) {
+          while (Math.max(this.maxWin, w) - Math.min(this.minWin, w) > MAX_WINDOWS) {
+            this.coarsen();
+            absWin = Math.floor(start / this.base);
+            w = absWin - this.originWin;
+          }
+        } else if (Math.max(this.maxWin, w) - Math.min(this.minWin, w) >= WIN_BIAS) {
+          throw new TraceInputError(`time granularity ${this.base} s gives more than ${WIN_BIAS} windows; choose a coarser one`);
+        }
+        if (w < this.minWin) this.minWin = w;
+        if (w > this.maxWin) this.maxWin = w;
+        lastCk = -1;
+      }
+      const ck = pair * WIN_SPAN + (w + WIN_BIAS);
+      if (ck !== lastCk) {
+        lastCk = ck;
+        cell = this.cellMap.get(ck) ?? this.newCell(ck, pair, w);
+      }
+      const cat = c.category[i];
+      const size = c.size[i];
+      const o = cell * STRIDE;
+      const st = this.stats;
+      st[o + S_OPS + cat]++;
+      st[o + S_TIME + cat] += end - start;
+      if (size > 0) st[o + S_BYTES + cat] += size;
+      if (cat === Category.READ || cat === Category.WRITE) {
+        if (size >= 0 && size < small) st[o + (cat === Category.READ ? S_SMALL_READ : S_SMALL_WRITE)]++;
+        const off = c.offset[i];
+        if (off >= 0) {
+          st[o + S_KNOWN_OFFSET]++;
+          const le = this.pairLastEnd[pair];
+          if (le >= 0 && off < le) st[o + S_RANDOM]++;
+          this.pairLastEnd[pair] = off + (size > 0 ? size : 0);
+        }
+      }
+      if (start < st[o + S_FIRST]) st[o + S_FIRST] = start;
+      if (end > st[o + S_LAST]) st[o + S_LAST] = end;
+    }
+  }
+
+  /** Multiplies the base window by 10 and merges cells that fall together. */
+  private coarsen(): void {
+    const newBase = this.base * 10;
+    const newOrigin = Math.floor(this.originWin / 10);
+    this.remap(newBase, newOrigin, (w) => Math.floor((this.originWin + w) / 10) - newOrigin);
+    this.minWin = 0;
+    this.maxWin = 0;
+    for (let i = 0; i < this.ncells; i++) {
+      if (this.cellWin[i] < this.minWin) this.minWin = this.cellWin[i];
+      if (this.cellWin[i] > this.maxWin) this.maxWin = this.cellWin[i];
+    }
+  }
+
+  private remap(newBase: number, newOrigin: number, mapWin: (w: number) => number): void {
+    const oldPair = this.cellPair.slice(0, this.ncells);
+    const oldWin = this.cellWin.slice(0, this.ncells);
+    const oldStats = this.stats.slice(0, this.ncells * STRIDE);
+    const count = this.ncells;
+    this.cellMap.clear();
+    this.ncells = 0;
+    for (let i = 0; i < count; i++) {
+      const w = mapWin(oldWin[i]);
+      const key = oldPair[i] * WIN_SPAN + (w + WIN_BIAS);
+      const cell = this.cellMap.get(key) ?? this.newCell(key, oldPair[i], w);
+      mergeStats(this.stats, cell * STRIDE, oldStats, i * STRIDE);
+    }
+    this.base = newBase;
+    this.originWin = newOrigin;
+  }
+
+  snapshot(): CubeData {
+    return {
+      base: this.base,
+      originWin: this.originWin !== this.originWin ? 0 : this.originWin,
+      pairProc: this.pairProc.slice(0, this.npairs),
+      pairFile: this.pairFile.slice(0, this.npairs),
+      cellPair: this.cellPair.slice(0, this.ncells),
+      cellWin: this.cellWin.slice(0, this.ncells),
+      stats: this.stats.slice(0, this.ncells * STRIDE),
+      funcCalls: this.funcCalls.slice(),
+      layerCalls: this.layerCalls.slice(),
+      events: this.events,
+      minStart: this.minStart,
+      maxEnd: this.maxEnd,
+    };
+  }
+}
+
+export function mergeStats(dst: Float64Array, d: number, src: Float64Array, s: number): void {
+  for (let k = 0; k < S_FIRST; k++) dst[d + k] += src[s + k];
+  if (src[s + S_FIRST] < dst[d + S_FIRST]) dst[d + S_FIRST] = src[s + S_FIRST];
+  if (src[s + S_LAST] > dst[d + S_LAST]) dst[d + S_LAST] = src[s + S_LAST];
+}
+
+/**
+ * Merges cube snapshots produced with different dictionaries (e.g. by worker threads) into one, re-mapping process,
+ * file and function ids through `maps` into the global dictionaries. Window bases are brought to the coarsest.
+ */
+export function mergeCubes(
+  parts: { data: CubeData; procMap: Int32Array; fileMap: Int32Array; funcMap: Int32Array }[],
+): CubeData {
+  const withData = parts.filter((p) => p.data.cellPair.length > 0);
+  const base = Math.max(...parts.map((p) => p.data.base));
+  let originWin = Infinity;
+  for (const p of withData) originWin = Math.min(originWin, Math.floor(p.data.originWin / Math.round(base / p.data.base)));
+  if (!Number.isFinite(originWin)) originWin = 0;
+  const pairMap = new Map<number, number>();
+  const pairProc: number[] = [];
+  const pairFile: number[] = [];
+  const cellMap = new Map<number, number>();
+  const cellPair: number[] = [];
+  const cellWin: number[] = [];
+  let stats = new Float64Array(1024 * STRIDE);
+  let funcCalls = new Float64Array(0);
+  const layerCalls = new Float64Array(LAYER_COUNT);
+  let events = 0;
+  let minStart = Infinity;
+  let maxEnd = -Infinity;
+  for (const { data, procMap, fileMap, funcMap } of parts) {
+    events += data.events;
+    minStart = Math.min(minStart, data.minStart);
+    maxEnd = Math.max(maxEnd, data.maxEnd);
+    for (let l = 0; l < LAYER_COUNT; l++) layerCalls[l] += data.layerCalls[l];
+    for (let f = 0; f < data.funcCalls.length; f++) {
+      if (data.funcCalls[f] === 0) continue;
+      const g = funcMap[f];
+      if (g >= funcCalls.length) {
+        const h = new Float64Array(Math.max(g + 1, funcCalls.length * 2));
+        h.set(funcCalls);
+        funcCalls = h;
+      }
+      funcCalls[g] += data.funcCalls[f];
+    }
+    const ratio = Math.round(base / data.base);
+    const localPair = new Int32Array(data.pairProc.length);
+    for (let p = 0; p < data.pairProc.length; p++) {
+      const proc = procMap[data.pairProc[p]];
+      const file = data.pairFile[p] < 0 ? -1 : fileMap[data.pairFile[p]];
+      const key = proc * FILE_SPAN + (file + 1);
+      let id = pairMap.get(key);
+      if (id === undefined) {
+        id = pairProc.length;
+        pairProc.push(proc);
+        pairFile.push(file);
+        pairMap.set(key, id);
+      }
+      localPair[p] = id;
+    }
+    for (let c = 0; c < data.cellPair.length; c++) {
+      const abs = Math.floor((data.originWin + data.cellWin[c]) / ratio);
+      const w = abs - originWin;
+      const pair = localPair[data.cellPair[c]];
+      const key = pair * WIN_SPAN + (w + WIN_BIAS);
+      let id = cellMap.get(key);
+      if (id === undefined) {
+        id = cellPair.length;
+        cellPair.push(pair);
+        cellWin.push(w);
+        cellMap.set(key, id);
+        if ((id + 1) * STRIDE > stats.length) {
+          const s2 = new Float64Array(stats.length * 2);
+          s2.set(stats);
+          stats = s2;
+        }
+        stats[id * STRIDE + S_FIRST] = Infinity;
+        stats[id * STRIDE + S_LAST] = -Infinity;
+      }
+      mergeStats(stats, id * STRIDE, data.stats, c * STRIDE);
+    }
+  }
+  return {
+    base,
+    originWin,
+    pairProc: Int32Array.from(pairProc),
+    pairFile: Int32Array.from(pairFile),
+    cellPair: Int32Array.from(cellPair),
+    cellWin: Int32Array.from(cellWin),
+    stats: stats.slice(0, cellPair.length * STRIDE),
+    funcCalls,
+    layerCalls,
+    events,
+    minStart,
+    maxEnd,
+  };
+}
+
+/** Identity id maps for a cube built directly with the global dictionaries. */
+export function identityMaps(d: TraceDicts): { procMap: Int32Array; fileMap: Int32Array; funcMap: Int32Array } {
+  const id = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+  return { procMap: id(d.procs.size), fileMap: id(d.files.size), funcMap: id(d.funcs.size) };
+}

@@ -1,0 +1,62 @@
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { TraceInputError } from '../errors.js';
+
+/**
+ * Streams the lines of a text file (transparently gunzipping `.gz` files, detected by magic bytes) and calls `onLine`
+ * with each line and its 1-based number. Memory is bounded by the stream's chunk size plus the longest line.
+ */
+export async function forEachLine(path: string, onLine: (line: string, lineNo: number) => void): Promise<number> {
+  const gz = await isGzip(path);
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  const stream = gz ? file.pipe(createGunzip({ chunkSize: 1 << 20 })) : file;
+  if (gz) file.on('error', (err) => stream.destroy(err));
+  let rest: Buffer | null = null;
+  let lineNo = 0;
+  try {
+    for await (const raw of stream as AsyncIterable<Buffer>) {
+      let buf: Buffer = rest ? Buffer.concat([rest, raw]) : raw;
+      rest = null;
+      let pos = 0;
+      for (;;) {
+        const nl = buf.indexOf(10, pos);
+        if (nl < 0) break;
+        lineNo++;
+        let e = nl;
+        if (e > pos && buf[e - 1] === 13) e--;
+        if (e > pos) onLine(buf.toString('utf8', pos, e), lineNo);
+        pos = nl + 1;
+      }
+      if (pos < buf.length) rest = buf.subarray(pos);
+    }
+  } catch (err) {
+    if (err instanceof TraceInputError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    if (e && e.code && e.code.startsWith('Z_')) throw new TraceInputError(`${path}: corrupt gzip data (${e.message})`);
+    if (e && e.code === 'ENOENT') throw new TraceInputError(`${path}: no such file`);
+    throw err;
+  }
+  if (rest && rest.length > 0) {
+    lineNo++;
+    onLine(rest.toString('utf8'), lineNo);
+  }
+  return lineNo;
+}
+
+async function isGzip(path: string): Promise<boolean> {
+  const { open } = await import('node:fs/promises');
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new TraceInputError(`${path}: cannot open (${e.code ?? e.message})`);
+  }
+  try {
+    const b = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(b, 0, 2, 0);
+    return bytesRead === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
