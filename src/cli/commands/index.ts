@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+
+/** A CLI subcommand: one file under `commands/`, listed in `COMMANDS` below. */
+export interface CommandModule {
+  readonly name: string;
+  register(program: Command): void;
+}
+
+import parse from './parse.js';
+
+/** Every subcommand, in the order `iolens --help` lists them. */
+export const COMMANDS: readonly CommandModule[] = [parse];

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+import { FdSink } from '../../util/output.js';
+import { printParserText } from '../../formats/darshan/print/parser-text.js';
+import { openLogOrExit } from '../open-log.js';
+
+const parse: CommandModule = {
+  name: 'parse',
+  register(program: Command) {
+    program
+      .command('parse')
+      .description("print a Darshan log's contents (like darshan-parser --show-incomplete)")
+      .argument('<log>', 'Darshan log file (.darshan)')
+      .option('--perf', "print each module's performance estimates (like darshan-parser --perf)")
+      .option('--dxt', 'print the DXT trace segments (like darshan-dxt-parser --show-incomplete)')
+      .option('--json', 'print a structured JSON dump of the log (see docs/parse-json.md)')
+      .action((file: string, opts: { perf?: boolean; dxt?: boolean; json?: boolean }) => {
+        const log = openLogOrExit(file);
+        const out = new FdSink(1, 'latin1');
+        const warn = (line: string) => process.stderr.write(line + '\n');
+        printParserText(log, out, warn);
+        out.flush();
+      });
+  },
+};
+
+export default parse;

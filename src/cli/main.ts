@@ -1,0 +1,61 @@
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { COMMANDS } from './commands/index.js';
+import { EXIT_INTERNAL, UserError } from './errors.js';
+import { OutputClosedError } from '../util/output.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Builds the commander program with every registered subcommand. */
+export function buildProgram(): Command {
+  const program = new Command('iolens')
+    .description('I/O performance diagnosis for HPC jobs (Darshan logs, DXT, Recorder and DFTracer traces)')
+    .version(packageVersion(), '-V, --version', 'print the IOLens version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => process.stderr.write(s),
+    });
+  for (const cmd of COMMANDS) cmd.register(program);
+  for (const sub of program.commands) {
+    sub.exitOverride();
+    sub.version(packageVersion(), '-V, --version', 'print the IOLens version');
+  }
+  return program;
+}
+
+/** Runs the CLI; resolves to the process exit status. Never rejects and never prints a stack trace. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    return handleError(err);
+  }
+}
+
+function handleError(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // commander already printed its message (help, version, or a usage error).
+    return err.exitCode === 0 ? 0 : 2;
+  }
+  if (err instanceof OutputClosedError) return 0;
+  if (err instanceof UserError) {
+    process.stderr.write(`iolens: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && e.syscall) {
+    process.stderr.write(`iolens: ${e.syscall} ${e.path ?? ''}: ${e.code}\n`.replace(/ :/, ':'));
+    return 2;
+  }
+  process.stderr.write(`iolens: internal error: ${e && e.message ? e.message : String(err)}\n`);
+  if (process.env.IOLENS_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
+  return EXIT_INTERNAL;
+}

@@ -1,0 +1,171 @@
+import { readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { decompressRegion, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { DarshanFormatError } from './errors.js';
+import { parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
+import { parseJob, type JobRecord, type MountEntry } from './job.js';
+import { parseNames, type NameTable } from './names.js';
+import { Payload } from './payload.js';
+import { MODULES, moduleByName } from './modules/registry.js';
+import type { DecodeOutcome, ModuleTable, NameResolver } from './module-types.js';
+
+/** Largest log file IOLens opens (darshan logs of real jobs are far below this). */
+export const MAX_LOG_BYTES = 2 ** 31 - 1;
+
+/** A module slot with data (or flagged partial), in current numbering. */
+export interface ModuleSlotInfo {
+  readonly id: number;
+  /** Current module name, or null for ids darshan-util does not know (18..63). */
+  readonly name: string | null;
+  readonly region: Region;
+  readonly version: number;
+  /** The runtime ran out of memory for this module: some records are missing. */
+  readonly partial: boolean;
+}
+
+/**
+ * A Darshan log opened for reading. Opening reads and validates the header, job record, mount table and name
+ * records; module regions are decompressed and decoded only when asked for, and then cached.
+ */
+export class DarshanLog {
+  readonly header: LogHeader;
+  readonly job: JobRecord;
+  readonly names: NameTable;
+  readonly fileBytes: number;
+  readonly source: string;
+  private readonly buf: Uint8Array;
+  private readonly cache = new Map<number, DecodeOutcome>();
+  private readonly mountCache = new Map<string, MountEntry | null>();
+
+  private constructor(buf: Uint8Array, source: string) {
+    this.buf = buf;
+    this.source = source;
+    this.fileBytes = buf.length;
+    this.header = parseHeader(buf);
+    const h = this.header;
+    if (h.compression > 2) throw new DarshanFormatError(`unknown compression method ${h.compression} in darshan log file`);
+    this.job = parseJob(this.inflate(h.jobRegion, 'job'), h);
+    const names = h.nameRegion.len > 0 ? this.inflate(h.nameRegion, 'name record') : new Uint8Array(0);
+    this.names = parseNames(names, h.byteOrder === 'little', h.minor === 0);
+  }
+
+  /** Opens a log file. Throws DarshanFormatError (bad log) or a Node fs error (missing file). */
+  static open(path: string): DarshanLog {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new DarshanFormatError(`${path} is a directory, not a Darshan log`);
+    if (st.size > MAX_LOG_BYTES) throw new DarshanFormatError(`${path} is ${st.size} bytes, larger than IOLens reads (${MAX_LOG_BYTES})`);
+    return new DarshanLog(readFileSync(path), path);
+  }
+
+  /** Reads a log from memory. */
+  static fromBytes(buf: Uint8Array, source = '<memory>'): DarshanLog {
+    return new DarshanLog(buf, source);
+  }
+
+  get compressionName(): CompressionName {
+    return COMPRESSION_NAMES[this.header.compression] ?? 'UNKNOWN';
+  }
+
+  /** Slots with data or a partial flag, in id order (darshan-parser's region list). */
+  slots(): ModuleSlotInfo[] {
+    const out: ModuleSlotInfo[] = [];
+    const h = this.header;
+    for (let i = 0; i < MAX_MODULES; i++) {
+      const partial = ((h.partialMask >> BigInt(i)) & 1n) === 1n;
+      if (h.moduleRegions[i].len > 0 || partial) {
+        out.push({ id: i, name: MODULES[i]?.name ?? null, region: h.moduleRegions[i], version: h.moduleVersions[i], partial });
+      }
+    }
+    return out;
+  }
+
+  /** True when the log has records for the module (by current name). */
+  has(name: string): boolean {
+    const row = moduleByName(name);
+    return !!row && this.header.moduleRegions[row.id].len > 0;
+  }
+
+  isPartial(id: number): boolean {
+    return ((this.header.partialMask >> BigInt(id)) & 1n) === 1n;
+  }
+
+  /**
+   * Decodes a module's records (cached). Returns null when the log has no data for it. A region that stops
+   * mid-record yields the records read so far plus `error`, as darshan-parser prints them before failing.
+   */
+  decode<T extends ModuleTable = ModuleTable>(nameOrId: string | number): DecodeOutcome<T> | null {
+    const row = typeof nameOrId === 'number' ? MODULES[nameOrId] : moduleByName(nameOrId);
+    if (!row || !row.codec) return null;
+    const region = this.header.moduleRegions[row.id];
+    if (region.len === 0) return null;
+    const hit = this.cache.get(row.id);
+    if (hit) return hit as DecodeOutcome<T>;
+    const codec = row.codec;
+    const version = this.header.moduleVersions[row.id];
+    let out: DecodeOutcome;
+    if (!codec.versions.includes(version)) {
+      out = {
+        table: codec.decode(new Payload(new Uint8Array(0), true), { version: codec.currentVersion, byteOrder: 'little', moduleVersions: this.header.moduleVersions }).table,
+        error: `invalid ${row.name} module log format version (expected ${codec.currentVersion}, got ${version})`,
+      };
+    } else {
+      const payload = new Payload(this.inflate(region, row.name), this.header.byteOrder === 'little');
+      out = codec.decode(payload, { version, byteOrder: this.header.byteOrder, moduleVersions: this.header.moduleVersions });
+    }
+    this.cache.set(row.id, out);
+    return out as DecodeOutcome<T>;
+  }
+
+  /** The module's table, or null when absent. Throws if the region is corrupt. */
+  table<T extends ModuleTable = ModuleTable>(name: string): T | null {
+    const o = this.decode<T>(name);
+    if (!o) return null;
+    if (o.error) throw new DarshanFormatError(`failed to parse ${name} module record: ${o.error}`);
+    return o.table;
+  }
+
+  /** The raw decompressed bytes of a module region (for tools that need them). */
+  regionBytes(id: number): Uint8Array {
+    const region = this.header.moduleRegions[id];
+    return region.len === 0 ? new Uint8Array(0) : this.inflate(region, MODULES[id]?.name ?? `module ${id}`);
+  }
+
+  /** Mount entry for a record name: the first (longest) mount path that is a plain prefix of the name. */
+  mountOf(name: string | null): MountEntry | null {
+    if (name === null) return null;
+    let m = this.mountCache.get(name);
+    if (m !== undefined) return m;
+    m = null;
+    for (const e of this.job.mounts) {
+      if (name.startsWith(e.path)) {
+        m = e;
+        break;
+      }
+    }
+    this.mountCache.set(name, m);
+    return m;
+  }
+
+  /** darshan-parser's name/mount lookups. */
+  parserNames(): NameResolver {
+    return { name: (id) => this.names.getAsDarshanUtil(id), mount: (n) => this.mountOf(n) };
+  }
+
+  private inflate(region: Region, what: string): Uint8Array {
+    return decompressRegion(this.buf.subarray(region.off, region.off + region.len), this.header.compression, what);
+  }
+}
+
+/** Reads just the first bytes of a file to tell whether it looks like a Darshan log (for directory walks). */
+export function looksLikeDarshanLog(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(16);
+    const n = readSync(fd, b, 0, 16, 0);
+    if (n < 16) return false;
+    const le = b.readBigInt64LE(8);
+    const be = b.readBigInt64BE(8);
+    return le === 6567223n || be === 6567223n;
+  } finally {
+    closeSync(fd);
+  }
+}

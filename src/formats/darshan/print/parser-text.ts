@@ -1,0 +1,122 @@
+import { cCtimeUtc, cFixed } from '../../../util/cfmt.js';
+import type { DarshanLog } from '../log.js';
+import type { RecordSink } from '../module-types.js';
+import { MODULES } from '../modules/registry.js';
+import type { TextOut } from './text-out.js';
+
+const STARS = '# *******************************************************\n';
+const RULE = '# -------------------------------------------------------\n';
+
+/** The job header, region table and mount table shared by every darshan-parser style output. */
+export function printJobHeader(log: DarshanLog, out: TextOut): void {
+  const h = log.header;
+  const j = log.job;
+  if (h.versionString === '3.20') {
+    out.write('# WARNING: logs written by Darshan runtime 3.2.0 are known to hold corrupted counter values\n');
+    out.write('#          (COMMON_ACCESS counters of POSIX, MPI-IO and HDF5 at least); treat all values with care.\n');
+  }
+  out.write(`# darshan log version: ${h.versionString}\n`);
+  out.write(`# compression method: ${log.compressionName}\n`);
+  out.write(`# exe: ${j.exe}\n`);
+  out.write(`# uid: ${j.uid}\n`);
+  out.write(`# jobid: ${j.jobid}\n`);
+  out.write(`# start_time: ${j.startTimeSec}\n`);
+  out.write(`# start_time_asci: ${cCtimeUtc(j.startTimeSec)}`);
+  out.write(`# end_time: ${j.endTimeSec}\n`);
+  out.write(`# end_time_asci: ${cCtimeUtc(j.endTimeSec)}`);
+  out.write(`# nprocs: ${j.nprocs}\n`);
+  out.write(`# run time: ${cFixed(j.runTimeSeconds, 4)}\n`);
+  for (const [k, v] of j.metadata) out.write(`# metadata: ${k} = ${v}\n`);
+  out.write('\n# log file regions\n' + RULE);
+  out.write('# header: 1328 bytes (uncompressed)\n');
+  out.write(`# job data: ${h.jobRegion.len} bytes (compressed)\n`);
+  out.write(`# record table: ${h.nameRegion.len} bytes (compressed)\n`);
+  for (const s of log.slots()) {
+    if (s.id < MODULES.length) out.write(`# ${s.name} module: ${s.region.len} bytes (compressed), ver=${s.version}\n`);
+  }
+  for (const s of log.slots()) {
+    if (s.id >= MODULES.length) out.write(`# <UNKNOWN> module (id ${s.id}): ${s.region.len} bytes (compressed), ver=${s.version}\n`);
+  }
+  out.write('\n# mounted file systems (mount point and fs type)\n' + RULE);
+  for (const m of log.job.mounts) out.write(`# mount entry:\t${m.path}\t${m.fsType}\n`);
+}
+
+/** Incomplete-data notice printed under a module banner when the runtime dropped records. */
+export function incompleteNotice(name: string): string {
+  return (
+    `\n# *WARNING*: The ${name} module contains incomplete data!\n` +
+    '#            The Darshan runtime ran out of memory for this module,\n' +
+    '#            so records of some files are missing.\n' +
+    '\n# To avoid this, see the darshan-runtime documentation on excluding\n' +
+    '# files that need not be instrumented (NAME_EXCLUDE settings).\n'
+  );
+}
+
+/** Banner that opens a module section. */
+export function moduleBanner(name: string): string {
+  return `\n${STARS}# ${name} module data\n${STARS}`;
+}
+
+class LineSink implements RecordSink {
+  private pre = '';
+  private suf = '';
+  constructor(private readonly out: TextOut) {}
+  record(module: string, rank: string, id: string, file: string, mount: string, fs: string): void {
+    this.pre = `${module}\t${rank}\t${id}\t`;
+    this.suf = `\t${file}\t${mount}\t${fs}\n`;
+  }
+  counter(name: string, value: string): void {
+    this.out.write(this.pre + name + '\t' + value + this.suf);
+  }
+}
+
+/** A short description of a module's counters, printed under its banner. */
+function describe(name: string): string {
+  return (
+    `\n# ${name} counters: one line per counter of each record; rank -1 is a record shared by all ranks,\n` +
+    '# aggregated over them. A value of -1 means Darshan could not measure that counter.\n'
+  );
+}
+
+/**
+ * darshan-parser's base output (with `--show-incomplete`): job header, regions, mounts, then every module's
+ * records. Warnings and per-module errors go to `warn` (one line each). Our own wording replaces
+ * darshan-parser's explanatory comments; every data line matches it exactly.
+ */
+export function printParserText(log: DarshanLog, out: TextOut, warn: (line: string) => void): void {
+  printJobHeader(log, out);
+  out.write(
+    '\n# columns: <module> <rank> <record id> <counter> <value> <file name> <mount point> <fs type>\n' +
+      '#   rank -1: a file shared by all processes (counters aggregated over them)\n' +
+      '#   record id: 64-bit hash of the file name; value -1: not measured\n',
+  );
+  let empty = 0;
+  const names = log.parserNames();
+  const sink = new LineSink(out);
+  for (let i = 0; i < 64; i++) {
+    const region = log.header.moduleRegions[i];
+    const partial = log.isPartial(i);
+    const row = MODULES[i];
+    if (region.len === 0) {
+      empty++;
+      if (!partial) continue;
+    } else if (!row) {
+      warn(`# Warning: module id ${i} is unknown. You may need a newer version of IOLens to parse it.`);
+      continue;
+    } else if (!row.codec || !row.codec.print) {
+      if (row.name !== 'DXT_POSIX' && row.name !== 'DXT_MPIIO') warn(`# Warning: no log utility handlers defined for module ${row.name}, SKIPPING.`);
+      continue;
+    }
+    const name = row ? row.name : `<UNKNOWN>`;
+    out.write(moduleBanner(name));
+    if (partial) out.write(incompleteNotice(name));
+    if (region.len === 0 || !row?.codec?.print) continue;
+    out.write(describe(name));
+    out.write('\n#<module>\t<rank>\t<record id>\t<counter>\t<value>\t<file name>\t<mount pt>\t<fs type>\n');
+    const res = log.decode(i);
+    if (!res) continue;
+    row.codec.print(res.table, sink, names);
+    if (res.error) warn(`Error: failed to parse ${name} module record. (${res.error})`);
+  }
+  if (empty === 64) out.write('\n# no module data available.\n');
+}

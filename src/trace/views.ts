@@ -1,0 +1,380 @@
+import { CATEGORY_NAMES, Category, type TraceDicts } from './model.js';
+import {
+  S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,
+  type CubeData,
+} from './cube.js';
+
+/** A view dimension. Primary: file, proc, time. Logical: app, host, dir (file directory), pattern (file pattern). */
+export type Dim = 'file' | 'proc' | 'time' | 'app' | 'host' | 'dir' | 'pattern';
+export const DIMS: readonly Dim[] = ['file', 'proc', 'time', 'app', 'host', 'dir', 'pattern'];
+export const PRIMARY_DIMS: readonly Dim[] = ['file', 'proc', 'time'];
+export const LOGICAL_DIMS: readonly Dim[] = ['app', 'host', 'dir', 'pattern'];
+
+const DIM_ALIASES: Record<string, Dim> = {
+  file: 'file', files: 'file', file_name: 'file',
+  proc: 'proc', process: 'proc', processes: 'proc', rank: 'proc', proc_name: 'proc',
+  time: 'time', time_range: 'time', window: 'time',
+  app: 'app', host: 'host', hostname: 'host', node: 'host',
+  dir: 'dir', directory: 'dir', file_dir: 'dir',
+  pattern: 'pattern', file_pattern: 'pattern',
+};
+
+/** Parses a view name such as `file`, `process>file` or `time>proc>file`; throws a RangeError with a message. */
+export function parseView(name: string): Dim[] {
+  const parts = name.split('>').map((s) => s.trim().toLowerCase());
+  const dims: Dim[] = [];
+  for (const p of parts) {
+    const d = DIM_ALIASES[p];
+    if (!d) throw new RangeError(`unknown view dimension "${p}" in "${name}" (known: ${DIMS.join(', ')})`);
+    if (dims.includes(d)) throw new RangeError(`view "${name}" repeats "${p}"`);
+    dims.push(d);
+  }
+  if (dims.length === 0 || dims.length > 3) throw new RangeError(`view "${name}" must have 1 to 3 dimensions`);
+  return dims;
+}
+
+export function viewName(dims: readonly Dim[]): string {
+  return dims.join('>');
+}
+
+/** WisIO's defaults: the three primary views and their ordered pairs; plus IOLens's logical views. */
+export const DEFAULT_VIEWS: readonly string[] = [
+  'file', 'proc', 'time',
+  'app', 'host', 'dir', 'pattern',
+  'proc>file', 'file>proc', 'time>file', 'file>time', 'time>proc', 'proc>time',
+];
+
+/** Names of the numeric columns every view record carries (usable in YAML rules). */
+export const METRIC_COLUMNS = [
+  'time', 'ops', 'bytes', 'iops', 'bandwidth',
+  ...CATEGORY_NAMES.flatMap((c) => [`${c}_time`, `${c}_ops`, `${c}_bytes`]),
+  'data_time', 'data_ops', 'data_bytes',
+  'read_size_avg', 'write_size_avg',
+  'small_read_ops', 'small_write_ops', 'small_read_share', 'small_write_share',
+  'random_ops', 'offset_ops', 'random_share',
+  'metadata_time_share', 'metadata_ops_share', 'sync_time_share', 'sync_ops_share',
+  'nprocs', 'nfiles', 'top_proc_time_share', 'top_proc_bytes_share',
+  'proc_ops_imbalance', 'proc_bytes_imbalance', 'proc_time_imbalance',
+  'time_share', 'ops_share', 'bytes_share',
+  'first_start', 'last_end', 'span',
+] as const;
+export type MetricName = (typeof METRIC_COLUMNS)[number];
+export type Metrics = Record<MetricName, number>;
+
+export interface ViewRecord {
+  /** Dimension values (strings; time as window start in seconds since the trace start). */
+  key: Partial<Record<Dim, string | number>>;
+  metrics: Metrics;
+}
+
+export interface ViewResult {
+  name: string;
+  dims: Dim[];
+  /** Parent view for ordered combinations (`proc>file` → `proc`), restricted to the parent's bottlenecks. */
+  parent?: string;
+  records: ViewRecord[];
+}
+
+/** Totals over the whole cube used for shares. */
+export interface Totals {
+  time: number;
+  ops: number;
+  bytes: number;
+}
+
+/** Everything needed to derive views from a (merged) cube. */
+export class ViewContext {
+  readonly pairDir: Int32Array;
+  readonly pairPattern: Int32Array;
+  readonly dirNames: string[] = [];
+  readonly patternNames: string[] = [];
+  readonly cellTime: Float64Array;
+  readonly totals: Totals;
+  /** first window index (in granularity units) */
+  readonly win0: number;
+  /** seconds since the epoch (or the trace's own origin) of the earliest event */
+  readonly t0: number;
+
+  constructor(
+    readonly cube: CubeData,
+    readonly dicts: TraceDicts,
+    /** window width in seconds (a multiple of cube.base) */
+    readonly granularity: number,
+  ) {
+    const dirIds = new Map<string, number>();
+    const patIds = new Map<string, number>();
+    const fileDir = new Int32Array(dicts.files.size);
+    const filePat = new Int32Array(dicts.files.size);
+    for (let f = 0; f < dicts.files.size; f++) {
+      const name = dicts.files.get(f);
+      const slash = name.lastIndexOf('/');
+      const dir = slash > 0 ? name.slice(0, slash) : slash === 0 ? '/' : '.';
+      const pat = name.replace(/\d+/g, '*');
+      let d = dirIds.get(dir);
+      if (d === undefined) {
+        dirIds.set(dir, (d = this.dirNames.length));
+        this.dirNames.push(dir);
+      }
+      let p = patIds.get(pat);
+      if (p === undefined) {
+        patIds.set(pat, (p = this.patternNames.length));
+        this.patternNames.push(pat);
+      }
+      fileDir[f] = d;
+      filePat[f] = p;
+    }
+    const np = cube.pairProc.length;
+    this.pairDir = new Int32Array(np);
+    this.pairPattern = new Int32Array(np);
+    for (let i = 0; i < np; i++) {
+      const f = cube.pairFile[i];
+      this.pairDir[i] = f < 0 ? -1 : fileDir[f];
+      this.pairPattern[i] = f < 0 ? -1 : filePat[f];
+    }
+    const m = Math.max(1, Math.round(granularity / cube.base));
+    const nc = cube.cellPair.length;
+    this.cellTime = new Float64Array(nc);
+    let minW = Infinity;
+    for (let c = 0; c < nc; c++) {
+      const w = Math.floor((cube.originWin + cube.cellWin[c]) / m);
+      this.cellTime[c] = w;
+      if (w < minW) minW = w;
+    }
+    this.win0 = Number.isFinite(minW) ? minW : 0;
+    this.t0 = cube.minStart;
+    let time = 0;
+    let ops = 0;
+    let bytes = 0;
+    const st = cube.stats;
+    for (let c = 0; c < nc; c++) {
+      const o = c * STRIDE;
+      for (let k = 0; k < 5; k++) {
+        time += st[o + S_TIME + k];
+        ops += st[o + S_OPS + k];
+        bytes += st[o + S_BYTES + k];
+      }
+    }
+    this.totals = { time, ops, bytes };
+  }
+
+  /** Dimension value id of cell `c` (−1 = none). */
+  dimId(d: Dim, c: number): number {
+    const pair = this.cube.cellPair[c];
+    switch (d) {
+      case 'file':
+        return this.cube.pairFile[pair];
+      case 'proc':
+        return this.cube.pairProc[pair];
+      case 'time':
+        return this.cellTime[c] - this.win0;
+      case 'app':
+        return this.dicts.procApp[this.cube.pairProc[pair]];
+      case 'host':
+        return this.dicts.procHost[this.cube.pairProc[pair]];
+      case 'dir':
+        return this.pairDir[pair];
+      case 'pattern':
+        return this.pairPattern[pair];
+    }
+  }
+
+  dimLabel(d: Dim, id: number): string | number {
+    if (id < 0 && d !== 'time') return '<no file>';
+    switch (d) {
+      case 'file':
+        return this.dicts.files.get(id);
+      case 'proc':
+        return this.dicts.procs.get(id);
+      case 'time':
+        return round6((this.win0 + id) * this.granularity - this.t0 < 0 ? 0 : (this.win0 + id) * this.granularity - this.t0);
+      case 'app':
+        return this.dicts.apps.get(id);
+      case 'host':
+        return this.dicts.hosts.get(id);
+      case 'dir':
+        return this.dirNames[id];
+      case 'pattern':
+        return this.patternNames[id];
+    }
+  }
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+/**
+ * Computes a view: groups cube cells by `dims`. When `allowed` is given (ordered combinations), only cells whose
+ * first-dimension value is in it are used.
+ */
+export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Set<number>, parent?: string): ViewResult {
+  const cube = ctx.cube;
+  const nc = cube.cellPair.length;
+  const recIndex = new Map<string, number>();
+  const recIds: number[][] = [];
+  let stats = new Float64Array(256 * STRIDE);
+  // per (record, process): ops, bytes, time
+  const perProc = new Map<string, Float64Array>();
+  const perFile = new Set<string>();
+  const first = dims[0];
+  const ids = new Array<number>(dims.length);
+  for (let c = 0; c < nc; c++) {
+    if (allowed && !allowed.has(ctx.dimId(first, c))) continue;
+    for (let k = 0; k < dims.length; k++) ids[k] = ctx.dimId(dims[k], c);
+    const key = dims.length === 1 ? String(ids[0]) : ids.join(',');
+    let r = recIndex.get(key);
+    if (r === undefined) {
+      r = recIds.length;
+      recIndex.set(key, r);
+      recIds.push(ids.slice());
+      if ((r + 1) * STRIDE > stats.length) {
+        const s2 = new Float64Array(stats.length * 2);
+        s2.set(stats);
+        stats = s2;
+      }
+      stats[r * STRIDE + S_FIRST] = Infinity;
+      stats[r * STRIDE + S_LAST] = -Infinity;
+    }
+    mergeStats(stats, r * STRIDE, cube.stats, c * STRIDE);
+    const o = c * STRIDE;
+    const proc = cube.pairProc[cube.cellPair[c]];
+    const pk = `${r},${proc}`;
+    let pa = perProc.get(pk);
+    if (!pa) perProc.set(pk, (pa = new Float64Array(3)));
+    for (let k = 0; k < 5; k++) {
+      pa[0] += cube.stats[o + S_OPS + k];
+      pa[1] += cube.stats[o + S_BYTES + k];
+      pa[2] += cube.stats[o + S_TIME + k];
+    }
+    const file = cube.pairFile[cube.cellPair[c]];
+    if (file >= 0) perFile.add(`${r},${file}`);
+  }
+  const n = recIds.length;
+  const nprocs = new Float64Array(n);
+  const nfiles = new Float64Array(n);
+  const maxOps = new Float64Array(n);
+  const maxBytes = new Float64Array(n);
+  const maxTime = new Float64Array(n);
+  for (const [k, pa] of perProc) {
+    const r = Number(k.slice(0, k.indexOf(',')));
+    nprocs[r]++;
+    if (pa[0] > maxOps[r]) maxOps[r] = pa[0];
+    if (pa[1] > maxBytes[r]) maxBytes[r] = pa[1];
+    if (pa[2] > maxTime[r]) maxTime[r] = pa[2];
+  }
+  for (const k of perFile) nfiles[Number(k.slice(0, k.indexOf(',')))]++;
+  const records: ViewRecord[] = [];
+  for (let r = 0; r < n; r++) {
+    const key: Partial<Record<Dim, string | number>> = {};
+    for (let k = 0; k < dims.length; k++) key[dims[k]] = ctx.dimLabel(dims[k], recIds[r][k]);
+    records.push({
+      key,
+      metrics: deriveMetrics(stats, r * STRIDE, ctx.totals, ctx.t0, {
+        nprocs: nprocs[r],
+        nfiles: nfiles[r],
+        maxOps: maxOps[r],
+        maxBytes: maxBytes[r],
+        maxTime: maxTime[r],
+      }),
+    });
+  }
+  return { name: viewName(dims), dims: [...dims], ...(parent ? { parent } : {}), records };
+}
+
+/** Id of a record's first-dimension value, to filter child views. */
+export function firstDimIds(ctx: ViewContext, view: ViewResult, keep: (r: ViewRecord) => boolean): Set<number> {
+  const d = view.dims[0];
+  const wanted = new Set<string | number>();
+  for (const r of view.records) if (keep(r)) wanted.add(r.key[d]!);
+  const ids = new Set<number>();
+  const nc = ctx.cube.cellPair.length;
+  for (let c = 0; c < nc; c++) {
+    const id = ctx.dimId(d, c);
+    if (!ids.has(id) && wanted.has(ctx.dimLabel(d, id))) ids.add(id);
+  }
+  return ids;
+}
+
+function safeDiv(a: number, b: number): number {
+  return b > 0 ? a / b : 0;
+}
+
+export function deriveMetrics(
+  st: Float64Array,
+  o: number,
+  totals: Totals,
+  t0: number,
+  p: { nprocs: number; nfiles: number; maxOps: number; maxBytes: number; maxTime: number },
+): Metrics {
+  const m = {} as Metrics;
+  let time = 0;
+  let ops = 0;
+  let bytes = 0;
+  for (let k = 0; k < 5; k++) {
+    const name = CATEGORY_NAMES[k];
+    const t = st[o + S_TIME + k];
+    const n = st[o + S_OPS + k];
+    const b = st[o + S_BYTES + k];
+    m[`${name}_time` as MetricName] = t;
+    m[`${name}_ops` as MetricName] = n;
+    m[`${name}_bytes` as MetricName] = b;
+    time += t;
+    ops += n;
+    bytes += b;
+  }
+  m.time = time;
+  m.ops = ops;
+  m.bytes = bytes;
+  m.iops = safeDiv(ops, time);
+  const dataTime = m.read_time + m.write_time;
+  const dataOps = m.read_ops + m.write_ops;
+  const dataBytes = m.read_bytes + m.write_bytes;
+  m.data_time = dataTime;
+  m.data_ops = dataOps;
+  m.data_bytes = dataBytes;
+  m.bandwidth = safeDiv(dataBytes, dataTime);
+  m.read_size_avg = safeDiv(m.read_bytes, m.read_ops);
+  m.write_size_avg = safeDiv(m.write_bytes, m.write_ops);
+  m.small_read_ops = st[o + S_SMALL_READ];
+  m.small_write_ops = st[o + S_SMALL_WRITE];
+  m.small_read_share = safeDiv(m.small_read_ops, m.read_ops);
+  m.small_write_share = safeDiv(m.small_write_ops, m.write_ops);
+  m.random_ops = st[o + S_RANDOM];
+  m.offset_ops = st[o + S_KNOWN_OFFSET];
+  m.random_share = safeDiv(m.random_ops, m.offset_ops);
+  m.metadata_time_share = safeDiv(m.metadata_time, time);
+  m.metadata_ops_share = safeDiv(m.metadata_ops, ops);
+  m.sync_time_share = safeDiv(m.sync_time, time);
+  m.sync_ops_share = safeDiv(m.sync_ops, ops);
+  m.nprocs = p.nprocs;
+  m.nfiles = p.nfiles;
+  m.top_proc_time_share = safeDiv(p.maxTime, time);
+  m.top_proc_bytes_share = safeDiv(p.maxBytes, bytes);
+  m.proc_ops_imbalance = p.nprocs > 0 ? safeDiv(p.maxOps, ops / p.nprocs) : 0;
+  m.proc_bytes_imbalance = p.nprocs > 0 ? safeDiv(p.maxBytes, bytes / p.nprocs) : 0;
+  m.proc_time_imbalance = p.nprocs > 0 ? safeDiv(p.maxTime, time / p.nprocs) : 0;
+  m.time_share = safeDiv(time, totals.time);
+  m.ops_share = safeDiv(ops, totals.ops);
+  m.bytes_share = safeDiv(bytes, totals.bytes);
+  const first = st[o + S_FIRST];
+  const last = st[o + S_LAST];
+  m.first_start = Number.isFinite(first) ? first - t0 : 0;
+  m.last_end = Number.isFinite(last) ? last - t0 : 0;
+  m.span = Math.max(0, m.last_end - m.first_start);
+  return m;
+}
+
+/** Chooses the default window width: the smallest of 1, 2, 5 × 10^k seconds giving at most `maxWindows` windows. */
+export function defaultGranularity(span: number, base: number, maxWindows = 100): number {
+  const want = Math.max(span / maxWindows, base);
+  let g = base;
+  for (let e = Math.floor(Math.log10(base)); e < 12; e++) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (v + 1e-12 >= want && v + 1e-12 >= base) return Number(v.toPrecision(12));
+    }
+  }
+  return g;
+}
+
+export { Category };
