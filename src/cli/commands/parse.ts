@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
-import { FdSink } from '../../util/output.js';
+import { ByteSink } from '../../util/byte-sink.js';
 import { printParserText } from '../../formats/darshan/print/parser-text.js';
 import { openLogOrExit } from '../open-log.js';
 
@@ -16,7 +16,7 @@ const parse: CommandModule = {
       .option('--json', 'print a structured JSON dump of the log (see docs/parse-json.md)')
       .action((file: string, opts: { perf?: boolean; dxt?: boolean; json?: boolean }) => {
         const log = openLogOrExit(file);
-        const out = new FdSink(1, 'latin1');
+        const out = new ByteSink(1);
         const warn = (line: string) => process.stderr.write(line + '\n');
         printParserText(log, out, warn);
         out.flush();

@@ -43,6 +43,11 @@ export class Int64Block {
     return this.overflow?.get(i) ?? BigInt(this.data[i]);
   }
 
+  /** True when the stored double is the exact value (no side-table entry). */
+  isExact(c: number, r: number): boolean {
+    return this.overflow === null || !this.overflow.has(c * this.rows + r);
+  }
+
   /** Signed decimal text, exact. */
   text(c: number, r: number): string {
     const i = c * this.rows + r;

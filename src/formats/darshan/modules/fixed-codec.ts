@@ -226,7 +226,12 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
         cols = { file: name ?? spec.missingName ?? '(null)', mount: m ? m.path : 'UNKNOWN', fs: m ? m.fsType : 'UNKNOWN' };
       }
       sink.record(spec.name, t.ranks.text(0, r), t.ids[r].toString(), cols.file, cols.mount, cols.fs);
-      for (let c = 0; c < nI; c++) sink.counter(t.intNames[c], unsignedCols[c] ? t.ints.unsignedText(c, r) : t.ints.text(c, r));
+      const data = t.ints.data;
+      for (let c = 0; c < nI; c++) {
+        const v = data[c * n + r];
+        if (unsignedCols[c] ? v >= 0 && t.ints.isExact(c, r) : t.ints.isExact(c, r)) sink.counterInt(t.intNames[c], v);
+        else sink.counter(t.intNames[c], unsignedCols[c] ? t.ints.unsignedText(c, r) : t.ints.text(c, r));
+      }
       for (let c = 0; c < nF; c++) sink.counter(t.floatNames[c], cF6(t.floats[c * n + r]));
       if (spec.fileRecIdName && t.fileRecIds) sink.counter(spec.fileRecIdName, t.fileRecIds[r].toString());
     }

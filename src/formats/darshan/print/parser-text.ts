@@ -3,6 +3,7 @@ import type { DarshanLog } from '../log.js';
 import type { RecordSink } from '../module-types.js';
 import { MODULES } from '../modules/registry.js';
 import type { TextOut } from './text-out.js';
+import { ByteSink } from '../../../util/byte-sink.js';
 
 const STARS = '# *******************************************************\n';
 const RULE = '# -------------------------------------------------------\n';
@@ -68,6 +69,57 @@ class LineSink implements RecordSink {
   counter(name: string, value: string): void {
     this.out.write(this.pre + name + '\t' + value + this.suf);
   }
+  counterInt(name: string, value: number): void {
+    this.counter(name, String(value));
+  }
+  end(): void {}
+}
+
+/**
+ * The same lines written straight into bytes (the CLI path: no per-line strings). Consecutive lines of a record
+ * share one copy of "suffix of this line + prefix of the next".
+ */
+class ByteLineSink implements RecordSink {
+  private pre: Uint8Array = new Uint8Array(0);
+  private suf: Uint8Array = new Uint8Array(0);
+  private glue: Uint8Array = new Uint8Array(0);
+  private open = false;
+  private first = true;
+  private readonly nameTab = new Map<string, Uint8Array>();
+  constructor(private readonly out: ByteSink) {}
+  record(module: string, rank: string, id: string, file: string, mount: string, fs: string): void {
+    this.end();
+    const pre = `${module}\t${rank}\t${id}\t`;
+    const suf = `\t${file}\t${mount}\t${fs}\n`;
+    this.pre = Buffer.from(pre, 'latin1');
+    this.suf = Buffer.from(suf, 'latin1');
+    this.glue = Buffer.from(suf + pre, 'latin1');
+    this.open = true;
+    this.first = true;
+  }
+  private head(name: string): void {
+    const o = this.out;
+    o.bytes(this.first ? this.pre : this.glue);
+    this.first = false;
+    let nb = this.nameTab.get(name);
+    if (nb === undefined) {
+      nb = Buffer.from(name + '\t', 'latin1');
+      this.nameTab.set(name, nb);
+    }
+    o.bytes(nb);
+  }
+  counter(name: string, value: string): void {
+    this.head(name);
+    this.out.write(value);
+  }
+  counterInt(name: string, value: number): void {
+    this.head(name);
+    this.out.int(value);
+  }
+  end(): void {
+    if (this.open && !this.first) this.out.bytes(this.suf);
+    this.open = false;
+  }
 }
 
 /** A short description of a module's counters, printed under its banner. */
@@ -83,7 +135,7 @@ function describe(name: string): string {
  * records. Warnings and per-module errors go to `warn` (one line each). Our own wording replaces
  * darshan-parser's explanatory comments; every data line matches it exactly.
  */
-export function printParserText(log: DarshanLog, out: TextOut, warn: (line: string) => void): void {
+export function printParserText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
   printJobHeader(log, out);
   out.write(
     '\n# columns: <module> <rank> <record id> <counter> <value> <file name> <mount point> <fs type>\n' +
@@ -92,7 +144,7 @@ export function printParserText(log: DarshanLog, out: TextOut, warn: (line: stri
   );
   let empty = 0;
   const names = log.parserNames();
-  const sink = new LineSink(out);
+  const sink: RecordSink = out instanceof ByteSink ? new ByteLineSink(out) : new LineSink(out);
   for (let i = 0; i < 64; i++) {
     const region = log.header.moduleRegions[i];
     const partial = log.isPartial(i);
@@ -116,6 +168,7 @@ export function printParserText(log: DarshanLog, out: TextOut, warn: (line: stri
     const res = log.decode(i);
     if (!res) continue;
     row.codec.print(res.table, sink, names);
+    sink.end();
     if (res.error) warn(`Error: failed to parse ${name} module record. (${res.error})`);
   }
   if (empty === 64) out.write('\n# no module data available.\n');

@@ -1,0 +1,95 @@
+import { writeAllSync } from './output.js';
+
+/**
+ * A fast byte-level text sink: strings are copied into a large reusable buffer as latin1 (one byte per char) and
+ * written to a file descriptor when it fills. Printing millions of lines this way avoids building JS strings.
+ */
+export class ByteSink {
+  private buf: Uint8Array;
+  private pos = 0;
+  private readonly encoded = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly fd: number,
+    size = 1 << 20,
+  ) {
+    this.buf = new Uint8Array(size);
+  }
+
+  /** Latin1 bytes of a string that recurs (counter names, record prefixes), cached. */
+  intern(s: string): Uint8Array {
+    let b = this.encoded.get(s);
+    if (b === undefined) {
+      b = Buffer.from(s, 'latin1');
+      if (this.encoded.size < 100_000) this.encoded.set(s, b);
+    }
+    return b;
+  }
+
+  private room(n: number): void {
+    if (this.pos + n > this.buf.length) {
+      this.flush();
+      if (n > this.buf.length) this.buf = new Uint8Array(n * 2);
+    }
+  }
+
+  bytes(b: Uint8Array): void {
+    const n = b.length;
+    this.room(n);
+    const buf = this.buf;
+    let p = this.pos;
+    if (n < 32) for (let i = 0; i < n; i++) buf[p++] = b[i];
+    else {
+      buf.set(b, p);
+      p += n;
+    }
+    this.pos = p;
+  }
+
+  /** Writes a string whose chars are all < 256 (latin1). */
+  write(s: string): void {
+    const n = s.length;
+    this.room(n);
+    const buf = this.buf;
+    let p = this.pos;
+    if (n < 64) for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    else p += Buffer.prototype.latin1Write.call(buf, s, p, n);
+    this.pos = p;
+  }
+
+  /** Writes a safe integer in decimal without building a string. */
+  int(v: number): void {
+    this.room(24);
+    const buf = this.buf;
+    let p = this.pos;
+    if (v < 0) {
+      buf[p++] = 45;
+      v = -v;
+    }
+    if (v < 10) {
+      buf[p++] = 48 + v;
+      this.pos = p;
+      return;
+    }
+    let digits = 0;
+    for (let t = v; t >= 1; t = Math.floor(t / 10)) digits++;
+    let q = p + digits;
+    this.pos = q;
+    while (q > p) {
+      const d = v % 10;
+      buf[--q] = 48 + d;
+      v = (v - d) / 10;
+    }
+  }
+
+  byte(c: number): void {
+    if (this.pos >= this.buf.length) this.flush();
+    this.buf[this.pos++] = c;
+  }
+
+  flush(): void {
+    if (this.pos === 0) return;
+    writeAllSync(this.fd, this.buf.subarray(0, this.pos));
+    this.pos = 0;
+  }
+}
