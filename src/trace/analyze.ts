@@ -1,0 +1,93 @@
+import { Cube, type CubeData } from './cube.js';
+import { TraceInputError } from './errors.js';
+import { ChunkWriter, Layer, LAYER_NAMES, TraceDicts, type ChunkSink } from './model.js';
+import { readDftracer } from './readers/dftracer.js';
+import { readDxt } from './readers/dxt.js';
+import { resolveSource, type TraceSource } from './readers/index.js';
+import { readRecorder } from './readers/recorder.js';
+import type { ReadResult } from './readers/types.js';
+import { buildReport, type ReportOptions, type TraceReport } from './report.js';
+import { readParallel, shouldUseWorkers } from './parallel.js';
+
+/** Layer selections accepted by `--layers`. */
+export const LAYER_KEYS: Record<string, Layer> = {
+  posix: Layer.POSIX,
+  mpiio: Layer.MPIIO,
+  'mpi-io': Layer.MPIIO,
+  stdio: Layer.STDIO,
+  hdf5: Layer.HDF5,
+  other: Layer.OTHER,
+};
+
+export function layerMask(names: readonly string[]): number {
+  let mask = 0;
+  for (const n of names) {
+    const k = n.trim().toLowerCase();
+    if (k === 'all') return 0b11111;
+    const l = LAYER_KEYS[k];
+    if (l === undefined) throw new TraceInputError(`unknown layer "${n}" (known: posix, mpiio, stdio, hdf5, other, all)`);
+    mask |= 1 << l;
+  }
+  return mask;
+}
+
+export function layerNames(mask: number): string[] {
+  return LAYER_NAMES.filter((_, i) => (mask >> i) & 1);
+}
+
+/** Reads a source sequentially, sending every chunk to `sink`. */
+export async function readSource(src: TraceSource, dicts: TraceDicts, sink: ChunkSink): Promise<ReadResult> {
+  const w = new ChunkWriter(dicts, sink);
+  switch (src.format) {
+    case 'dftracer':
+      return readDftracer(src.files, w);
+    case 'recorder':
+      return readRecorder(src.dir, w);
+    case 'dxt':
+      return readDxt(src.file, w);
+  }
+}
+
+export interface AnalyzeOptions extends Omit<ReportOptions, 'layers'> {
+  /** explicit layers; default POSIX+STDIO, falling back to MPI-IO+HDF5 when the trace has no POSIX/STDIO calls */
+  layers?: readonly string[];
+  /** worker threads: 0/1 = none, undefined = automatic (large inputs only) */
+  threads?: number;
+}
+
+export interface Analysis {
+  report: TraceReport;
+  cube: CubeData;
+  dicts: TraceDicts;
+}
+
+async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
+  const cubeOpts = { layerMask: mask, smallBytes: opts.smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
+  const threads = opts.threads ?? (shouldUseWorkers(src) ? undefined : 1);
+  if (threads === undefined || threads > 1) {
+    const par = await readParallel(src, cubeOpts, threads);
+    if (par) return par;
+  }
+  const dicts = new TraceDicts();
+  const cube = new Cube(cubeOpts);
+  const read = await readSource(src, dicts, (chunk) => cube.add(chunk));
+  return { cube: cube.snapshot(), dicts, read };
+}
+
+/** Reads the trace at `paths` and builds the report. */
+export async function analyzeTrace(paths: readonly string[], opts: AnalyzeOptions): Promise<Analysis> {
+  const src = resolveSource(paths);
+  const explicit = opts.layers !== undefined;
+  let mask = explicit ? layerMask(opts.layers!) : (1 << Layer.POSIX) | (1 << Layer.STDIO);
+  let built = await buildCube(src, mask, opts);
+  if (!explicit && built.cube.events === 0) {
+    const lc = built.cube.layerCalls;
+    const fallback = (lc[Layer.MPIIO] > 0 ? 1 << Layer.MPIIO : 0) | (lc[Layer.HDF5] > 0 ? 1 << Layer.HDF5 : 0);
+    if (fallback !== 0) {
+      mask = fallback;
+      built = await buildCube(src, mask, opts);
+    }
+  }
+  const report = buildReport(built.cube, built.dicts, built.read, paths, { ...opts, layers: layerNames(mask) });
+  return { report, cube: built.cube, dicts: built.dicts };
+}

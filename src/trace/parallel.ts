@@ -1,0 +1,150 @@
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { mergeCubes, type CubeData, type CubeOptions } from './cube.js';
+import { TraceInputError } from './errors.js';
+import { TraceDicts } from './model.js';
+import { formatRanges, recorderRanks } from './readers/recorder.js';
+import type { TraceSource } from './readers/index.js';
+import type { ReadResult } from './readers/types.js';
+
+/** Inputs at least this large (bytes on disk) are split across worker threads. */
+export const PARALLEL_MIN_BYTES = 48 * 1024 * 1024;
+
+/** A unit of work sent to a worker. */
+export type WorkUnit = { kind: 'dftracer'; file: string } | { kind: 'recorder'; dir: string; rank: number };
+
+export interface WorkerRequest {
+  units: WorkUnit[];
+  cube: CubeOptions;
+}
+
+export interface WorkerReply {
+  ok: true;
+  cube: CubeData;
+  dict: { procs: string[]; hosts: string[]; apps: string[]; files: string[]; funcs: string[]; procHost: number[]; procApp: number[] };
+  read: ReadResult;
+}
+
+export interface WorkerFailure {
+  ok: false;
+  message: string;
+  input: boolean;
+}
+
+function size(p: string): number {
+  try {
+    return statSync(p).size;
+  } catch {
+    return 0;
+  }
+}
+
+function units(src: TraceSource): { units: WorkUnit[]; weights: number[]; warnings: string[]; meta?: Record<string, unknown> } | null {
+  if (src.format === 'dftracer') {
+    if (src.files.length < 2) return null;
+    return { units: src.files.map((file) => ({ kind: 'dftracer', file })), weights: src.files.map(size), warnings: [] };
+  }
+  if (src.format === 'recorder') {
+    const { meta, present, missing } = recorderRanks(src.dir);
+    if (present.length < 2 || meta.layout !== 'per-rank') return null;
+    const warnings = missing.length > 0 ? [`Recorder folder has data for ${present.length} of ${meta.totalRanks} ranks; missing ranks: ${formatRanges(missing)}`] : [];
+    return {
+      units: present.map((rank) => ({ kind: 'recorder', dir: src.dir, rank })),
+      weights: present.map((r) => size(join(src.dir, `${r}.ts`))),
+      warnings,
+      meta: { version: meta.version, layout: meta.layout, totalRanks: meta.totalRanks, presentRanks: present.length, missingRanks: missing },
+    };
+  }
+  return null;
+}
+
+/** True when the input is large enough for worker threads to pay off. */
+export function shouldUseWorkers(src: TraceSource): boolean {
+  if (availableParallelism() < 2) return false;
+  if (src.format === 'dftracer') return src.files.length >= 2 && src.files.reduce((a, f) => a + size(f), 0) >= PARALLEL_MIN_BYTES;
+  if (src.format === 'recorder') {
+    try {
+      const { present, meta } = recorderRanks(src.dir);
+      return meta.layout === 'per-rank' && present.length >= 2 && present.reduce((a, r) => a + size(join(src.dir, `${r}.ts`)), 0) >= PARALLEL_MIN_BYTES / 4;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * Reads the units of `src` on worker threads (largest first, greedy balance), each building its own cube with its
+ * own dictionaries; the partial cubes are merged here. Returns null when the source cannot be split.
+ */
+export async function readParallel(
+  src: TraceSource,
+  cubeOpts: CubeOptions,
+  threads?: number,
+): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult } | null> {
+  const plan = units(src);
+  if (!plan) return null;
+  const n = Math.max(1, Math.min(threads ?? availableParallelism(), plan.units.length));
+  const bins: WorkUnit[][] = Array.from({ length: n }, () => []);
+  const load = new Array<number>(n).fill(0);
+  const order = plan.units.map((u, i) => i).sort((a, b) => plan.weights[b] - plan.weights[a]);
+  for (const i of order) {
+    let k = 0;
+    for (let j = 1; j < n; j++) if (load[j] < load[k]) k = j;
+    bins[k].push(plan.units[i]);
+    load[k] += plan.weights[i] || 1;
+  }
+  // keep each worker's units in input order (rank / file order)
+  for (const b of bins) b.sort((x, y) => (x.kind === 'recorder' && y.kind === 'recorder' ? x.rank - y.rank : x.kind === 'dftracer' && y.kind === 'dftracer' ? (x.file < y.file ? -1 : 1) : 0));
+  const replies = await Promise.all(bins.map((b) => runWorker({ units: b, cube: cubeOpts })));
+  const dicts = new TraceDicts();
+  const parts = replies.map((r) => {
+    const procMap = Int32Array.from(r.dict.procs, (label, i) => dicts.proc(label, r.dict.hosts[r.dict.procHost[i]], r.dict.apps[r.dict.procApp[i]]));
+    const fileMap = Int32Array.from(r.dict.files, (f) => dicts.files.id(f));
+    const funcMap = Int32Array.from(r.dict.funcs, (f) => dicts.funcs.id(f));
+    return { data: r.cube, procMap, fileMap, funcMap };
+  });
+  const cube = mergeCubes(parts);
+  const first = replies[0].read;
+  const read: ReadResult = {
+    format: first.format,
+    events: replies.reduce((a, r) => a + r.read.events, 0),
+    sources: replies.reduce((a, r) => a + r.read.sources, 0),
+    warnings: [...plan.warnings, ...replies.flatMap((r) => r.read.warnings)],
+    ...(first.timeOrigin !== undefined ? { timeOrigin: first.timeOrigin } : {}),
+    details: mergeDetails(src, plan.meta, replies.map((r) => r.read.details ?? {})),
+  };
+  return { cube, dicts, read };
+}
+
+function mergeDetails(src: TraceSource, meta: Record<string, unknown> | undefined, ds: Record<string, unknown>[]): Record<string, unknown> {
+  if (src.format === 'dftracer') {
+    const files = ds.flatMap((d) => (d.files as { path: string }[]) ?? []);
+    files.sort((a, b) => (a.path < b.path ? -1 : 1));
+    return { files };
+  }
+  const ranks = ds.flatMap((d) => (d.ranks as { rank: number }[]) ?? []);
+  ranks.sort((a, b) => a.rank - b.rank);
+  return { ...meta, ranks, workers: ds.length };
+}
+
+function runWorker(req: WorkerRequest): Promise<WorkerReply> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./worker.js', import.meta.url), { workerData: req });
+    let done = false;
+    w.once('message', (msg: WorkerReply | WorkerFailure) => {
+      done = true;
+      if (msg.ok) resolve(msg);
+      else reject(msg.input ? new TraceInputError(msg.message) : new Error(msg.message));
+    });
+    w.once('error', (err) => {
+      done = true;
+      reject(err);
+    });
+    w.once('exit', (code) => {
+      if (!done) reject(new Error(`trace worker exited with code ${code}`));
+    });
+  });
+}

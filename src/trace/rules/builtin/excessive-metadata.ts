@@ -1,0 +1,15 @@
+import { int, pct, type Rule } from '../types.js';
+
+/** Metadata calls (open, stat, close, seek, …) take most of the record's I/O time. */
+export const excessiveMetadata: Rule = {
+  id: 'excessive-metadata',
+  title: 'Excessive metadata',
+  description: 'metadata calls take more than 50% of the I/O time (at least 10 calls)',
+  source: 'builtin',
+  explain(m) {
+    if (m.metadata_ops >= 10 && m.metadata_time_share > 0.5) {
+      return [`metadata calls take ${pct(m.metadata_time_share)} of the I/O time (${int(m.metadata_ops)} calls, ${pct(m.metadata_ops_share)} of the operations)`];
+    }
+    return [];
+  },
+};

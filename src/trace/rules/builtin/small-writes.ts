@@ -1,0 +1,15 @@
+import { bytes, int, pct, type Rule } from '../types.js';
+
+/** Most writes are smaller than the small-request size. */
+export const smallWrites: Rule = {
+  id: 'small-writes',
+  title: 'Small writes',
+  description: 'more than 50% of at least 10 writes are smaller than the small-request size (default 1 MiB)',
+  source: 'builtin',
+  explain(m, ctx) {
+    if (m.write_ops >= 10 && m.small_write_share > 0.5) {
+      return [`${pct(m.small_write_share)} of ${int(m.write_ops)} writes are smaller than ${bytes(ctx.smallBytes)} (average ${bytes(m.write_size_avg)})`];
+    }
+    return [];
+  },
+};

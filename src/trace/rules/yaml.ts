@@ -1,0 +1,197 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { z } from 'zod';
+import { METRIC_COLUMNS, parseView, viewName, type Dim, type Metrics } from '../views.js';
+import { compileExpr, ExprError, truthy, type Env, type Expr, type Value } from './expr.js';
+import { bytes, int, KiB, MiB, pct, secs, type Rule, type RuleContext } from './types.js';
+
+/**
+ * User rules from YAML, compiled to the same `Rule` interface as the built-in ones:
+ *
+ * ```yaml
+ * rules:
+ *   - id: tiny-writes                      # unique, [a-z0-9-]
+ *     title: Tiny writes                   # optional
+ *     views: [file, proc>file]             # optional: only these views
+ *     condition: write_ops >= 100          # optional: rule-level condition
+ *     reasons:
+ *       - condition: write_size_avg < 4 * KiB
+ *         message: "{{ write_ops | int }} writes of {{ write_size_avg | bytes }} on average"
+ * ```
+ * Names usable in conditions and `{{ … }}`: every numeric view column, the key columns `file`, `proc`, `app`,
+ * `host`, `dir`, `pattern`, `window` (strings / window start), `view`, and the constants KiB, MiB, GiB, small_bytes.
+ * Formats after `|`: int, pct, bytes, secs, num.
+ */
+
+export class RuleFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuleFileError';
+  }
+}
+
+const KEY_NAMES = ['file', 'proc', 'app', 'host', 'dir', 'pattern', 'window', 'view'] as const;
+const CONSTANTS: Record<string, number> = { KiB, MiB, GiB: 1024 * MiB };
+export const RULE_NAMES: ReadonlySet<string> = new Set<string>([
+  ...METRIC_COLUMNS,
+  ...KEY_NAMES,
+  ...Object.keys(CONSTANTS),
+  'small_bytes',
+]);
+
+const ReasonSchema = z
+  .object({
+    condition: z.string().optional(),
+    message: z.string().min(1),
+  })
+  .strict();
+const RuleSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'id must be lower-case letters, digits, - or _'),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    views: z.array(z.string()).optional(),
+    condition: z.string().optional(),
+    reasons: z.array(ReasonSchema).min(1),
+  })
+  .strict();
+const FileSchema = z.object({ rules: z.array(RuleSchema) }).strict();
+
+const FORMATS: Record<string, (v: Value) => string> = {
+  int: (v) => int(Number(v)),
+  pct: (v) => pct(Number(v)),
+  bytes: (v) => bytes(Number(v)),
+  secs: (v) => secs(Number(v)),
+  num: (v) => (typeof v === 'number' ? String(Number(v.toPrecision(4))) : String(v)),
+};
+
+interface Template {
+  render(env: Env): string;
+}
+
+function compileTemplate(src: string, where: string): Template {
+  const parts: (string | { e: Expr; f: (v: Value) => string })[] = [];
+  const re = /\{\{(.*?)\}\}/g;
+  let last = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(src))) {
+    parts.push(src.slice(last, m.index));
+    const [exprSrc, fmtRaw] = splitFormat(m[1]);
+    const fmt = fmtRaw === undefined ? 'num' : fmtRaw;
+    if (!(fmt in FORMATS)) throw new RuleFileError(`${where}: unknown format "${fmt}" (known: ${Object.keys(FORMATS).join(', ')})`);
+    try {
+      parts.push({ e: compileExpr(exprSrc, RULE_NAMES), f: FORMATS[fmt] });
+    } catch (err) {
+      if (err instanceof ExprError) throw new RuleFileError(`${where}: in "{{${m[1]}}}": ${err.message} at column ${err.column}`);
+      throw err;
+    }
+    last = m.index + m[0].length;
+  }
+  parts.push(src.slice(last));
+  if (/\{\{|\}\}/.test(parts.filter((p) => typeof p === 'string').join(''))) {
+    throw new RuleFileError(`${where}: unbalanced "{{" / "}}" in message`);
+  }
+  return {
+    render: (env) => parts.map((p) => (typeof p === 'string' ? p : p.f(p.e.eval(env)))).join(''),
+  };
+}
+
+function splitFormat(s: string): [string, string | undefined] {
+  // the last "|" that is not part of "||"
+  for (let i = s.length - 1; i >= 0; i--) {
+    if (s[i] === '|' && s[i - 1] !== '|' && s[i + 1] !== '|') return [s.slice(0, i).trim(), s.slice(i + 1).trim()];
+  }
+  return [s.trim(), undefined];
+}
+
+function compileCondition(src: string | undefined, where: string): Expr | undefined {
+  if (src === undefined) return undefined;
+  try {
+    return compileExpr(src, RULE_NAMES);
+  } catch (err) {
+    if (err instanceof ExprError) throw new RuleFileError(`${where}: ${err.message} at column ${err.column} of "${src}"`);
+    throw err;
+  }
+}
+
+function envFor(m: Metrics, ctx: RuleContext): Env {
+  return (name) => {
+    if (name in CONSTANTS) return CONSTANTS[name];
+    if (name === 'small_bytes') return ctx.smallBytes;
+    if (name === 'view') return viewName(ctx.dims);
+    if (name === 'window') return ctx.key.time ?? '';
+    if ((KEY_NAMES as readonly string[]).includes(name)) {
+      const v = ctx.key[name as Dim];
+      return v === undefined ? '' : v;
+    }
+    return (m as Record<string, number>)[name] ?? 0;
+  };
+}
+
+/** Compiles parsed YAML (already an object) into rules. `origin` names the file in error messages. */
+export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet<string> = new Set()): Rule[] {
+  const parsed = FileSchema.safeParse(doc);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.path.length ? issue.path.join('.') : '(top level)';
+    throw new RuleFileError(`${origin}: ${path}: ${issue.message}`);
+  }
+  const seen = new Set<string>();
+  return parsed.data.rules.map((r, i) => {
+    const where = `${origin}: rule ${i + 1} "${r.id}"`;
+    if (seen.has(r.id) || reserved.has(r.id)) throw new RuleFileError(`${where}: duplicate rule id`);
+    seen.add(r.id);
+    let views: Set<string> | undefined;
+    if (r.views) {
+      views = new Set();
+      for (const v of r.views) {
+        try {
+          views.add(viewName(parseView(v)));
+        } catch (err) {
+          throw new RuleFileError(`${where}: views: ${(err as Error).message}`);
+        }
+      }
+    }
+    const cond = compileCondition(r.condition, `${where}: condition`);
+    const reasons = r.reasons.map((x, j) => ({
+      cond: compileCondition(x.condition, `${where}: reason ${j + 1}: condition`),
+      msg: compileTemplate(x.message, `${where}: reason ${j + 1}: message`),
+    }));
+    const rule: Rule = {
+      id: r.id,
+      title: r.title ?? r.id,
+      description: r.description ?? (r.condition ? `user rule: ${r.condition}` : 'user rule'),
+      source: 'user',
+      explain(m, ctx) {
+        if (views && !views.has(viewName(ctx.dims))) return [];
+        const env = envFor(m, ctx);
+        if (cond && !truthy(cond.eval(env))) return [];
+        const out: string[] = [];
+        for (const x of reasons) if (!x.cond || truthy(x.cond.eval(env))) out.push(x.msg.render(env));
+        return out;
+      },
+    };
+    return rule;
+  });
+}
+
+/** Reads and compiles a YAML rule file. */
+export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new Set()): Rule[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new RuleFileError(`${path}: cannot read rule file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    if (err instanceof YAMLParseError) {
+      const pos = err.linePos?.[0];
+      throw new RuleFileError(`${path}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML (${err.message.split('\n')[0]})`);
+    }
+    throw err;
+  }
+  return compileRules(doc, path, reserved);
+}

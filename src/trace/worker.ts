@@ -1,0 +1,70 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { Cube } from './cube.js';
+import { TraceInputError } from './errors.js';
+import { ChunkWriter, TraceDicts } from './model.js';
+import type { WorkerFailure, WorkerReply, WorkerRequest } from './parallel.js';
+import { readDftracerFile, type DftracerFileStats } from './readers/dftracer.js';
+import { readRecorder, type RecorderRankStats } from './readers/recorder.js';
+import type { ReadResult } from './readers/types.js';
+
+/** Worker entry: reads its share of the units into a private cube and posts the snapshot back. */
+async function run(req: WorkerRequest): Promise<WorkerReply> {
+  const dicts = new TraceDicts();
+  const cube = new Cube(req.cube);
+  const w = new ChunkWriter(dicts, (chunk) => cube.add(chunk));
+  let events = 0;
+  let sources = 0;
+  const warnings: string[] = [];
+  const files: DftracerFileStats[] = [];
+  const ranks: RecorderRankStats[] = [];
+  let format: ReadResult['format'] = 'dftracer';
+  let timeOrigin: number | undefined;
+  const byDir = new Map<string, number[]>();
+  for (const u of req.units) {
+    if (u.kind === 'dftracer') {
+      const st = await readDftracerFile(u.file, w);
+      files.push(st);
+      events += st.events;
+      sources++;
+    } else {
+      format = 'recorder';
+      const list = byDir.get(u.dir) ?? [];
+      list.push(u.rank);
+      byDir.set(u.dir, list);
+    }
+  }
+  for (const [dir, rs] of byDir) {
+    const r = readRecorder(dir, w, rs);
+    events += r.events;
+    sources += r.sources;
+    timeOrigin = r.timeOrigin;
+    ranks.push(...((r.details?.ranks as RecorderRankStats[]) ?? []));
+  }
+  w.flush();
+  const snap = cube.snapshot();
+  return {
+    ok: true,
+    cube: snap,
+    dict: {
+      procs: dicts.procs.values,
+      hosts: dicts.hosts.values,
+      apps: dicts.apps.values,
+      files: dicts.files.values,
+      funcs: dicts.funcs.values,
+      procHost: dicts.procHost,
+      procApp: dicts.procApp,
+    },
+    read: { format, events, sources, warnings, ...(timeOrigin !== undefined ? { timeOrigin } : {}), details: format === 'recorder' ? { ranks } : { files } },
+  };
+}
+
+run(workerData as WorkerRequest).then(
+  (reply) => {
+    const c = reply.cube;
+    parentPort!.postMessage(reply, [c.pairProc.buffer, c.pairFile.buffer, c.cellPair.buffer, c.cellWin.buffer, c.stats.buffer] as ArrayBuffer[]);
+  },
+  (err: unknown) => {
+    const msg: WorkerFailure = { ok: false, message: err instanceof Error ? err.message : String(err), input: err instanceof TraceInputError };
+    parentPort!.postMessage(msg);
+  },
+);
