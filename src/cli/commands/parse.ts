@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
 import { ByteSink } from '../../util/byte-sink.js';
 import { printParserText } from '../../formats/darshan/print/parser-text.js';
+import { printDxtText } from '../../formats/darshan/print/dxt-text.js';
 import { openLogOrExit } from '../open-log.js';
 
 const parse: CommandModule = {
@@ -18,7 +19,8 @@ const parse: CommandModule = {
         const log = openLogOrExit(file);
         const out = new ByteSink(1);
         const warn = (line: string) => process.stderr.write(line + '\n');
-        printParserText(log, out, warn);
+        if (opts.dxt) printDxtText(log, out, warn);
+        else printParserText(log, out, warn);
         out.flush();
       });
   },

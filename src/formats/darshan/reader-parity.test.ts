@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { DarshanLog } from './log.js';
 import { printParserText } from './print/parser-text.js';
+import { printDxtText } from './print/dxt-text.js';
 import { StringOut } from './print/text-out.js';
 import { comparableLines, firstDifference } from '../../testing/parser-compare.js';
 import { corpusLogs, publicManifestProblems } from '../../testing/corpus.js';
@@ -51,5 +52,26 @@ test('iolens parse matches darshan-parser --show-incomplete on every log', () =>
     if (diff) failures.push(`${log.set}/${log.name}: ${diff}`);
   }
   assert.ok(compared >= 159, `compared only ${compared} logs`);
+  assert.deepEqual(failures, [], `${failures.length} logs differ:\n${failures.join('\n')}`);
+});
+
+test('iolens parse --dxt matches darshan-dxt-parser --show-incomplete on every log with DXT data', () => {
+  const failures: string[] = [];
+  let compared = 0;
+  for (const log of logs) {
+    const ref = `${log.base}.dxt.txt.gz`;
+    if (!existsSync(ref)) continue;
+    const out = new StringOut();
+    try {
+      printDxtText(DarshanLog.open(log.path), out, () => {});
+    } catch (err) {
+      failures.push(`${log.set}/${log.name}: error: ${(err as Error).message}`);
+      continue;
+    }
+    compared++;
+    const diff = firstDifference(out.toString(), gunzipSync(readFileSync(ref)).toString('latin1'));
+    if (diff) failures.push(`${log.set}/${log.name}: ${diff}`);
+  }
+  assert.ok(compared >= 32, `compared only ${compared} logs`);
   assert.deepEqual(failures, [], `${failures.length} logs differ:\n${failures.join('\n')}`);
 });
