@@ -224,6 +224,7 @@ export class Cube {
     const count = this.ncells;
     this.cellMap.clear();
     this.ncells = 0;
+    this.stats = new Float64Array(this.stats.length);
     for (let i = 0; i < count; i++) {
       const w = mapWin(oldWin[i]);
       const key = oldPair[i] * WIN_SPAN + (w + WIN_BIAS);

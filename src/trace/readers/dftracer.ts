@@ -175,7 +175,8 @@ export async function readDftracerFile(path: string, out: ChunkWriter): Promise<
     if (category === Category.READ || category === Category.WRITE) {
       const ret = cnt > 1 && args.ret_sum !== undefined ? num(args.ret_sum) / cnt : num(args.ret);
       const item = num(args.size);
-      if (Number.isFinite(ret) && ret >= 0) size = (name === 'fread' || name === 'fwrite') && item > 0 ? ret * item : ret;
+      // a failed call (ret < 0) moved nothing
+      if (Number.isFinite(ret)) size = Math.max(0, (name === 'fread' || name === 'fwrite') && item > 0 ? ret * item : ret);
       else {
         const c = cnt > 1 && args.count_sum !== undefined ? num(args.count_sum) / cnt : num(args.count);
         if (Number.isFinite(c) && c >= 0) size = (name === 'fread' || name === 'fwrite') && item > 0 ? c * item : c;
