@@ -48,7 +48,7 @@ export const METRICS: Record<MetricId, MetricDef> = {
     unit: '°',
     defaultThreshold: 45,
     value: (m) => (Math.atan2(m.time_share, m.ops_share) * 180) / Math.PI,
-    badness: (v, t) => (v > t ? Math.min(1, (v - t) / (90 - t)) : 0),
+    badness: (v, t) => (v > t + 1e-9 ? Math.min(1, (v - t) / (90 - t)) : 0),
     applies: (m) => m.ops > 0 && m.time > 0,
   },
   time: {
@@ -57,7 +57,7 @@ export const METRICS: Record<MetricId, MetricDef> = {
     unit: '%',
     defaultThreshold: 5,
     value: (m) => m.time_share * 100,
-    badness: (v, t) => (v > t ? Math.min(1, (v - t) / (100 - t)) : 0),
+    badness: (v, t) => (v > t + 1e-9 ? Math.min(1, (v - t) / (100 - t)) : 0),
     applies: (m) => m.time > 0,
   },
   bw: {
@@ -66,7 +66,7 @@ export const METRICS: Record<MetricId, MetricDef> = {
     unit: 'MiB/s',
     defaultThreshold: 100,
     value: (m) => m.bandwidth / MIB,
-    badness: (v, t) => (v < t ? Math.min(1, (t - v) / t) : 0),
+    badness: (v, t) => (v < t - 1e-9 ? Math.min(1, (t - v) / t) : 0),
     applies: (m) => m.data_ops > 0 && m.data_time > 0,
   },
 };

@@ -47,7 +47,7 @@ function tokenize(src: string): Token[] {
       continue;
     }
     const col = i + 1;
-    if (/[0-9.]/.test(ch)) {
+    if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(src[i + 1] ?? ''))) {
       const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(src.slice(i));
       if (!m) throw new ExprError(`bad number`, col);
       out.push({ t: 'num', v: m[0], col });

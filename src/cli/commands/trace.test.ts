@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = new URL('../../../bin/iolens.js', import.meta.url).pathname;
+const FLASH = '../shared/traces/recorder/flash_sedov3d_hdf5-ranks0-3';
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, 'trace', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('iolens trace --json on the Recorder sample: calls_by_function over the whole trace', () => {
+  const r = run([FLASH, '--json', '--top', '3']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.schema, 'iolens.trace/1');
+  assert.equal(j.input.format, 'recorder');
+  assert.equal(j.input.events, 49489);
+  const calls = j.characteristics.calls_by_function as Record<string, number>;
+  assert.equal(Object.values(calls).reduce((a, b) => a + b, 0), 49489);
+  assert.equal(calls.__fxstat, 6019);
+  assert.equal(calls.MPI_Bcast, 5292);
+  assert.equal(calls.write, 1413);
+  assert.deepEqual(j.input.warnings, ['Recorder folder has data for 4 of 1024 ranks; missing ranks: 4-1023']);
+  assert.equal(j.characteristics.processes, 4);
+  assert.ok(j.views.length >= 3);
+  for (const v of j.views) assert.ok(v.top.length <= 3);
+  assert.equal(j.rules.coverage.bottlenecks, j.views.reduce((a: number, v: { bottlenecks: number }) => a + v.bottlenecks, 0));
+});
+
+test('iolens trace --csv on a DFTracer file and the terminal panel', () => {
+  const r = run(['../shared/traces/dftracer/legacy-string-fields/dftracer-test.pfw', '--csv', '--views', 'file,time']);
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.trim().split('\n');
+  assert.match(lines[0], /^view,file,proc,window,app,host,dir,pattern,severity,score,value_iops_slope,time,ops,/);
+  const t = run(['../shared/traces/dftracer/legacy-string-fields/dftracer-test.pfw', '--no-color']);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /calls by function read 1,000, close 3, open 3, __lxstat 2/);
+  assert.match(t.out, /Rules coverage: /);
+});
+
+test('bad input: one line on stderr, exit 2, no stack trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-cli-'));
+  const gz = join(dir, 'x.pfw.gz');
+  writeFileSync(gz, Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4, 5]));
+  const bad = join(dir, 'r.yaml');
+  writeFileSync(bad, 'rules:\n  - id: r\n    condition: reads >\n    reasons: [{message: x}]\n');
+  const cases: [string[], RegExp][] = [
+    [[join(dir, 'nope')], /^iolens: .*nope: no such file or directory\n$/],
+    [[mkdtempSync(join(tmpdir(), 'iolens-empty-'))], /neither a Recorder trace folder/],
+    [[gz], /x\.pfw\.gz: corrupt gzip data|x\.pfw\.gz: .*unexpected end/],
+    [[FLASH, '--rules', bad], /^iolens: .*r\.yaml: rule 1 "r": condition: /],
+    [[FLASH, '--views', 'file>disk'], /unknown view dimension "disk"/],
+    [[FLASH, '--threshold', '95'], /below 90 degrees/],
+    [[FLASH, '--layers', 'nfs'], /unknown layer "nfs"/],
+  ];
+  for (const [args, re] of cases) {
+    const r = run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, re);
+    assert.equal(r.err.trim().split('\n').length, 1, r.err);
+    assert.doesNotMatch(r.err, /\n\s+at /);
+  }
+});
