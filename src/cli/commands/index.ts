@@ -7,6 +7,7 @@ export interface CommandModule {
 }
 
 import parse from './parse.js';
+import trace from './trace.js';
 
 /** Every subcommand, in the order `iolens --help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [parse];
+export const COMMANDS: readonly CommandModule[] = [parse, trace];
