@@ -8,6 +8,7 @@ export interface CommandModule {
 
 import parse from './parse.js';
 import trace from './trace.js';
+import synth from './synth.js';
 
 /** Every subcommand, in the order `iolens --help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [parse, trace];
+export const COMMANDS: readonly CommandModule[] = [parse, trace, synth];

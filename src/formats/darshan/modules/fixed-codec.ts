@@ -250,7 +250,14 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
       dv.setBigInt64(base + 8, t.ranks.exact(0, r), true);
       if (h.fileRecId) dv.setBigUint64(base + 16, t.fileRecIds ? t.fileRecIds[r] : 0n, true);
       let off = base + 16 + h.bytes;
-      for (let c = 0; c < nI; c++, off += 8) dv.setBigInt64(off, BigInt.asIntN(64, t.ints.exact(c, r)), true);
+      for (let c = 0; c < nI; c++, off += 8) {
+        if (t.ints.isExact(c, r)) {
+          const v = t.ints.data[c * t.length + r];
+          const hi = Math.floor(v / 4294967296);
+          dv.setUint32(off, v - hi * 4294967296, true);
+          dv.setInt32(off + 4, hi, true);
+        } else dv.setBigInt64(off, BigInt.asIntN(64, t.ints.exact(c, r)), true);
+      }
       for (let c = 0; c < nF; c++, off += 8) dv.setFloat64(off, t.floats[c * t.length + r], true);
       if (t.tail && spec.tailBytes) out.set(t.tail.subarray(r * spec.tailBytes, (r + 1) * spec.tailBytes), off);
     }
