@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
 import { ByteSink } from '../../util/byte-sink.js';
 import { printParserText } from '../../formats/darshan/print/parser-text.js';
+import { printPerfText } from '../../formats/darshan/print/perf-text.js';
 import { printDxtText } from '../../formats/darshan/print/dxt-text.js';
 import { openLogOrExit } from '../open-log.js';
 
@@ -20,6 +21,7 @@ const parse: CommandModule = {
         const out = new ByteSink(1);
         const warn = (line: string) => process.stderr.write(line + '\n');
         if (opts.dxt) printDxtText(log, out, warn);
+        else if (opts.perf) printPerfText(log, out, warn);
         else printParserText(log, out, warn);
         out.flush();
       });
