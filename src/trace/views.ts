@@ -199,6 +199,10 @@ export class ViewContext {
   }
 }
 
+function nrm(n: number): number {
+  return n;
+}
+
 function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
@@ -210,18 +214,21 @@ function round6(x: number): number {
 export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Set<number>, parent?: string): ViewResult {
   const cube = ctx.cube;
   const nc = cube.cellPair.length;
-  const recIndex = new Map<string, number>();
+  const recIndex = new Map<number | string, number>();
   const recIds: number[][] = [];
   let stats = new Float64Array(256 * STRIDE);
-  // per (record, process): ops, bytes, time
-  const perProc = new Map<string, Float64Array>();
-  const perFile = new Set<string>();
+  // per (record, process): ops, bytes, time — numeric keys record * 2^26 + process
+  const perProc = new Map<number, number>();
+  let procAgg = new Float64Array(1024 * 3);
+  const perFile = new Set<number>();
   const first = dims[0];
   const ids = new Array<number>(dims.length);
+  const SPAN = 2 ** 26;
+  const n1 = nrm(dims.length);
   for (let c = 0; c < nc; c++) {
     if (allowed && !allowed.has(ctx.dimId(first, c))) continue;
     for (let k = 0; k < dims.length; k++) ids[k] = ctx.dimId(dims[k], c);
-    const key = dims.length === 1 ? String(ids[0]) : ids.join(',');
+    const key: number | string = n1 === 1 ? ids[0] : n1 === 2 ? (ids[0] + 1) * SPAN + (ids[1] + 1) : ids.join(',');
     let r = recIndex.get(key);
     if (r === undefined) {
       r = recIds.length;
@@ -238,16 +245,24 @@ export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Se
     mergeStats(stats, r * STRIDE, cube.stats, c * STRIDE);
     const o = c * STRIDE;
     const proc = cube.pairProc[cube.cellPair[c]];
-    const pk = `${r},${proc}`;
+    const pk = r * SPAN + proc;
     let pa = perProc.get(pk);
-    if (!pa) perProc.set(pk, (pa = new Float64Array(3)));
+    if (pa === undefined) {
+      pa = perProc.size;
+      perProc.set(pk, pa);
+      if ((pa + 1) * 3 > procAgg.length) {
+        const g = new Float64Array(procAgg.length * 2);
+        g.set(procAgg);
+        procAgg = g;
+      }
+    }
     for (let k = 0; k < 5; k++) {
-      pa[0] += cube.stats[o + S_OPS + k];
-      pa[1] += cube.stats[o + S_BYTES + k];
-      pa[2] += cube.stats[o + S_TIME + k];
+      procAgg[pa * 3] += cube.stats[o + S_OPS + k];
+      procAgg[pa * 3 + 1] += cube.stats[o + S_BYTES + k];
+      procAgg[pa * 3 + 2] += cube.stats[o + S_TIME + k];
     }
     const file = cube.pairFile[cube.cellPair[c]];
-    if (file >= 0) perFile.add(`${r},${file}`);
+    if (file >= 0) perFile.add(r * SPAN + file);
   }
   const n = recIds.length;
   const nprocs = new Float64Array(n);
@@ -256,13 +271,13 @@ export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Se
   const maxBytes = new Float64Array(n);
   const maxTime = new Float64Array(n);
   for (const [k, pa] of perProc) {
-    const r = Number(k.slice(0, k.indexOf(',')));
+    const r = Math.floor(k / SPAN);
     nprocs[r]++;
-    if (pa[0] > maxOps[r]) maxOps[r] = pa[0];
-    if (pa[1] > maxBytes[r]) maxBytes[r] = pa[1];
-    if (pa[2] > maxTime[r]) maxTime[r] = pa[2];
+    if (procAgg[pa * 3] > maxOps[r]) maxOps[r] = procAgg[pa * 3];
+    if (procAgg[pa * 3 + 1] > maxBytes[r]) maxBytes[r] = procAgg[pa * 3 + 1];
+    if (procAgg[pa * 3 + 2] > maxTime[r]) maxTime[r] = procAgg[pa * 3 + 2];
   }
-  for (const k of perFile) nfiles[Number(k.slice(0, k.indexOf(',')))]++;
+  for (const k of perFile) nfiles[Math.floor(k / SPAN)]++;
   const records: ViewRecord[] = [];
   for (let r = 0; r < n; r++) {
     const key: Partial<Record<Dim, string | number>> = {};
