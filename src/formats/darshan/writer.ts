@@ -79,15 +79,29 @@ function namesPayload(names: Iterable<readonly [bigint, string]>): Buffer {
  * Writes a Darshan log in format 3.41 (little-endian, zlib, one stream per region) that darshan-util and IOLens
  * read back with the same contents. Module regions come in ascending id order after the job and name regions.
  */
-export function writeLog(input: LogInput): Uint8Array {
+export interface WriteOptions {
+  /** Region compression: 0 zlib (default), 1 bzip2 (needs `compress`), 2 none. */
+  readonly compression?: 0 | 1 | 2;
+  /** Compressor for a region when the built-in ones do not apply (bzip2). */
+  readonly compress?: (bytes: Uint8Array) => Uint8Array;
+}
+
+export function writeLog(input: LogInput, options: WriteOptions = {}): Uint8Array {
+  const compression = options.compression ?? 0;
+  const pack = (b: Uint8Array): Uint8Array => {
+    if (options.compress) return options.compress(b);
+    if (compression === 2) return b;
+    if (compression === 1) throw new DarshanFormatError('bzip2 output needs a compressor');
+    return deflateSync(b);
+  };
   const regions: { off: number; len: number; version: number }[] = Array.from({ length: MAX_MODULES }, () => ({ off: 0, len: 0, version: 0 }));
   const chunks: Uint8Array[] = [];
   let off = HEADER_SIZE_341;
-  const job = deflateSync(jobPayload(input.job));
+  const job = pack(jobPayload(input.job));
   chunks.push(job);
   off += job.length;
   // Always emit a name region, even an empty stream: readers derive the job region's length from its offset.
-  const names = deflateSync(namesPayload(input.names));
+  const names = pack(namesPayload(input.names));
   const nameRegion = { off, len: names.length };
   chunks.push(names);
   off += names.length;
@@ -107,7 +121,7 @@ export function writeLog(input: LogInput): Uint8Array {
       version = codec.encodeVersion ? codec.encodeVersion(m.table!) : codec.currentVersion;
     }
     // An empty table still gets a (non-empty) region, so readers list the module as present.
-    const z = deflateSync(bytes);
+    const z = pack(bytes);
     regions[m.id] = { off, len: z.length, version };
     chunks.push(z);
     off += z.length;
@@ -115,7 +129,7 @@ export function writeLog(input: LogInput): Uint8Array {
   const header = Buffer.alloc(HEADER_SIZE_341);
   header.write('3.41', 0, 'latin1');
   header.writeBigInt64LE(6567223n, 8);
-  header[16] = 0; // zlib
+  header[16] = compression;
   header.writeBigUInt64LE(BigInt.asUintN(64, input.partialMask ?? 0n), 24);
   header.writeBigUInt64LE(BigInt(nameRegion.off), 32);
   header.writeBigUInt64LE(BigInt(nameRegion.len), 40);
@@ -152,7 +166,7 @@ export function logToInput(log: DarshanLog): { input: LogInput; notes: string[] 
   return {
     input: {
       job: { ...j, mounts: j.mountsInFileOrder },
-      names: log.names.entries(),
+      names: [...log.names.entries()],
       modules,
       partialMask: log.header.partialMask,
     },
