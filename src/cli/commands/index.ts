@@ -8,7 +8,9 @@ export interface CommandModule {
 
 import parse from './parse.js';
 import trace from './trace.js';
+import ingest from './ingest.js';
+import query from './query.js';
 import synth from './synth.js';
 
 /** Every subcommand, in the order `iolens --help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [parse, trace, synth];
+export const COMMANDS: readonly CommandModule[] = [parse, trace, ingest, query, synth];

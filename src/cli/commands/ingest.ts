@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { CommandModule } from './index.js';
+import { UserError } from '../errors.js';
+import { DEFAULT_DB } from '../../store/db.js';
+import { ingest } from '../../store/ingest.js';
+import { loadSacct } from '../../store/sacct.js';
+import { loadFsMetrics } from '../../store/fs-metrics.js';
+import { parseShard } from '../../store/walk.js';
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '';
+  }
+}
+
+interface Opts {
+  db?: string;
+  files?: boolean;
+  allFiles?: boolean;
+  shard?: string;
+  jobs?: string;
+  quiet?: boolean;
+  sacct?: string;
+  fsMetrics?: string;
+}
+
+const cmd: CommandModule = {
+  name: 'ingest',
+  register(program: Command) {
+    program
+      .command('ingest')
+      .description('add Darshan logs (files, directories walked recursively, quoted globs) to a DuckDB job store')
+      .argument('[paths...]', 'logs, directories or globs')
+      .option('--db <file>', `database file (default ${DEFAULT_DB}, or iolens.part-I-of-N.duckdb with --shard)`)
+      .option('--files', 'also fill the files table (one row per record per module)')
+      .option('--all-files', 'in directories, try every file, not only *.darshan')
+      .option('--shard <i/N>', 'take only slice i (0-based) of N of the files; each task writes its own --db')
+      .option('-j, --jobs <n>', 'worker threads (default: all cores)')
+      .option('--sacct <file>', 'also load Slurm accounting (sacct --parsable2 output)')
+      .option('--fs-metrics <file>', 'also load file-system server metrics (CSV: timestamp,target,metric,value)')
+      .option('-q, --quiet', 'no progress bar and no summary line')
+      .action(async (paths: string[], o: Opts) => {
+        const shard = o.shard ? parseShard(o.shard) : undefined;
+        const db = o.db ?? (shard ? `iolens.part-${shard.index}-of-${shard.count}.duckdb` : DEFAULT_DB);
+        if (paths.length === 0 && !o.sacct && !o.fsMetrics) throw new UserError('nothing to ingest: give log files or directories (or --sacct / --fs-metrics)');
+        let jobs: number | undefined;
+        if (o.jobs !== undefined) {
+          jobs = Number(o.jobs);
+          if (!Number.isInteger(jobs) || jobs < 0) throw new UserError(`--jobs wants a whole number (got ${o.jobs})`);
+        }
+        const say = (s: string) => {
+          if (!o.quiet) process.stderr.write(`${s}\n`);
+        };
+        if (paths.length > 0) {
+          const st = await ingest({
+            db,
+            inputs: paths,
+            files: !!o.files,
+            allFiles: !!o.allFiles,
+            shard,
+            jobs,
+            progress: !o.quiet && !!process.stderr.isTTY,
+            iolensVersion: version(),
+          });
+          const rate = st.seconds > 0 ? (st.candidates - st.skipped) / st.seconds : 0;
+          say(
+            `${db}: ${st.inserted} new jobs, ${st.duplicates} duplicates, ${st.errors} errors, ${st.skipped} already ingested ` +
+              `(${st.candidates} files, ${st.seconds.toFixed(1)} s, ${Math.round(rate)} logs/s, ${(st.bytes / 1e6 / Math.max(st.seconds, 1e-3)).toFixed(1)} MB/s)`,
+          );
+        }
+        if (o.sacct) {
+          const n = await loadSacct(db, o.sacct);
+          say(`${db}: ${n.rows} sacct rows loaded (${n.matched} match a job in the store)`);
+        }
+        if (o.fsMetrics) {
+          const n = await loadFsMetrics(db, o.fsMetrics);
+          say(`${db}: ${n.samples} file-system samples aggregated over ${n.jobs} job windows (${n.rows} rows)`);
+        }
+      });
+  },
+};
+
+export default cmd;

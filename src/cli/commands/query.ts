@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+import { UserError } from '../errors.js';
+import { writeAllSync } from '../../util/output.js';
+import { DEFAULT_DB, openStore } from '../../store/db.js';
+import { plain, renderCsv, renderMarkdown, renderTable, rowsToObjects, type Value } from '../../store/format.js';
+
+const cmd: CommandModule = {
+  name: 'query',
+  register(program: Command) {
+    program
+      .command('query')
+      .description('run SQL on a job store (read-only) and print the result')
+      .argument('<sql>', 'SQL, e.g. "SELECT app, count(*) FROM jobs GROUP BY app"')
+      .option('--db <file>', `database file (default ${DEFAULT_DB})`)
+      .option('--json', 'print a JSON array of objects')
+      .option('--csv', 'print CSV')
+      .option('--md', 'print a Markdown table')
+      .action(async (sql: string, o: { db?: string; json?: boolean; csv?: boolean; md?: boolean }) => {
+        const store = await openStore(o.db ?? DEFAULT_DB, { readOnly: true });
+        let columns: string[];
+        let rows: Value[][];
+        try {
+          const r = await store.con.runAndReadAll(sql);
+          columns = r.columnNames();
+          rows = r.getRows().map((row) => row.map(plain));
+        } catch (err) {
+          throw new UserError(`query failed: ${(err as Error).message.split('\n')[0]}`);
+        } finally {
+          store.close();
+        }
+        const text = o.json
+          ? JSON.stringify(rowsToObjects(columns, rows), null, 1) + '\n'
+          : o.csv
+            ? renderCsv(columns, rows)
+            : o.md
+              ? renderMarkdown(columns, rows)
+              : renderTable(columns, rows);
+        writeAllSync(1, Buffer.from(text, 'utf8'));
+      });
+  },
+};
+
+export default cmd;

@@ -1,0 +1,174 @@
+import {
+  DuckDBConnection,
+  DuckDBInstance,
+  DuckDBTimestampValue,
+  LIST,
+  VARCHAR,
+  type DuckDBAppender,
+} from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UserError } from '../cli/errors.js';
+import type { Cell } from './row.js';
+import { MIGRATIONS, SCHEMA_VERSION, createStatements, type ColumnSpec } from './schema.js';
+
+/** The default database file of the store commands. */
+export const DEFAULT_DB = 'iolens.duckdb';
+
+/** An open job store. */
+export interface Store {
+  readonly path: string;
+  readonly instance: DuckDBInstance;
+  readonly con: DuckDBConnection;
+  close(): void;
+}
+
+/** Turns DuckDB's open errors into one line the user can act on. */
+export function openError(path: string, err: unknown): Error {
+  const msg = err instanceof Error ? err.message : String(err);
+  const lock = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
+  if (lock) {
+    return new UserError(
+      `database ${path} is in use by another process (PID ${lock[2]}); DuckDB allows one writer at a time — wait for it to finish, or give each task its own --db and combine them with iolens merge`,
+    );
+  }
+  if (/Could not set lock/.test(msg)) return new UserError(`database ${path} is locked by another process; wait for it to finish or use another --db`);
+  if (/not a valid DuckDB database file|Unable to open database|The file is not a valid/.test(msg)) {
+    return new UserError(`${path} is not a DuckDB database (or was written by an incompatible DuckDB version)`);
+  }
+  if (/No such file or directory|Cannot open file/.test(msg)) return new UserError(`cannot open database ${path}: ${msg.split('\n')[0]}`);
+  return new UserError(`cannot open database ${path}: ${msg.split('\n')[0]}`);
+}
+
+/**
+ * Opens (creating if needed) a store and brings its schema to SCHEMA_VERSION. `readOnly` opens an existing
+ * database for queries; it fails clearly when the file is missing.
+ */
+export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean } = {}): Promise<Store> {
+  const full = resolve(path);
+  if (opts.readOnly && !existsSync(full)) throw new UserError(`no database at ${path} (run iolens ingest first, or pass --db)`);
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(full, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
+  } catch (err) {
+    throw openError(path, err);
+  }
+  const con = await instance.connect();
+  const store: Store = {
+    path: full,
+    instance,
+    con,
+    close() {
+      con.closeSync();
+      instance.closeSync();
+    },
+  };
+  try {
+    if (opts.readOnly) await checkVersion(store);
+    else await ensureSchema(store);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  return store;
+}
+
+/** The schema version stamped in a database (0 when it has no IOLens tables). */
+export async function schemaVersion(con: DuckDBConnection, catalog?: string): Promise<number> {
+  const prefix = catalog ? `"${catalog}".` : '';
+  const tables = await con.runAndReadAll(
+    `SELECT count(*) FROM information_schema.tables WHERE table_name = 'iolens_meta'${catalog ? ` AND table_catalog = '${catalog.replace(/'/g, "''")}'` : ''}`,
+  );
+  if (Number(tables.getRows()[0][0]) === 0) return 0;
+  const r = await con.runAndReadAll(`SELECT value FROM ${prefix}iolens_meta WHERE key = 'schema_version'`);
+  const rows = r.getRows();
+  return rows.length > 0 ? Number(rows[0][0]) : 0;
+}
+
+async function checkVersion(store: Store): Promise<void> {
+  const v = await schemaVersion(store.con);
+  if (v === 0) throw new UserError(`${store.path} is not an IOLens job store (no iolens_meta table)`);
+  if (v > SCHEMA_VERSION) throw new UserError(`${store.path} has store schema ${v}, newer than this IOLens understands (${SCHEMA_VERSION}); upgrade IOLens`);
+  if (v < SCHEMA_VERSION) throw new UserError(`${store.path} has store schema ${v}; run any iolens ingest on it (or iolens merge) to migrate it to ${SCHEMA_VERSION}`);
+}
+
+/**
+ * Creates the tables of a new store, or migrates an older one: each migration in order, all in one transaction,
+ * then the version stamp. A database from a newer IOLens is refused.
+ */
+export async function ensureSchema(
+  store: Store,
+  migrations: readonly ((sql: (s: string) => Promise<void>) => Promise<void>)[] = MIGRATIONS,
+  target = SCHEMA_VERSION,
+): Promise<{ from: number; to: number }> {
+  const con = store.con;
+  const from = await schemaVersion(con);
+  if (from > target) throw new UserError(`${store.path} has store schema ${from}, newer than this IOLens understands (${target}); upgrade IOLens`);
+  if (from === target) return { from, to: target };
+  const sql = async (s: string) => {
+    await con.run(s);
+  };
+  await con.run('BEGIN TRANSACTION');
+  try {
+    if (from === 0) {
+      for (const s of createStatements()) await con.run(s);
+    } else {
+      for (let v = from; v < target; v++) {
+        const m = migrations[v - 1];
+        if (!m) throw new UserError(`no migration from store schema ${v} to ${v + 1}`);
+        await m(sql);
+      }
+    }
+    await con.run(`INSERT OR REPLACE INTO iolens_meta VALUES ('schema_version', '${target}')`);
+    await con.run('COMMIT');
+  } catch (err) {
+    await con.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  return { from, to: target };
+}
+
+const STRING_LIST = LIST(VARCHAR);
+
+/** Appends one row to an appender, converting cells by declared column type. */
+export function appendRow(ap: DuckDBAppender, cols: readonly ColumnSpec[], row: readonly Cell[]): void {
+  for (let i = 0; i < cols.length; i++) {
+    const v = row[i];
+    if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) {
+      ap.appendNull();
+      continue;
+    }
+    switch (cols[i].type) {
+      case 'VARCHAR':
+        ap.appendVarchar(String(v));
+        break;
+      case 'BIGINT':
+        ap.appendBigInt(typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v))));
+        break;
+      case 'UBIGINT':
+        ap.appendUBigInt(typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v))));
+        break;
+      case 'INTEGER':
+        ap.appendInteger(Number(v));
+        break;
+      case 'DOUBLE':
+        ap.appendDouble(Number(v));
+        break;
+      case 'BOOLEAN':
+        ap.appendBoolean(Boolean(v));
+        break;
+      case 'TIMESTAMP':
+        ap.appendTimestamp(new DuckDBTimestampValue(BigInt(Math.round(Number(v)))));
+        break;
+      case 'VARCHAR[]':
+        ap.appendList(v as string[], STRING_LIST);
+        break;
+    }
+  }
+  ap.endRow();
+}
+
+/** Quotes a string as an SQL literal. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}

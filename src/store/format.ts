@@ -1,0 +1,82 @@
+/**
+ * Rendering of query results (terminal table, JSON, CSV, Markdown). Every cell may hold text from a log (exe,
+ * file names), so each format escapes it: control characters are made visible in the terminal, CSV quotes per
+ * RFC 4180 and defuses spreadsheet formulas, Markdown escapes pipes and markup.
+ */
+export type Value = string | number | boolean | null | Value[] | { [k: string]: Value };
+
+/** Converts a DuckDB JS value (bigint, Date-like objects, lists) to plain JSON-able data. */
+export function plain(v: unknown): Value {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (Array.isArray(v)) return v.map(plain);
+  if (typeof v === 'object') {
+    const o = v as { items?: unknown[]; entries?: Record<string, unknown>; toString(): string };
+    if (Array.isArray(o.items)) return o.items.map(plain);
+    if (o.entries && typeof o.entries === 'object') {
+      const out: Record<string, Value> = {};
+      for (const [k, x] of Object.entries(o.entries)) out[k] = plain(x);
+      return out;
+    }
+    return o.toString();
+  }
+  return String(v);
+}
+
+/** Makes control characters visible (\n, \t, \xNN) so log text cannot move the cursor or recolour the terminal. */
+export function termSafe(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
+function cellText(v: Value): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v);
+}
+
+/** An aligned text table, numbers right-aligned; long cells are cut at `maxWidth` characters. */
+export function renderTable(columns: readonly string[], rows: readonly Value[][], maxWidth = 60): string {
+  const text = rows.map((r) => r.map((v) => {
+    const s = termSafe(cellText(v));
+    return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
+  }));
+  const heads = columns.map(termSafe);
+  const widths = heads.map((h, i) => Math.max(h.length, ...text.map((r) => r[i].length)));
+  const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
+  const pad = (s: string, i: number) => (numeric[i] ? s.padStart(widths[i]) : s.padEnd(widths[i]));
+  const lines = [heads.map(pad).join('  ').trimEnd(), widths.map((w) => '-'.repeat(w)).join('  ')];
+  for (const r of text) lines.push(r.map(pad).join('  ').trimEnd());
+  return lines.join('\n') + '\n';
+}
+
+/** RFC 4180 CSV; cells starting with = + - @ (spreadsheet formulas) get a leading apostrophe unless numeric. */
+export function csvCell(v: Value): string {
+  let s = cellText(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-]?\d/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function renderCsv(columns: readonly string[], rows: readonly Value[][]): string {
+  const out = [columns.map((c) => csvCell(c)).join(',')];
+  for (const r of rows) out.push(r.map(csvCell).join(','));
+  return out.join('\r\n') + '\r\n';
+}
+
+export function mdCell(v: Value): string {
+  return termSafe(cellText(v)).replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
+}
+
+export function renderMarkdown(columns: readonly string[], rows: readonly Value[][]): string {
+  const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
+  const out = [`| ${columns.map((c) => mdCell(c)).join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
+  for (const r of rows) out.push(`| ${r.map(mdCell).join(' | ')} |`);
+  return out.join('\n') + '\n';
+}
+
+export function rowsToObjects(columns: readonly string[], rows: readonly Value[][]): Record<string, Value>[] {
+  return rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+}

@@ -1,0 +1,252 @@
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { loadAnalyzers } from './analysis.js';
+import { appendRow, openStore, sqlString, type Store } from './db.js';
+import { Progress } from './progress.js';
+import { logToRow, type Cell, type RowResult } from './row.js';
+import { ERROR_COLUMNS, FILE_COLUMNS, JOB_COLUMNS, SOURCE_COLUMNS } from './schema.js';
+import { expandInputs, shardOf, type Candidate } from './walk.js';
+import type { IngestReply, IngestTask, IngestWorkerData } from './worker.js';
+
+export interface IngestOptions {
+  db: string;
+  inputs: readonly string[];
+  /** Also fill the `files` table. */
+  files?: boolean;
+  allFiles?: boolean;
+  shard?: { index: number; count: number };
+  /** Worker threads (0 = decode on the main thread). Default: available cores. */
+  jobs?: number;
+  /** Rows per transaction. */
+  batchRows?: number;
+  progress?: boolean;
+  iolensVersion?: string;
+  /** Called after each committed batch (tests use it to observe commits). */
+  onCommit?: (stats: IngestStats) => void;
+}
+
+export interface IngestStats {
+  /** Files found by the walk (after sharding). */
+  candidates: number;
+  /** Skipped because an earlier ingest already handled the same path with the same size and time. */
+  skipped: number;
+  /** New `jobs` rows. */
+  inserted: number;
+  /** Readable logs whose content was already in the store. */
+  duplicates: number;
+  /** Files that landed in `ingest_errors`. */
+  errors: number;
+  /** Bytes read by this run. */
+  bytes: number;
+  seconds: number;
+}
+
+interface Pending {
+  cand: Candidate;
+  size: number;
+  mtime: number;
+}
+
+/** Ingests logs into a store. Safe to kill at any point: each batch commits atomically with its `sources` rows. */
+export async function ingest(opts: IngestOptions): Promise<IngestStats> {
+  const t0 = Date.now();
+  let cands = expandInputs(opts.inputs, { allFiles: opts.allFiles });
+  if (opts.shard) {
+    const { index, count } = opts.shard;
+    cands = cands.filter((c) => shardOf(c.key, count) === index);
+  }
+  const store = await openStore(opts.db);
+  try {
+    return await run(store, cands, opts, t0);
+  } finally {
+    store.close();
+  }
+}
+
+async function loadKnown(store: Store): Promise<{ sources: Map<string, { size: number; mtime: number }>; hashes: Set<string> }> {
+  const sources = new Map<string, { size: number; mtime: number }>();
+  const r = await store.con.runAndReadAll('SELECT path, file_bytes, mtime_ms FROM sources');
+  for (const [p, s, m] of r.getRows()) sources.set(String(p), { size: Number(s), mtime: Number(m) });
+  const hashes = new Set<string>();
+  const h = await store.con.runAndReadAll('SELECT hash FROM jobs');
+  for (const [x] of h.getRows()) hashes.add(String(x));
+  return { sources, hashes };
+}
+
+async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: number): Promise<IngestStats> {
+  const { sources, hashes } = await loadKnown(store);
+  const todo: Pending[] = [];
+  const stale: string[] = [];
+  let skipped = 0;
+  for (const cand of cands) {
+    let size = 0;
+    let mtime = 0;
+    try {
+      const st = statSync(cand.path);
+      size = st.size;
+      mtime = st.mtimeMs;
+    } catch {
+      // Vanished since the walk: let the reader report it.
+    }
+    const known = sources.get(cand.path);
+    if (known && known.size === size && known.mtime === mtime) {
+      skipped++;
+      continue;
+    }
+    if (known) stale.push(cand.path);
+    todo.push({ cand, size, mtime });
+  }
+  if (stale.length > 0) {
+    // Changed since last seen: forget the old outcome (committed alone; a kill here just means it is retried).
+    await store.con.run('BEGIN TRANSACTION');
+    for (let i = 0; i < stale.length; i += 500) {
+      const list = stale.slice(i, i + 500).map(sqlString).join(',');
+      await store.con.run(`DELETE FROM sources WHERE path IN (${list})`);
+      await store.con.run(`DELETE FROM ingest_errors WHERE path IN (${list})`);
+    }
+    await store.con.run('COMMIT');
+  }
+
+  const stats: IngestStats = { candidates: cands.length, skipped, inserted: 0, duplicates: 0, errors: 0, bytes: 0, seconds: 0 };
+  const progress = new Progress(todo.length, !!opts.progress);
+  const batchRows = opts.batchRows ?? 2000;
+  const info = new Map<string, Pending>();
+  for (const p of todo) info.set(p.cand.path, p);
+
+  let buffer: RowResult[] = [];
+  let lastCommit = Date.now();
+  let done = 0;
+  const flush = async () => {
+    if (buffer.length === 0) return;
+    const batch = buffer;
+    buffer = [];
+    await commitBatch(store, batch, info, hashes, stats, !!opts.files);
+    lastCommit = Date.now();
+    opts.onCommit?.({ ...stats, seconds: (Date.now() - t0) / 1000 });
+  };
+  const accept = async (results: RowResult[]) => {
+    for (const r of results) {
+      buffer.push(r);
+      done++;
+      stats.bytes += r.fileBytes;
+    }
+    progress.update(done, stats.bytes);
+    if (buffer.length >= batchRows || Date.now() - lastCommit > 2000) await flush();
+  };
+
+  const nWorkers = Math.min(opts.jobs ?? availableParallelism(), Math.max(1, Math.ceil(todo.length / 64)));
+  if (nWorkers <= 0 || todo.length < 64) {
+    const analyzers = await loadAnalyzers();
+    for (const p of todo) await accept([logToRow(p.cand.path, { files: opts.files, analyzers, iolensVersion: opts.iolensVersion })]);
+  } else {
+    await runWorkers(todo, nWorkers, opts, accept);
+  }
+  await flush();
+  progress.update(done, stats.bytes, true);
+  progress.finish();
+  stats.seconds = (Date.now() - t0) / 1000;
+  return stats;
+}
+
+/** Feeds paths to worker threads in small batches, two outstanding per worker; results arrive in any order. */
+async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accept: (r: RowResult[]) => Promise<void>): Promise<void> {
+  const chunk = 32;
+  let next = 0;
+  let nextId = 0;
+  const data: IngestWorkerData = { files: !!opts.files, iolensVersion: opts.iolensVersion ?? '' };
+  const workers = Array.from({ length: n }, () => new Worker(new URL('./worker.js', import.meta.url), { workerData: data }));
+  // Results are handled one batch at a time so commits never interleave.
+  let chain: Promise<void> = Promise.resolve();
+  try {
+    await new Promise<void>((resolveAll, rejectAll) => {
+      let outstanding = 0;
+      let failed = false;
+      const send = (w: Worker): boolean => {
+        if (next >= todo.length) return false;
+        const paths = todo.slice(next, next + chunk).map((p) => p.cand.path);
+        next += paths.length;
+        outstanding++;
+        const task: IngestTask = { id: nextId++, paths };
+        w.postMessage(task);
+        return true;
+      };
+      for (const w of workers) {
+        w.on('message', (reply: IngestReply) => {
+          outstanding--;
+          chain = chain.then(() => accept(reply.results));
+          chain.catch((err) => {
+            failed = true;
+            rejectAll(err);
+          });
+          if (failed) return;
+          send(w);
+          if (outstanding === 0 && next >= todo.length) chain.then(() => resolveAll(), rejectAll);
+        });
+        w.on('error', (err) => {
+          failed = true;
+          rejectAll(err);
+        });
+        send(w);
+        send(w);
+      }
+      if (outstanding === 0) resolveAll();
+    });
+    await chain;
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+async function commitBatch(
+  store: Store,
+  batch: RowResult[],
+  info: Map<string, Pending>,
+  hashes: Set<string>,
+  stats: IngestStats,
+  withFiles: boolean,
+): Promise<void> {
+  const con = store.con;
+  await con.run('BEGIN TRANSACTION');
+  try {
+    const jobs = await con.createAppender('jobs');
+    const srcs = await con.createAppender('sources');
+    const errs = await con.createAppender('ingest_errors');
+    const files = withFiles ? await con.createAppender('files') : null;
+    const newHashes: string[] = [];
+    let inserted = 0;
+    let duplicates = 0;
+    let errors = 0;
+    for (const r of batch) {
+      const p = info.get(r.path);
+      const size = p?.size ?? r.fileBytes;
+      const mtime = p?.mtime ?? 0;
+      if (r.ok) {
+        const dup = hashes.has(r.hash);
+        if (!dup) {
+          hashes.add(r.hash);
+          newHashes.push(r.hash);
+          appendRow(jobs, JOB_COLUMNS, r.row);
+          if (files && r.files) for (const fr of r.files) appendRow(files, FILE_COLUMNS, fr);
+          inserted++;
+        } else duplicates++;
+        appendRow(srcs, SOURCE_COLUMNS, [r.path, size, mtime, r.hash, dup ? 'duplicate' : 'ingested'] as Cell[]);
+      } else {
+        appendRow(errs, ERROR_COLUMNS, [r.path, r.error, size, mtime, Date.now() * 1000] as Cell[]);
+        appendRow(srcs, SOURCE_COLUMNS, [r.path, size, mtime, null, 'error'] as Cell[]);
+        errors++;
+      }
+    }
+    jobs.closeSync();
+    srcs.closeSync();
+    errs.closeSync();
+    files?.closeSync();
+    await con.run('COMMIT');
+    stats.inserted += inserted;
+    stats.duplicates += duplicates;
+    stats.errors += errors;
+  } catch (err) {
+    await con.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}

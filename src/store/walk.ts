@@ -1,0 +1,155 @@
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { UserError } from '../cli/errors.js';
+
+/** A file an ingest will consider, with the key its shard is chosen by. */
+export interface Candidate {
+  readonly path: string;
+  /** Path relative to the argument it was found under (the base name for a file argument): the shard key. */
+  readonly key: string;
+}
+
+export interface WalkOptions {
+  /** Take every regular file met in a directory walk, not only `*.darshan` / `*.darshan_partial`. */
+  allFiles?: boolean;
+}
+
+const LOG_NAME = /\.darshan(_partial)?$/;
+const GLOB_CHARS = /[*?[]/;
+
+function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<string>, match?: RegExp): void {
+  const stack: string[] = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      if (dir === root) throw new UserError(`${dir}: cannot read directory (${e.code ?? e.message})`);
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        try {
+          const st = statSync(p);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) subdirs.push(p);
+      else if (isFile) {
+        if (match ? !match.test(p) : !opts.allFiles && !LOG_NAME.test(e.name)) continue;
+        if (seen.has(p)) continue;
+        seen.add(p);
+        out.push({ path: p, key: relative(root, p).split(sep).join('/') });
+      }
+    }
+    // Depth-first in name order: push in reverse so the first sub-directory is walked first.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+}
+
+/** Converts a shell-style glob (`*`, `?`, `[...]`, `**`) over a full path into a regular expression. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i];
+    if (ch === '*') {
+      if (glob[i + 1] === '*') {
+        i++;
+        if (glob[i + 1] === '/') {
+          i++;
+          re += '(?:.*/)?';
+        } else re += '.*';
+      } else re += '[^/]*';
+    } else if (ch === '?') re += '[^/]';
+    else if (ch === '[') {
+      const end = glob.indexOf(']', i + 1);
+      if (end < 0) re += '\\[';
+      else {
+        let body = glob.slice(i + 1, end);
+        if (body.startsWith('!')) body = '^' + body.slice(1);
+        re += `[${body.replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else re += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * Expands ingest arguments into candidate files, in a stable order: files as given, directories walked recursively
+ * (sub-directories in name order), globs (quoted so the shell leaves them) matched under their fixed prefix.
+ */
+export function expandInputs(args: readonly string[], opts: WalkOptions = {}): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const arg of args) {
+    let st;
+    try {
+      st = statSync(arg);
+    } catch {
+      st = null;
+    }
+    if (st) {
+      const p = resolve(arg);
+      if (st.isDirectory()) walkDir(p, opts, out, seen);
+      else if (!seen.has(p)) {
+        seen.add(p);
+        out.push({ path: p, key: p.split(sep).pop()! });
+      }
+      continue;
+    }
+    if (GLOB_CHARS.test(arg)) {
+      const abs = resolve(arg).split(sep).join('/');
+      const parts = abs.split('/');
+      const fixed: string[] = [];
+      for (const part of parts) {
+        if (GLOB_CHARS.test(part)) break;
+        fixed.push(part);
+      }
+      const base = fixed.join('/') || '/';
+      let bst;
+      try {
+        bst = statSync(base);
+      } catch {
+        bst = null;
+      }
+      if (!bst || !bst.isDirectory()) throw new UserError(`${arg}: no such file or directory`);
+      const before = out.length;
+      walkDir(base, { allFiles: true }, out, seen, globToRegExp(abs));
+      if (out.length === before) throw new UserError(`${arg}: no file matches`);
+      continue;
+    }
+    throw new UserError(`${arg}: no such file or directory`);
+  }
+  return out;
+}
+
+/** Parses `--shard i/N` (0-based i). */
+export function parseShard(s: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(s.trim());
+  if (!m) throw new UserError(`--shard wants i/N, e.g. 0/8 (got ${s})`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || index >= count) throw new UserError(`--shard ${s}: need 0 <= i < N`);
+  return { index, count };
+}
+
+/** FNV-1a over the key's UTF-16 code units: a stable shard assignment that needs no shared listing. */
+export function shardOf(key: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % count;
+}

@@ -1,0 +1,30 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadAnalyzers } from './analysis.js';
+import { logToRow, type RowResult } from './row.js';
+
+/** A batch of files for one worker. */
+export interface IngestTask {
+  id: number;
+  paths: string[];
+}
+
+export interface IngestReply {
+  id: number;
+  results: RowResult[];
+}
+
+export interface IngestWorkerData {
+  files: boolean;
+  iolensVersion: string;
+}
+
+const data = workerData as IngestWorkerData;
+const analyzersReady = loadAnalyzers();
+
+parentPort!.on('message', (task: IngestTask) => {
+  void analyzersReady.then((analyzers) => {
+    const results = task.paths.map((p) => logToRow(p, { files: data.files, analyzers, iolensVersion: data.iolensVersion }));
+    const reply: IngestReply = { id: task.id, results };
+    parentPort!.postMessage(reply);
+  });
+});
