@@ -207,9 +207,6 @@ export function buildReport(
       }
       const keep = new Set(pv.records.filter((_, i) => pv!.severities[i] !== 'none'));
       allowed = firstDimIds(ctx, { name: parent, dims: [dims[0]], records: [...keep].map((r) => ({ key: { [dims[0]]: r.key[dims[0]] }, metrics: r.metrics })) }, () => true);
-      if (dims.length > 2) {
-        // restrict further by the full parent key: filter child records after computing
-      }
     }
     const vr = computeView(ctx, dims, allowed, parent);
     let records = vr.records;

@@ -1,4 +1,4 @@
-import { CATEGORY_NAMES, Category, type TraceDicts } from './model.js';
+import { CATEGORY_NAMES, type TraceDicts } from './model.js';
 import {
   S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,
   type CubeData,
@@ -186,7 +186,8 @@ export class ViewContext {
       case 'proc':
         return this.dicts.procs.get(id);
       case 'time':
-        return round6((this.win0 + id) * this.granularity - this.t0 < 0 ? 0 : (this.win0 + id) * this.granularity - this.t0);
+        // windows are aligned on multiples of the granularity; label = start of the window relative to the start of the first window
+        return round6(id * this.granularity);
       case 'app':
         return this.dicts.apps.get(id);
       case 'host':
@@ -197,10 +198,6 @@ export class ViewContext {
         return this.patternNames[id];
     }
   }
-}
-
-function nrm(n: number): number {
-  return n;
 }
 
 function round6(x: number): number {
@@ -224,7 +221,7 @@ export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Se
   const first = dims[0];
   const ids = new Array<number>(dims.length);
   const SPAN = 2 ** 26;
-  const n1 = nrm(dims.length);
+  const n1 = dims.length;
   for (let c = 0; c < nc; c++) {
     if (allowed && !allowed.has(ctx.dimId(first, c))) continue;
     for (let k = 0; k < dims.length; k++) ids[k] = ctx.dimId(dims[k], c);
@@ -392,4 +389,3 @@ export function defaultGranularity(span: number, base: number, maxWindows = 100)
   return g;
 }
 
-export { Category };
