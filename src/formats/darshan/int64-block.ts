@@ -48,6 +48,11 @@ export class Int64Block {
     return this.overflow === null || !this.overflow.has(c * this.rows + r);
   }
 
+  /** The value for JSON: a number when exact, else its exact decimal text. */
+  json(c: number, r: number): number | string {
+    return this.isExact(c, r) ? this.data[c * this.rows + r] : this.text(c, r);
+  }
+
   /** Signed decimal text, exact. */
   text(c: number, r: number): string {
     const i = c * this.rows + r;

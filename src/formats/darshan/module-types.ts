@@ -61,6 +61,8 @@ export interface ModuleCodec<T extends ModuleTable = ModuleTable> {
   print?(table: T, sink: RecordSink, names: NameResolver): void;
   /** Encodes the table's records, little-endian (the writer), in `encodeVersion(table)` or the current version. */
   encode?(table: T): Uint8Array;
+  /** One record as plain JSON for `iolens parse --json` (64-bit values beyond 2^53 as decimal strings). */
+  recordJson?(table: T, row: number): Record<string, unknown>;
   /** The format version `encode` writes for this table, when it depends on the table (DXT with or without thread ids). */
   encodeVersion?(table: T): number;
 }

@@ -116,5 +116,16 @@ function encode(t: ApmpiTable): Uint8Array {
   return b;
 }
 
-const codec: ModuleCodec<ApmpiTable> = { id: 14, name: 'APMPI', currentVersion: 1, versions: [1], decode, print, encode };
+function recordJson(t: ApmpiTable, r: number): Record<string, unknown> {
+  const n = t.length;
+  const counters: Record<string, string> = {};
+  APMPI_COUNTERS.forEach((name, c) => (counters[name] = t.counters.unsignedText(c, r)));
+  const fcounters: Record<string, number> = {};
+  APMPI_FLOAT_COUNTERS.forEach((name, c) => (fcounters[name] = t.floats[c * n + r]));
+  APMPI_SYNC_FLOAT_COUNTERS.forEach((name, c) => (fcounters[name] = t.syncFloats[c * n + r]));
+  APMPI_GLOBAL_FLOAT_COUNTERS.forEach((name, c) => (fcounters[name] = t.globalFloats[c * n + r]));
+  return { processorName: t.nodeNames[r], counters, fcounters };
+}
+
+const codec: ModuleCodec<ApmpiTable> = { id: 14, name: 'APMPI', currentVersion: 1, versions: [1], decode, print, encode, recordJson };
 export default codec;

@@ -55,5 +55,11 @@ function decode(p: Payload, ctx: DecodeContext): DecodeOutcome<ApxcTable> {
   return { table: { kind: 'apxc', module: 'APXC', moduleId: 13, version: ctx.version, length: n, ids, ranks, header, position, counters }, error: null };
 }
 
-const codec: ModuleCodec<ApxcTable> = { id: 13, name: 'APXC', currentVersion: 1, versions: [1], decode };
+function recordJson(t: ApxcTable, r: number): Record<string, unknown> {
+  const counters: Record<string, string> = {};
+  APXC_COUNTERS.forEach((name, c) => (counters[name] = t.counters.unsignedText(c, r)));
+  return { group: t.position.json(0, r), chassis: t.position.json(1, r), blade: t.position.json(2, r), node: t.position.json(3, r), counters };
+}
+
+const codec: ModuleCodec<ApxcTable> = { id: 13, name: 'APXC', currentVersion: 1, versions: [1], decode, recordJson };
 export default codec;

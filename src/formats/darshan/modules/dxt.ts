@@ -136,8 +136,21 @@ function makeCodec(id: number, name: 'DXT_POSIX' | 'DXT_MPIIO', versions: number
     return out;
   }
 
+  function recordJson(t: DxtTable, r: number): Record<string, unknown> {
+    const segments = [];
+    const w = t.writeCount[r];
+    const n = w + t.readCount[r];
+    for (let k = 0; k < n; k++) {
+      const s = t.segStart[r] + k;
+      const seg: Record<string, unknown> = { op: k < w ? 'write' : 'read', offset: t.offsetLength.json(0, s), length: t.offsetLength.json(1, s), start: t.start[s], end: t.end[s] };
+      if (t.threadIds) seg.thread = t.threadIds.unsignedText(0, s);
+      segments.push(seg);
+    }
+    return { hostname: t.hostnames[r], writeCount: w, readCount: t.readCount[r], segments };
+  }
+
   const encodeVersion = (t: DxtTable) => (t.hasThreadIds ? versions[versions.length - 1] : versions[versions.length - 2]);
-  return { id, name, currentVersion: versions[versions.length - 1], versions, decode, encode, encodeVersion };
+  return { id, name, currentVersion: versions[versions.length - 1], versions, decode, encode, encodeVersion, recordJson };
 }
 
 export const dxtPosix = makeCodec(10, 'DXT_POSIX', [1, 2]);

@@ -264,5 +264,19 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
     return out;
   }
 
-  return { id: spec.id, name: spec.name, currentVersion: spec.currentVersion, versions, decode, print, encode, spec };
+  function recordJson(t: FixedTable<I, F>, r: number): Record<string, unknown> {
+    const counters: Record<string, number | string> = {};
+    t.intNames.forEach((name, c) => (counters[name] = unsigned.has(name) ? t.ints.unsignedText(c, r) : t.ints.json(c, r)));
+    const fcounters: Record<string, number | null> = {};
+    t.floatNames.forEach((name, c) => {
+      const v = t.floats[c * t.length + r];
+      fcounters[name] = Number.isFinite(v) ? v : null;
+    });
+    const out: Record<string, unknown> = { counters, fcounters };
+    if (spec.fileRecIdName && t.fileRecIds) out[spec.fileRecIdName] = t.fileRecIds[r].toString();
+    if (t.tail) out.trailer = Buffer.from(t.tail.subarray(r * spec.tailBytes!, (r + 1) * spec.tailBytes!)).toString('hex');
+    return out;
+  }
+
+  return { id: spec.id, name: spec.name, currentVersion: spec.currentVersion, versions, decode, print, encode, recordJson, spec };
 }

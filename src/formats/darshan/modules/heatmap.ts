@@ -123,5 +123,15 @@ function encode(t: HeatmapTable): Uint8Array {
   return Buffer.concat(parts);
 }
 
-const codec: ModuleCodec<HeatmapTable> = { id: 15, name: 'HEATMAP', currentVersion: 1, versions: [1], decode, print, encode };
+function recordJson(t: HeatmapTable, r: number): Record<string, unknown> {
+  const s = t.binStart[r];
+  const n = t.nbins[r];
+  return {
+    binWidthSeconds: t.binWidthSeconds[r],
+    readBins: Array.from(t.readBins.values().subarray(s, s + n)),
+    writeBins: Array.from(t.writeBins.values().subarray(s, s + n)),
+  };
+}
+
+const codec: ModuleCodec<HeatmapTable> = { id: 15, name: 'HEATMAP', currentVersion: 1, versions: [1], decode, print, encode, recordJson };
 export default codec;

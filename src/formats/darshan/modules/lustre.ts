@@ -195,5 +195,19 @@ function encode(t: LustreTable): Uint8Array {
   return Buffer.concat(parts);
 }
 
-const codec: ModuleCodec<LustreTable> = { id: 8, name: 'LUSTRE', currentVersion: 2, versions: [1, 2], decode, print, encode };
+function recordJson(t: LustreTable, r: number): Record<string, unknown> {
+  const components = [];
+  for (let c = 0; c < t.numComponents.get(0, r); c++) {
+    const row = t.componentStart[r] + c;
+    const comp: Record<string, unknown> = {};
+    LUSTRE_COMPONENT_COUNTERS.forEach((name, k) => (comp[name] = t.components.json(k, row)));
+    comp.POOL_NAME = t.poolNames[row];
+    components.push(comp);
+  }
+  const osts = [];
+  for (let j = 0; j < t.ostCount[r]; j++) osts.push(t.osts.get(t.ostStart[r] + j));
+  return { LUSTRE_NUM_COMPONENTS: t.numComponents.json(0, r), LUSTRE_NUM_STRIPES: t.numStripes.json(0, r), components, osts };
+}
+
+const codec: ModuleCodec<LustreTable> = { id: 8, name: 'LUSTRE', currentVersion: 2, versions: [1, 2], decode, print, encode, recordJson };
 export default codec;

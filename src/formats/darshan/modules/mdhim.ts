@@ -85,5 +85,15 @@ function encode(t: MdhimTable): Uint8Array {
   return Buffer.concat(parts);
 }
 
-const codec: ModuleCodec<MdhimTable> = { id: 12, name: 'MDHIM', currentVersion: 1, versions: [1], decode, print, encode };
+function recordJson(t: MdhimTable, r: number): Record<string, unknown> {
+  const counters: Record<string, number | string> = {};
+  MDHIM_INT_COUNTERS.forEach((name, c) => (counters[name] = t.ints.json(c, r)));
+  const fcounters: Record<string, number> = {};
+  MDHIM_FLOAT_COUNTERS.forEach((name, c) => (fcounters[name] = t.floats[c * t.length + r]));
+  const servers = [];
+  for (let k = 0; k < t.serverCount[r]; k++) servers.push(t.servers.get(t.serverStart[r] + k));
+  return { counters, fcounters, servers };
+}
+
+const codec: ModuleCodec<MdhimTable> = { id: 12, name: 'MDHIM', currentVersion: 1, versions: [1], decode, print, encode, recordJson };
 export default codec;
