@@ -1,0 +1,136 @@
+import { KNOBS, type Knob, type KnobValues } from '../config/knobs.js';
+import type { ReportConfig } from '../config/load.js';
+import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
+import { renderTemplate } from '../report/format.js';
+import type { CheckOutcome, Detail, Insight, Mode, Subject, ThresholdUsed } from '../report/types.js';
+import type { AnyCheck, CheckContext, CheckEnvironment, InsightInput } from './types.js';
+
+export interface RunResult {
+  /** Insights in check order (not yet in display order). */
+  readonly insights: Insight[];
+  readonly outcomes: CheckOutcome[];
+  /** Knobs the fired checks mark for the THRESHOLDS panel. */
+  readonly marked: Set<Knob>;
+  /** Message templates used, by qualified message id (`P05.smallReads`). */
+  readonly messages: Record<string, string>;
+}
+
+export interface RunOptions {
+  readonly mode: Mode;
+  readonly config: ReportConfig;
+  readonly env: CheckEnvironment;
+}
+
+/** Option values of a check under a knob configuration. */
+export function resolveOptions(check: AnyCheck, knobs: KnobValues): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, spec] of Object.entries(check.meta.options as Record<string, { knob: Knob }>)) out[name] = knobs[spec.knob];
+  return out;
+}
+
+/**
+ * Runs checks in order over one fact context (Lighthouse's `_runAudit`): each check sees the merged options, its
+ * insights are completed from meta (code, level, panel, texts, thresholds), and an exception becomes an `error`
+ * outcome for that check alone.
+ */
+export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts: RunOptions): RunResult {
+  const insights: Insight[] = [];
+  const outcomes: CheckOutcome[] = [];
+  const marked = new Set<Knob>();
+  const messages: Record<string, string> = {};
+  const modules = new Set(facts.tryGet('modules')?.names ?? []);
+
+  for (const check of checks) {
+    const meta = check.meta;
+    const override = opts.config.checks[meta.code];
+    if (override && !override.enabled) {
+      outcomes.push({ code: meta.code, status: 'notApplicable', reason: 'disabled by configuration' });
+      continue;
+    }
+    const level = override?.level ?? meta.level;
+    const options = resolveOptions(check, opts.config.knobs);
+    const thresholds: ThresholdUsed[] = Object.entries(meta.options as Record<string, { knob: Knob }>).map(([option, spec]) => ({
+      option,
+      knob: spec.knob,
+      value: options[option],
+      unit: KNOBS[spec.knob].unit,
+    }));
+    const emitted: Insight[] = [];
+    const qualify = (id: string) => {
+      const q = `${meta.code}.${id}`;
+      messages[q] = (meta.messages as Record<string, string>)[id];
+      return q;
+    };
+    const ctx: CheckContext<string, string, string> = {
+      mode: opts.mode,
+      options,
+      env: opts.env,
+      fact: (name) => facts.get(name),
+      tryFact: (name) => facts.tryGet(name),
+      hasModule: (name) => modules.has(name),
+      file: (id, rank): Subject => ({ kind: 'file', id: id.toString(), name: facts.fileName(id), ...(rank !== undefined ? { rank } : {}) }),
+      report(input: InsightInput<string, string>) {
+        emitted.push(buildInsight(check, level, input, thresholds, qualify));
+      },
+    };
+    for (const f of meta.requires) {
+      if (facts.tryGet(f) === null) {
+        outcomes.push({ code: meta.code, status: 'notApplicable', reason: `no ${f} for this log` });
+        break;
+      }
+    }
+    if (outcomes.length && outcomes[outcomes.length - 1].code === meta.code) continue;
+    try {
+      check.run(ctx);
+    } catch (err) {
+      if (err instanceof FactUnavailable) {
+        outcomes.push({ code: meta.code, status: 'notApplicable', reason: `no ${err.fact} for this log` });
+      } else {
+        outcomes.push({ code: meta.code, status: 'error', reason: (err as Error).message ?? String(err) });
+      }
+      continue;
+    }
+    insights.push(...emitted);
+    outcomes.push({ code: meta.code, status: emitted.length ? 'fired' : 'quiet' });
+    if (emitted.length) {
+      const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : thresholds.map((t) => t.knob as Knob);
+      for (const k of marks) marked.add(k);
+    }
+  }
+  return { insights, outcomes, marked, messages };
+}
+
+function buildInsight(
+  check: AnyCheck,
+  level: Insight['level'],
+  input: InsightInput<string, string>,
+  thresholds: ThresholdUsed[],
+  qualify: (id: string) => string,
+): Insight {
+  const meta = check.meta;
+  const templates = meta.messages as Record<string, string>;
+  const recs = meta.recommendations as Record<string, { text: string; snippet?: string }>;
+  const details: Detail[] = (input.details ?? []).map((d) => ({
+    messageId: qualify(d.messageId),
+    message: renderTemplate(templates[d.messageId], d.data),
+    data: d.data,
+    subject: d.subject,
+  }));
+  return {
+    code: meta.code,
+    level,
+    panel: meta.panel,
+    ...(meta.problem ? { problem: meta.problem } : {}),
+    messageId: qualify(input.messageId),
+    message: renderTemplate(templates[input.messageId], input.data),
+    data: input.data,
+    evidence: input.evidence ?? [],
+    thresholds,
+    details,
+    recommendations: (input.recommendations ?? []).map((id) => ({
+      id: `${meta.code}.${id}`,
+      text: recs[id].text,
+      ...(recs[id].snippet ? { snippet: recs[id].snippet } : {}),
+    })),
+  };
+}

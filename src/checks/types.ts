@@ -1,0 +1,130 @@
+import type { Knob } from '../config/knobs.js';
+import type { FactContext } from '../facts/fact-context.js';
+import type { FactName, FactValues } from '../facts/types.js';
+import type { Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../report/types.js';
+
+/** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
+export interface OptionSpec {
+  readonly knob: Knob;
+  /** What the option means for this check (defaults to the knob's description). */
+  readonly description?: string;
+}
+
+/** A recommendation bullet: our text, and optionally an example snippet (a file under `snippets/`). */
+export interface RecommendationSpec {
+  readonly text: string;
+  readonly snippet?: SnippetId;
+}
+
+/** Snippet files under `snippets/` (a meta-test checks each exists). */
+export const SNIPPETS = {
+  'mpi-io-collective-read.c': 'c',
+  'mpi-io-collective-write.c': 'c',
+  'mpi-io-iread.c': 'c',
+  'mpi-io-iwrite.c': 'c',
+  'mpi-io-hints.sh': 'bash',
+  'hdf5-alignment.c': 'c',
+  'hdf5-collective-metadata.c': 'c',
+  'hdf5-metadata-cache.c': 'c',
+  'hdf5-vol-async-read.c': 'c',
+  'hdf5-vol-async-write.c': 'c',
+  'lustre-striping.sh': 'bash',
+  'no-fill.c': 'c',
+} as const;
+export type SnippetId = keyof typeof SNIPPETS;
+
+/** A deliberate difference between the default mode and Drishti (listed in the check's docs). */
+export interface DrishtiDifference {
+  readonly id: string;
+  readonly description: string;
+}
+
+/** Everything about a check that is data: identity, wording, options, recommendations, Drishti compatibility. */
+export interface CheckMeta<O extends string, M extends string, R extends string> {
+  /** Public id, stable forever (`P05`); the file is `<code lower-case>-<slug>.ts`. */
+  readonly code: string;
+  /** Noun phrase naming the problem (`small-reads`). */
+  readonly slug: string;
+  /** Wording when all is well. */
+  readonly title: string;
+  /** Wording of the problem or observation. */
+  readonly failureTitle: string;
+  /** Why it matters (markdown, the lead of the docs page). */
+  readonly description: string;
+  readonly panel: Panel;
+  /** The I/O interface it judges. */
+  readonly layer: 'POSIX' | 'MPI-IO' | 'STDIO' | 'HDF5' | 'job';
+  /** The finest level its details address. */
+  readonly scope: 'job' | 'file' | 'rank';
+  /** Level of its insights (configurable per code). */
+  readonly level: Level;
+  /** Problem tag from the fixed vocabulary (optional: observations have none). */
+  readonly problem?: Problem;
+  /** Facts it reads; when one is unavailable the check is not applicable. */
+  readonly requires: readonly FactName[];
+  readonly options: Readonly<Record<O, OptionSpec>>;
+  /** Message templates with named placeholders (`{count}`, `{ratio:pct}`, `{file}`…): the insight line and details. */
+  readonly messages: Readonly<Record<M, string>>;
+  readonly recommendations: Readonly<Record<R, RecommendationSpec>>;
+  readonly compat: {
+    /** The Drishti code this check reproduces (its own code). */
+    readonly drishti: string;
+    /** Knobs Drishti lists in its THRESHOLDS panel when this check fires (default: every option's knob). */
+    readonly marks?: readonly Knob[];
+    /** What the default mode does differently from `--drishti`. */
+    readonly differences?: readonly DrishtiDifference[];
+  };
+}
+
+/** A detail line as a check produces it. */
+export interface DetailInput<M extends string> {
+  readonly messageId: M;
+  readonly data: MessageData;
+  readonly subject: Subject;
+}
+
+/** An insight as a check produces it; the runner adds code, panel, texts and thresholds. */
+export interface InsightInput<M extends string, R extends string> {
+  readonly messageId: M;
+  readonly data: MessageData;
+  readonly evidence?: readonly Evidence[];
+  readonly details?: readonly DetailInput<M>[];
+  readonly recommendations?: readonly R[];
+}
+
+/** Inputs from outside the log (the CLI finds them; the library takes them as options). */
+export interface CheckEnvironment {
+  /** Compute nodes of the job (`--nodes` or Slurm `sacct`), or null when unknown. */
+  readonly nodes: number | null;
+  /** The application's MPI-IO hints (`--hints`), or null when not given. */
+  readonly applicationHints: HintsInfo | null;
+}
+
+/** What `run` receives. Pure: everything a check may read is here. */
+export interface CheckContext<O extends string, M extends string, R extends string> {
+  readonly mode: Mode;
+  readonly options: Readonly<Record<O, number>>;
+  readonly env: CheckEnvironment;
+  /** A required fact (throws FactUnavailable, making the check not applicable). */
+  fact<K extends FactName>(name: K): FactValues[K];
+  /** An optional fact, or null. */
+  tryFact<K extends FactName>(name: K): FactValues[K] | null;
+  /** Whether the log has records of a module (`'MPI-IO'`, `'H5F'`…). */
+  hasModule(name: string): boolean;
+  /** A detail subject for a file record id. */
+  file(id: bigint, rank?: number): Subject;
+  /** Emits one insight (a check may emit none, one, or — P10 in Drishti mode — the same twice). */
+  report(insight: InsightInput<M, R>): void;
+}
+
+/** A check module's default export. */
+export interface Check<O extends string = string, M extends string = string, R extends string = string> {
+  readonly meta: CheckMeta<O, M, R> & { readonly docsUrl: string };
+  run(ctx: CheckContext<O, M, R>): void;
+}
+
+/** Type-erased check for registries and runners. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCheck = Check<any, any, any>;
+
+export type { FactContext };

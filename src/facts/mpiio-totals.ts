@@ -1,0 +1,22 @@
+import { defineFact } from './define-fact.js';
+import { sum } from './group.js';
+
+export default defineFact({
+  name: 'mpiio.totals',
+  description: 'MPI-IO independent, collective and non-blocking operation counts and bytes, summed over all records.',
+  compute(src) {
+    const t = src.fixed('MPI-IO');
+    if (!t) return null;
+    return {
+      records: t.length,
+      indepReads: sum(t.int('MPIIO_INDEP_READS')),
+      indepWrites: sum(t.int('MPIIO_INDEP_WRITES')),
+      collReads: sum(t.int('MPIIO_COLL_READS')),
+      collWrites: sum(t.int('MPIIO_COLL_WRITES')),
+      nbReads: sum(t.int('MPIIO_NB_READS')),
+      nbWrites: sum(t.int('MPIIO_NB_WRITES')),
+      bytesRead: sum(t.int('MPIIO_BYTES_READ')),
+      bytesWritten: sum(t.int('MPIIO_BYTES_WRITTEN')),
+    };
+  },
+});

@@ -1,0 +1,25 @@
+import { defineFact } from './define-fact.js';
+import { groupById, maxByGroup, sumByGroup } from './group.js';
+import { smallRequestColumns } from './posix-columns.js';
+
+export default defineFact({
+  name: 'posix.byFile',
+  description: 'POSIX records grouped by file (all ranks and the shared record summed), ids ascending.',
+  compute(src) {
+    const t = src.fixed('POSIX');
+    if (!t) return null;
+    const g = groupById(t.ids);
+    const small = smallRequestColumns(t);
+    return {
+      ids: g.keys,
+      reads: sumByGroup(g, t.int('POSIX_READS')),
+      writes: sumByGroup(g, t.int('POSIX_WRITES')),
+      smallReads: sumByGroup(g, small.reads),
+      smallWrites: sumByGroup(g, small.writes),
+      bytesRead: sumByGroup(g, t.int('POSIX_BYTES_READ')),
+      bytesWritten: sumByGroup(g, t.int('POSIX_BYTES_WRITTEN')),
+      maxByteRead: maxByGroup(g, t.int('POSIX_MAX_BYTE_READ')),
+      maxByteWritten: maxByGroup(g, t.int('POSIX_MAX_BYTE_WRITTEN')),
+    };
+  },
+});

@@ -1,0 +1,32 @@
+import type { DarshanLog } from '../formats/darshan/index.js';
+import { FixedTable } from '../formats/darshan/index.js';
+
+/**
+ * What facts are computed from: one opened Darshan log. Module tables are decoded once (the reader caches them);
+ * a damaged region yields the records read before the damage, and a note says so.
+ */
+export class FactSource {
+  readonly notes: string[] = [];
+  private readonly noted = new Set<string>();
+
+  constructor(readonly log: DarshanLog) {}
+
+  /** A fixed-record module table, or null when the log has no records for it. */
+  fixed(name: string): FixedTable | null {
+    const o = this.log.decode(name);
+    if (!o) return null;
+    if (o.error && !this.noted.has(name)) {
+      this.noted.add(name);
+      this.notes.push(`${name} module is damaged (${o.error}); the ${o.table.length} records read before the damage were analysed`);
+    }
+    return o.table instanceof FixedTable ? o.table : null;
+  }
+
+  /** Display name of a record id: the log's name (UTF-8 decoded), or the id in decimal when the log has none. */
+  fileName(id: bigint): string {
+    const raw = this.log.names.get(id) ?? this.log.names.getAsDarshanUtil(id);
+    if (raw === null) return id.toString();
+    // Names are stored as raw bytes (latin1 strings); most are UTF-8.
+    return /[\u0080-\u00ff]/.test(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw;
+  }
+}

@@ -1,0 +1,130 @@
+import type { DarshanLog } from '../formats/darshan/index.js';
+import { KNOBS, KNOB_NAMES } from '../config/knobs.js';
+import { defaultConfig, type ReportConfig } from '../config/load.js';
+import { FactContext } from '../facts/fact-context.js';
+import { FactSource } from '../facts/source.js';
+import { CHECKS } from '../checks/registry.js';
+import { runChecks } from '../checks/run-checks.js';
+import type { AnyCheck } from '../checks/types.js';
+import { PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Insight, type JobInfo, type Mode, type Report } from './types.js';
+
+/** Options of `buildReport`. Everything from outside the log comes in here; the function itself does no I/O. */
+export interface BuildReportOptions {
+  /** `default` (bugs fixed) or `drishti` (Drishti's output, quirks included). */
+  readonly mode?: Mode;
+  /** The log's file name as shown in the banner. */
+  readonly logName?: string;
+  readonly config?: ReportConfig;
+  /** Compute nodes of the job and where the number came from. */
+  readonly nodes?: { readonly count: number; readonly source: 'sacct' | 'option' } | null;
+  /** The application's MPI-IO hints (`key=value;…`), e.g. from its ROMIO hints file. */
+  readonly applicationHints?: string | null;
+  /** Snippet texts to embed (by snippet id). */
+  readonly snippets?: Readonly<Record<string, { readonly language: string; readonly text: string }>>;
+  readonly toolVersion?: string;
+  /** Checks to run (default: all, in Drishti order). */
+  readonly checks?: readonly AnyCheck[];
+}
+
+function iso(sec: number): string {
+  const d = new Date(sec * 1000);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
+}
+
+function parseHints(raw: string | null | undefined, source: HintsInfo['source']): HintsInfo {
+  if (!raw) return { raw: null, entries: [], source: 'none' };
+  const entries: [string, string][] = [];
+  for (const part of raw.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) entries.push([part.slice(0, eq).trim(), part.slice(eq + 1).trim()]);
+  }
+  return { raw, entries, source };
+}
+
+/**
+ * Analyses one Darshan log and returns the report (a plain JSON-serialisable object). Pure: no file system, no
+ * process state, no clock; facts are computed once from the reader's columnar tables.
+ */
+export function buildReport(log: DarshanLog, options: BuildReportOptions = {}): Report {
+  const source = new FactSource(log);
+  return buildReportFromFacts(FactContext.forLog(source), options);
+}
+
+/** The same from a fact context (hand-made facts in tests, or facts reloaded from disk). */
+export function buildReportFromFacts(facts: FactContext, options: BuildReportOptions = {}): Report {
+  const mode = options.mode ?? 'default';
+  const config = options.config ?? defaultConfig();
+  const appHints = options.applicationHints ? parseHints(options.applicationHints, 'application') : null;
+  const nodes = options.nodes ?? null;
+  const run = runChecks(options.checks ?? CHECKS, facts, {
+    mode,
+    config,
+    env: { nodes: nodes ? nodes.count : null, applicationHints: appHints },
+  });
+
+  const panelIndex = (i: Insight) => PANELS.indexOf(i.panel);
+  const insights = run.insights.map((ins, order) => ({ ins, order })).sort((a, b) => panelIndex(a.ins) - panelIndex(b.ins) || a.order - b.order).map((x) => x.ins);
+
+  const summary = { high: 0, warn: 0, ok: 0, info: 0, recommendations: 0 };
+  for (const i of insights) {
+    summary[i.level.toLowerCase() as 'high' | 'warn' | 'ok' | 'info']++;
+    summary.recommendations += i.recommendations.length;
+  }
+
+  const job = facts.tryGet('job');
+  const counts = facts.tryGet('files.counts');
+  const hintsFact = facts.tryGet('hints');
+  const modules = facts.tryGet('modules')?.names ?? [];
+  const logHints = hintsFact?.raw ? { raw: hintsFact.raw, entries: hintsFact.entries, source: 'darshan-log-writer' as const } : { raw: null, entries: [], source: 'none' as const };
+  const start = job?.startSeconds ?? 0;
+  const end = job?.endSeconds ?? 0;
+  const jobInfo: JobInfo = {
+    jobId: job?.jobId ?? '',
+    exe: job?.exe ?? '',
+    command: job?.command ?? '',
+    logName: options.logName ?? '',
+    uid: job?.uid ?? '',
+    startTime: { epochSeconds: start, iso: iso(start) },
+    endTime: { epochSeconds: end, iso: iso(end) },
+    durationSeconds: end - start,
+    processes: job?.processes ?? 0,
+    nodes: { count: nodes ? nodes.count : null, source: nodes ? nodes.source : null },
+    files: {
+      total: counts?.total ?? 0,
+      stdio: counts?.stdio ?? 0,
+      posix: counts?.posix ?? 0,
+      posixOnly: (counts?.posix ?? 0) - (counts?.mpiio ?? 0),
+      mpiio: counts?.mpiio ?? 0,
+    },
+    hints: appHints ?? logHints,
+    modules,
+    darshanVersion: job?.darshanVersion ?? '',
+  };
+
+  const notes: string[] = [...facts.notes];
+  if (hintsFact?.malformed.length) notes.push(`the job metadata hint list has entries without '=' (${hintsFact.malformed.join(', ')}); they were ignored`);
+  if (modules.includes('MPI-IO')) {
+    if (!appHints && logHints.raw) {
+      notes.push(
+        mode === 'drishti'
+          ? "the hints shown are Darshan's own MPI-IO hints for writing its log (job metadata h), not the application's; the aggregator checks (M08–M10) use them as Drishti does"
+          : "only Darshan's own log-writing MPI-IO hints (job metadata h) are in the log, not the application's; pass --hints to evaluate aggregators (M08–M10)",
+      );
+    }
+    if (!nodes) notes.push('the number of compute nodes is unknown (no Slurm sacct, no --nodes): aggregator checks (M08–M10) were not evaluated');
+  }
+
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'iolens', version: options.toolVersion ?? '0.0.0' },
+    mode,
+    job: jobInfo,
+    insights,
+    summary,
+    thresholds: KNOB_NAMES.map((k) => ({ knob: k, label: KNOBS[k].label, value: config.knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
+    checks: run.outcomes,
+    notes,
+    messages: run.messages,
+    ...(options.snippets ? { snippets: options.snippets } : {}),
+  };
+}
