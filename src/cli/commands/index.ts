@@ -7,10 +7,15 @@ export interface CommandModule {
 }
 
 import parse from './parse.js';
+import report from './report.js';
 import trace from './trace.js';
 import ingest from './ingest.js';
 import query from './query.js';
+import merge from './merge.js';
+import summary from './summary.js';
+import exportCmd from './export.js';
+import importFeatures from './import-features.js';
 import synth from './synth.js';
 
 /** Every subcommand, in the order `iolens --help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [parse, trace, ingest, query, synth];
+export const COMMANDS: readonly CommandModule[] = [parse, report, trace, ingest, merge, query, summary, exportCmd, importFeatures, synth];

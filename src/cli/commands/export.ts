@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+import { UserError } from '../errors.js';
+import { DEFAULT_DB, openStore } from '../../store/db.js';
+import { exportParquet } from '../../store/export.js';
+
+const cmd: CommandModule = {
+  name: 'export',
+  register(program: Command) {
+    program
+      .command('export')
+      .description('write the job store tables as Parquet files (for pandas and Spark)')
+      .option('--db <file>', `database file (default ${DEFAULT_DB})`)
+      .option('--parquet <dir>', 'output folder: one <table>.parquet per table')
+      .option('-q, --quiet', 'no summary lines')
+      .action(async (o: { db?: string; parquet?: string; quiet?: boolean }) => {
+        if (!o.parquet) throw new UserError('export: say where, e.g. --parquet out/');
+        const store = await openStore(o.db ?? DEFAULT_DB, { readOnly: true });
+        try {
+          const files = await exportParquet(store.con, o.parquet);
+          if (!o.quiet) for (const f of files) process.stderr.write(`${f.file}: ${f.rows} rows (${f.table})\n`);
+        } finally {
+          store.close();
+        }
+      });
+  },
+};
+
+export default cmd;

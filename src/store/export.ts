@@ -1,0 +1,28 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from './db.js';
+
+/** Tables `iolens export` writes (those that exist and, for optional ones, have rows). */
+const TABLES = ['jobs', 'files', 'ingest_errors', 'sacct', 'fs_job_metrics'];
+
+/**
+ * Writes each store table as `<dir>/<table>.parquet` (zstd), readable by pandas (`pd.read_parquet`) and Spark.
+ * List columns stay lists; TIMESTAMP columns become Parquet timestamps. Tables loaded by import-features
+ * (`features_*`) are exported too.
+ */
+export async function exportParquet(con: DuckDBConnection, dir: string): Promise<{ table: string; rows: number; file: string }[]> {
+  mkdirSync(dir, { recursive: true });
+  const r = await con.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY table_name`);
+  const present = new Set(r.getRows().map((x) => String(x[0])));
+  const tables = [...TABLES.filter((t) => present.has(t)), ...[...present].filter((t) => t.startsWith('features_')).sort()];
+  const out: { table: string; rows: number; file: string }[] = [];
+  for (const t of tables) {
+    const n = Number((await con.runAndReadAll(`SELECT count(*) FROM "${t}"`)).getRows()[0][0]);
+    if (n === 0 && t !== 'jobs' && t !== 'ingest_errors') continue;
+    const file = resolve(join(dir, `${t}.parquet`));
+    await con.run(`COPY "${t}" TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+    out.push({ table: t, rows: n, file });
+  }
+  return out;
+}

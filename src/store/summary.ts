@@ -1,0 +1,132 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { mdCell, plain, renderCsv, renderMarkdown, renderTable, rowsToObjects, termSafe, type Value } from './format.js';
+
+/** One table of the facility summary. */
+export interface Section {
+  readonly id: string;
+  readonly title: string;
+  readonly columns: string[];
+  readonly rows: Value[][];
+  readonly note?: string;
+}
+
+export interface Summary {
+  readonly overview: Record<string, Value>;
+  readonly sections: Section[];
+}
+
+async function rows(con: DuckDBConnection, sql: string): Promise<{ columns: string[]; rows: Value[][] }> {
+  const r = await con.runAndReadAll(sql);
+  return { columns: r.columnNames(), rows: r.getRows().map((row) => row.map(plain)) };
+}
+
+/**
+ * The facility view of a store, like Drishti's table over 112K logs: jobs per insight code, level, problem and
+ * interface; the distribution of POSIX throughput (darshan-parser --perf's agg_perf_by_slowest); top applications
+ * by I/O time. `top` bounds the per-code and per-app tables.
+ */
+export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Summary> {
+  const ov = await rows(
+    con,
+    `SELECT count(*) AS jobs, count(DISTINCT app) AS apps, count(DISTINCT uid) AS users,
+            sum(total_bytes) AS total_bytes, sum(io_time) AS io_time_s,
+            strftime(min(start_time), '%Y-%m-%d') AS first_job, strftime(max(start_time), '%Y-%m-%d') AS last_job,
+            count(*) FILTER (WHERE insight_codes IS NOT NULL) AS jobs_with_report,
+            count(*) FILTER (WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0) AS jobs_with_posix_perf,
+            count(*) FILTER (WHERE decode_errors IS NOT NULL) AS jobs_with_decode_errors,
+            (SELECT count(*) FROM ingest_errors) AS ingest_errors
+     FROM jobs`,
+  );
+  const overview = rowsToObjects(ov.columns, ov.rows)[0];
+  const jobs = Number(overview.jobs) || 0;
+  const pct = (n: string) => (jobs > 0 ? `round(100.0 * ${n} / ${jobs}, 1)` : 'NULL');
+  const sections: Section[] = [];
+  const withReport = Number(overview.jobs_with_report) || 0;
+  const noReport = withReport === 0 ? 'no row has report insights yet (the report builder is not in this build, or the logs were ingested before it)' : undefined;
+
+  const codes = await rows(
+    con,
+    `SELECT code, level, count(DISTINCT hash) AS jobs, ${pct('count(DISTINCT hash)')} AS pct_jobs
+     FROM insights GROUP BY code, level ORDER BY jobs DESC, code, level LIMIT ${top}`,
+  );
+  sections.push({ id: 'insights', title: 'Jobs per insight code', ...codes, note: noReport });
+  const levels = await rows(
+    con,
+    `SELECT coalesce(worst_level, '(none)') AS worst_level, count(*) AS jobs, ${pct('count(*)')} AS pct_jobs
+     FROM jobs WHERE insight_codes IS NOT NULL GROUP BY 1 ORDER BY jobs DESC, 1`,
+  );
+  sections.push({ id: 'levels', title: 'Jobs per worst insight level', ...levels, note: noReport });
+  const problems = await rows(
+    con,
+    `SELECT problem, count(*) AS jobs, ${pct('count(*)')} AS pct_jobs
+     FROM (SELECT unnest(problems) AS problem FROM jobs WHERE problems IS NOT NULL) GROUP BY problem ORDER BY jobs DESC, problem`,
+  );
+  sections.push({ id: 'problems', title: 'Jobs per problem', ...problems, note: noReport });
+  const ifaces = await rows(
+    con,
+    `SELECT interface, count(*) AS jobs, ${pct('count(*)')} AS pct_jobs
+     FROM (SELECT unnest(interfaces) AS interface FROM jobs) GROUP BY interface ORDER BY jobs DESC, interface`,
+  );
+  sections.push({ id: 'interfaces', title: 'Jobs per I/O interface', ...ifaces });
+  const thr = await rows(
+    con,
+    `WITH t AS (SELECT posix_perf_mibs AS v FROM jobs WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0 AND posix_perf_time > 0)
+     SELECT b.bucket AS posix_throughput, count(t.v) AS jobs FROM (VALUES
+       (0, '< 1 MiB/s', -1e300, 1), (1, '1-10 MiB/s', 1, 10), (2, '10-100 MiB/s', 10, 100), (3, '100 MiB/s-1 GiB/s', 100, 1024),
+       (4, '1-10 GiB/s', 1024, 10240), (5, '>= 10 GiB/s', 10240, 1e300)) AS b(i, bucket, lo, hi)
+     LEFT JOIN t ON t.v >= b.lo AND t.v < b.hi GROUP BY b.i, b.bucket ORDER BY b.i`,
+  );
+  const q = await rows(
+    con,
+    `SELECT count(*) AS jobs, min(v) AS min, quantile_cont(v, 0.1) AS p10, quantile_cont(v, 0.25) AS p25, median(v) AS p50,
+            quantile_cont(v, 0.75) AS p75, quantile_cont(v, 0.9) AS p90, max(v) AS max
+     FROM (SELECT posix_perf_mibs AS v FROM jobs WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0 AND posix_perf_time > 0)`,
+  );
+  sections.push({ id: 'throughput', title: 'POSIX throughput (agg_perf_by_slowest), jobs that moved data', ...thr });
+  sections.push({ id: 'throughput_quantiles', title: 'POSIX throughput quantiles (MiB/s)', ...q });
+  const apps = await rows(
+    con,
+    `SELECT app, count(*) AS jobs, round(sum(io_time) / 3600, 3) AS io_hours, round(sum(total_bytes) / 1073741824, 3) AS gib,
+            round(median(posix_perf_mibs) FILTER (WHERE posix_perf_bytes > 0), 3) AS median_posix_mibs
+     FROM jobs GROUP BY app ORDER BY io_hours DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
+  );
+  sections.push({ id: 'apps', title: 'Top applications by I/O time (cumulative over ranks)', ...apps });
+  return { overview, sections };
+}
+
+export type SummaryFormat = 'text' | 'json' | 'csv' | 'md';
+
+/** Renders a summary. CSV: one table per section separated by a blank line (or only `section` when given). */
+export function renderSummary(s: Summary, format: SummaryFormat, only?: string): string {
+  const secs = only ? s.sections.filter((x) => x.id === only) : s.sections;
+  if (format === 'json') {
+    const o: Record<string, unknown> = { overview: s.overview };
+    for (const x of secs) o[x.id] = { title: x.title, rows: rowsToObjects(x.columns, x.rows), ...(x.note ? { note: x.note } : {}) };
+    return JSON.stringify(o, null, 1) + '\n';
+  }
+  if (format === 'csv') {
+    const parts: string[] = [];
+    if (!only) parts.push(renderCsv(Object.keys(s.overview), [Object.values(s.overview)]));
+    for (const x of secs) parts.push(renderCsv(x.columns, x.rows));
+    return parts.join('\r\n');
+  }
+  if (format === 'md') {
+    const out: string[] = ['# IOLens facility summary', ''];
+    out.push(renderMarkdown(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
+    for (const x of secs) {
+      out.push(`## ${mdCell(x.title)}`, '');
+      if (x.note) out.push(`_${mdCell(x.note)}_`, '');
+      out.push(x.rows.length > 0 ? renderMarkdown(x.columns, x.rows) : '(no rows)\n');
+    }
+    return out.join('\n');
+  }
+  const out: string[] = ['IOLens facility summary', ''];
+  out.push(renderTable(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
+  for (const x of secs) {
+    out.push(termSafe(x.title));
+    if (x.note) out.push(`  ${termSafe(x.note)}`);
+    out.push(x.rows.length > 0 ? renderTable(x.columns, x.rows) : '  (no rows)\n');
+  }
+  return out.join('\n');
+}
+
