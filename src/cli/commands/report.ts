@@ -1,0 +1,177 @@
+import type { Command } from 'commander';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { CommandModule } from './index.js';
+import { openLogOrExit } from '../open-log.js';
+import { EXIT_FAIL_ON, UserError } from '../errors.js';
+import { FdSink } from '../../util/output.js';
+import { buildReport } from '../../report/build-report.js';
+import { ConfigError, defaultConfig, parseConfig, type ReportConfig } from '../../config/load.js';
+import { SNIPPETS } from '../../checks/types.js';
+import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
+import type { RenderOptions } from '../../render/options.js';
+import type { Report } from '../../report/types.js';
+
+interface ReportFlags {
+  drishti?: boolean;
+  json?: boolean;
+  csv?: boolean;
+  html?: boolean;
+  markdown?: boolean;
+  issues?: boolean;
+  code?: boolean;
+  verbose?: boolean;
+  path?: boolean;
+  threshold?: boolean;
+  config?: string;
+  exportDir?: string;
+  failOn?: string;
+  width?: string;
+  nodes?: string;
+  hints?: string;
+  sacct?: boolean;
+  color?: boolean;
+}
+
+const PACKAGE_ROOT = new URL('../../../', import.meta.url);
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Loads every snippet file shipped under `snippets/`. */
+function loadSnippets(): Record<string, { language: string; text: string }> {
+  const out: Record<string, { language: string; text: string }> = {};
+  for (const [id, language] of Object.entries(SNIPPETS)) {
+    const p = new URL(`snippets/${id}`, PACKAGE_ROOT);
+    if (existsSync(p)) out[id] = { language, text: readFileSync(p, 'utf8') };
+  }
+  return out;
+}
+
+/** Node count of a Slurm job from `sacct` (first row's NNodes), or null when sacct is absent or says nothing. */
+function nodesFromSacct(jobId: string): number | null {
+  try {
+    const out = execFileSync('sacct', ['--job', jobId, '--format=JobID,JobIDRaw,NNodes,NCPUs', '--parsable2', '--delimiter', ','], {
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const lines = out.trim().split('\n');
+    if (lines.length < 2) return null;
+    const col = lines[0].split(',').indexOf('NNodes');
+    const v = col >= 0 ? Number(lines[1].split(',')[col]) : NaN;
+    return Number.isInteger(v) && v > 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function positiveInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new UserError(`${flag} needs a positive integer, got '${v}'`);
+  return n;
+}
+
+function readConfig(path: string | undefined): ReportConfig {
+  if (!path) return defaultConfig();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UserError(`--config ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return parseConfig(text, path);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+function failOnHit(report: Report, level: string | undefined): boolean {
+  if (!level) return false;
+  if (level === 'high') return report.summary.high > 0;
+  if (level === 'warn') return report.summary.high + report.summary.warn > 0;
+  throw new UserError(`--fail-on takes 'high' or 'warn', got '${level}'`);
+}
+
+const report: CommandModule = {
+  name: 'report',
+  register(program: Command) {
+    program
+      .command('report')
+      .description('job-level I/O diagnosis of a Darshan log: every Drishti insight, fixed (or exactly as Drishti with --drishti)')
+      .argument('<log>', 'Darshan log file (.darshan)')
+      .option('--drishti', "reproduce Drishti's output exactly (which insights, order, panels, numbers), quirks included")
+      .option('--json', 'print the report JSON (see docs/report-schema.md)')
+      .option('--csv', "print Drishti's CSV: JOB then True/False for each of the 32 codes")
+      .option('--html', 'print a self-contained HTML report')
+      .option('--markdown', 'print a Markdown report')
+      .option('--export-dir <dir>', 'write the requested formats to <dir>/<log name>.<ext> instead of printing them')
+      .option('--issues', 'hide recommendations')
+      .option('--code', 'prefix each insight with its code')
+      .option('--verbose', 'show example code snippets under recommendations')
+      .option('--path', 'show full file names in detail lines')
+      .option('--threshold', 'list every threshold, not only those the insights used')
+      .option('--config <file>', "thresholds and check settings (JSON; Drishti's --config form accepted)")
+      .option('--width <columns>', 'terminal width (default: the terminal, or 80)')
+      .option('--nodes <n>', 'number of compute nodes of the job (for the aggregator checks M08–M10)')
+      .option('--hints <hints>', "the application's MPI-IO hints, 'key=value;…' (for M08–M10)")
+      .option('--no-sacct', 'do not ask Slurm sacct for the node count')
+      .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
+      .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
+      .action((file: string, flags: ReportFlags) => {
+        const config = readConfig(flags.config);
+        const log = openLogOrExit(file);
+        let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
+        if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
+        else if (flags.sacct !== false && log.has('MPI-IO')) {
+          const n = nodesFromSacct(log.job.jobid.toString());
+          if (n !== null) nodes = { count: n, source: 'sacct' };
+        }
+        const formats = (['json', 'csv', 'html', 'markdown'] as const).filter((f) => flags[f]);
+        const needSnippets = !!flags.verbose || formats.includes('html') || formats.includes('json');
+        const rep = buildReport(log, {
+          mode: flags.drishti ? 'drishti' : 'default',
+          logName: basename(file),
+          config,
+          nodes,
+          applicationHints: flags.hints ?? null,
+          toolVersion: packageVersion(),
+          ...(needSnippets ? { snippets: loadSnippets() } : {}),
+        });
+        const tty = !!process.stdout.isTTY;
+        const opts: RenderOptions = {
+          issuesOnly: !!flags.issues,
+          showCodes: !!flags.code,
+          verbose: !!flags.verbose,
+          fullPath: !!flags.path,
+          allThresholds: !!flags.threshold,
+          width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
+          color: flags.color !== false && tty && !process.env.NO_COLOR,
+        };
+        const out = new FdSink(1);
+        const stem = basename(file).replace(/\.darshan$/, '');
+        if (flags.exportDir) {
+          mkdirSync(flags.exportDir, { recursive: true });
+          for (const f of formats) writeFileSync(join(flags.exportDir, `${stem}.${EXTENSIONS[f]}`), RENDERERS[f](rep, { ...opts, color: false }));
+          out.write(RENDERERS.terminal(rep, opts));
+        } else if (formats.length > 1) {
+          throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
+        } else {
+          const f: RendererName = formats.length ? formats[0] : 'terminal';
+          out.write(RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts));
+        }
+        out.flush();
+        if (failOnHit(rep, flags.failOn)) process.exitCode = EXIT_FAIL_ON;
+      });
+  },
+};
+
+export default report;

@@ -1,0 +1,11 @@
+import { DRISHTI_CSV_CODES } from '../checks/registry.js';
+import type { Report } from '../report/types.js';
+import { escapeCsv } from './escape.js';
+
+/** Drishti's CSV: a header `JOB,S01,…,M10` and one row, the job id then True/False per code. */
+export function renderCsv(report: Report): string {
+  const fired = new Set(report.insights.map((i) => i.code));
+  const header = ['JOB', ...DRISHTI_CSV_CODES];
+  const row = [escapeCsv(report.job.jobId), ...DRISHTI_CSV_CODES.map((c) => (fired.has(c) ? 'True' : 'False'))];
+  return `${header.join(',')}\n${row.join(',')}\n`;
+}

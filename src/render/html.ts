@@ -1,0 +1,47 @@
+import type { Report } from '../report/types.js';
+import { escapeHtml as H } from './escape.js';
+import { type RenderOptions } from './options.js';
+import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
+
+const CSS = `body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222;background:#fff}
+h1{font-size:1.4em}section{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
+h2{font-size:1.1em;margin:.3em 0}table{border-collapse:collapse}td,th{padding:.15em .8em;text-align:left;vertical-align:top}
+.HIGH{color:#b00020;font-weight:600}.WARN{color:#b35900;font-weight:600}.OK{color:#1b7f3b}.INFO{color:#333}
+.code{font-family:monospace;background:#eee;padding:0 .3em;border-radius:3px}ul{margin:.2em 0}
+pre{background:#f6f6f6;padding:.6em;overflow:auto}.rec{color:#444}.note{color:#666}`;
+
+/** A self-contained HTML page (inline CSS, no scripts, no external resources). Every log string is escaped. */
+export function renderHtml(report: Report, opts: RenderOptions = {}): string {
+  const o: string[] = [];
+  o.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">', `<title>IOLens report ${H(report.job.logName || report.job.jobId)}</title>`, `<style>${CSS}</style></head><body>`);
+  o.push(`<h1>IOLens report — ${H(report.job.logName || report.job.jobId)}${report.mode === 'drishti' ? ' (Drishti mode)' : ''}</h1>`);
+  o.push('<section><table>');
+  for (const [k, v] of bannerRows(report)) o.push(`<tr><th>${k}</th><td>${H(v)}</td></tr>`);
+  o.push(`</table><p><strong>${H(summaryLine(report))}</strong></p></section>`);
+  for (const p of ['METADATA', 'OPERATIONS'] as const) {
+    const ins = report.insights.filter((i) => i.panel === p);
+    if (!ins.length) continue;
+    o.push(`<section><h2>${p}</h2><ul>`);
+    for (const i of ins) {
+      o.push(`<li><span class="${i.level}">${i.level}</span> <span class="code">${i.code}</span> ${H(i.message)}`);
+      if (i.details.length) o.push('<ul>' + i.details.map((d) => `<li>${H(detailText(report, d, !!opts.fullPath))}</li>`).join('') + '</ul>');
+      if (!opts.issuesOnly && i.recommendations.length) {
+        o.push('<ul class="rec">');
+        for (const r of i.recommendations) {
+          const s = r.snippet && report.snippets?.[r.snippet];
+          o.push(`<li>${H(r.text)}${s ? `<details><summary>example: ${H(r.snippet!)}</summary><pre>${H(s.text)}</pre></details>` : ''}</li>`);
+        }
+        o.push('</ul>');
+      }
+      o.push('</li>');
+    }
+    o.push('</ul></section>');
+  }
+  const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
+  o.push('<section><h2>THRESHOLDS</h2><table>');
+  for (const t of rows) o.push(`<tr><td>${H(t.label)}</td><td class="code">${t.knob}</td><td>${H(thresholdValue(t.value, t.unit))}</td></tr>`);
+  o.push('</table></section>');
+  if (report.notes.length) o.push('<section><h2>Notes</h2><ul>' + report.notes.map((n) => `<li class="note">${H(n)}</li>`).join('') + '</ul></section>');
+  o.push('</body></html>', '');
+  return o.join('\n');
+}

@@ -1,0 +1,42 @@
+import type { Report } from '../report/types.js';
+import { escapeMarkdown as M } from './escape.js';
+import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
+import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
+
+const ICON = { HIGH: '🔴 HIGH', WARN: '🟠 WARN', OK: '🟢 OK', INFO: 'ℹ️ INFO' } as const;
+
+/** Markdown report (for issues, pull requests, wikis). Every string from the log is escaped. */
+export function renderMarkdown(report: Report, opts: RenderOptions = {}): string {
+  const out: string[] = [];
+  const max = opts.maxDetails ?? DEFAULT_MAX_DETAILS;
+  out.push(`# I/O report: ${M(report.job.logName || report.job.jobId)}`, '');
+  out.push('| | |', '|---|---|');
+  for (const [k, v] of bannerRows(report)) out.push(`| ${k} | ${M(v)} |`);
+  out.push('', `**${summaryLine(report)}**`, '');
+  for (const p of ['METADATA', 'OPERATIONS'] as const) {
+    const ins = report.insights.filter((i) => i.panel === p);
+    if (!ins.length) continue;
+    out.push(`## ${p}`, '');
+    for (const i of ins) {
+      out.push(`- ${ICON[i.level]}${opts.showCodes !== false ? ` **${i.code}**` : ''} ${M(i.message)}`);
+      for (const d of i.details.slice(0, max)) out.push(`  - ${M(detailText(report, d, !!opts.fullPath))}`);
+      if (i.details.length > max) out.push(`  - … and ${i.details.length - max} more`);
+      if (!opts.issuesOnly) {
+        for (const r of i.recommendations) {
+          out.push(`  - 💡 ${M(r.text)}`);
+          const s = r.snippet && report.snippets?.[r.snippet];
+          if (opts.verbose && s) out.push('', '    ```' + s.language, ...s.text.replace(/\n$/, '').split('\n').map((l) => `    ${l}`), '    ```', '');
+        }
+      }
+    }
+    out.push('');
+  }
+  const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
+  if (rows.length) {
+    out.push('## THRESHOLDS', '', '| threshold | knob | value |', '|---|---|---|');
+    for (const t of rows) out.push(`| ${t.label} | \`${t.knob}\` | ${thresholdValue(t.value, t.unit)} |`);
+    out.push('');
+  }
+  if (report.notes.length) out.push('## Notes', '', ...report.notes.map((n) => `- ${M(n)}`), '');
+  return out.join('\n');
+}

@@ -1,0 +1,105 @@
+import pc from 'picocolors';
+import type { Insight, Level, Report } from '../report/types.js';
+import { escapeTerminal } from './escape.js';
+import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
+import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
+
+type Paint = (s: string) => string;
+interface Line {
+  readonly text: string;
+  /** Columns of indentation, kept on wrapped continuation lines. */
+  readonly indent: number;
+  readonly paint?: Paint;
+}
+
+/** Wraps a line to `width` columns at spaces (long words are cut). */
+function wrap(line: Line, width: number): Line[] {
+  const room = Math.max(10, width - line.indent);
+  const words = line.text.split(' ');
+  const out: string[] = [];
+  let cur = '';
+  for (const w of words) {
+    let word = w;
+    while (word.length > room) {
+      if (cur) {
+        out.push(cur);
+        cur = '';
+      }
+      out.push(word.slice(0, room));
+      word = word.slice(room);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= room) cur += ` ${word}`;
+    else {
+      out.push(cur);
+      cur = word;
+    }
+  }
+  out.push(cur);
+  return out.map((text) => ({ text, indent: line.indent, paint: line.paint }));
+}
+
+function panel(title: string, lines: Line[], width: number, subtitle?: string, frame: Paint = (s) => s): string {
+  const inner = width - 4;
+  const top = `╭─ ${title} `;
+  const out = [frame(top + '─'.repeat(Math.max(0, width - 1 - top.length)) + '╮'), frame('│') + ' '.repeat(width - 2) + frame('│')];
+  for (const l of lines) {
+    for (const w of wrap(l, inner)) {
+      const text = ' '.repeat(w.indent) + w.text;
+      const pad = ' '.repeat(Math.max(0, inner - text.length));
+      out.push(`${frame('│')} ${w.paint ? ' '.repeat(w.indent) + w.paint(w.text) : text}${pad} ${frame('│')}`);
+    }
+  }
+  out.push(frame('│') + ' '.repeat(width - 2) + frame('│'));
+  const bottom = subtitle ? `╰─ ${subtitle} ` : '╰';
+  out.push(frame(bottom + '─'.repeat(Math.max(0, width - 1 - bottom.length)) + '╯'));
+  return out.join('\n');
+}
+
+/** The terminal report: banner, METADATA and OPERATIONS panels, THRESHOLDS, notes. */
+export function renderTerminal(report: Report, opts: RenderOptions = {}): string {
+  const c = pc.createColors(!!opts.color);
+  const width = Math.max(40, opts.width ?? 80);
+  const maxDetails = opts.maxDetails ?? DEFAULT_MAX_DETAILS;
+  const levelPaint: Record<Level, Paint> = { HIGH: (s) => c.bold(c.red(s)), WARN: (s) => c.bold(c.yellow(s)), OK: (s) => c.green(s), INFO: (s) => s };
+  const E = escapeTerminal;
+  const parts: string[] = [''];
+
+  const banner: Line[] = bannerRows(report).map(([k, v]) => ({ text: `${`${k}:`.padEnd(16)}${E(v)}`, indent: 1 }));
+  const mode = report.mode === 'drishti' ? ' (Drishti mode)' : '';
+  parts.push(panel(`IOLENS v${report.tool.version}${mode}`, banner, width, summaryLine(report), c.blue));
+  parts.push('');
+
+  const insightLines = (ins: Insight): Line[] => {
+    const lines: Line[] = [];
+    const code = opts.showCodes ? `[${ins.code}] ` : '';
+    lines.push({ text: `▶ ${code}${E(ins.message)}`, indent: 1, paint: levelPaint[ins.level] });
+    const shown = ins.details.slice(0, maxDetails);
+    for (const d of shown) lines.push({ text: `↪ ${E(detailText(report, d, !!opts.fullPath))}`, indent: 3, paint: levelPaint[ins.level] });
+    if (ins.details.length > shown.length) lines.push({ text: `↪ … and ${ins.details.length - shown.length} more (see --json)`, indent: 3 });
+    if (!opts.issuesOnly && ins.recommendations.length) {
+      lines.push({ text: '↪ Recommendations:', indent: 3, paint: c.bold });
+      for (const r of ins.recommendations) {
+        lines.push({ text: `↪ ${r.text}`, indent: 5 });
+        const snip = r.snippet && report.snippets?.[r.snippet];
+        if (opts.verbose && snip) {
+          lines.push({ text: `Example (${r.snippet}):`, indent: 7, paint: c.dim });
+          snip.text.replace(/\n$/, '').split('\n').forEach((l, i) => lines.push({ text: `${String(i + 1).padStart(3)} ${l}`, indent: 7, paint: c.cyan }));
+        }
+      }
+    }
+    return lines;
+  };
+
+  for (const p of ['METADATA', 'OPERATIONS'] as const) {
+    const ins = report.insights.filter((i) => i.panel === p);
+    if (!ins.length) continue;
+    parts.push(panel(p, ins.flatMap(insightLines), width));
+  }
+
+  const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
+  parts.push(panel('THRESHOLDS', rows.map((t) => ({ text: `${`${t.label}:`.padEnd(40)} ${thresholdValue(t.value, t.unit)}`, indent: 0 })), width));
+  if (report.notes.length) parts.push(panel('NOTES', report.notes.map((n) => ({ text: `• ${E(n)}`, indent: 0, paint: c.dim })), width));
+  parts.push('');
+  return parts.join('\n');
+}
