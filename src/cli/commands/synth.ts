@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { CommandModule } from './index.js';
 import { UserError } from '../errors.js';
-import { synthesizeLog } from '../../formats/darshan/synth.js';
-import { writeLog } from '../../formats/darshan/writer.js';
 
 function count(name: string, max: number) {
   return (v: string): number => {
@@ -28,9 +26,11 @@ const synth: CommandModule = {
       .option('--mpiio', 'also write MPI-IO records for the shared files')
       .option('--seed <n>', 'random seed (same seed, same log)', count('seed', 2 ** 32 - 1), 1)
       .option('--force', 'overwrite <out> if it exists')
-      .action((out: string, o: { posixFiles: number; sharedFiles?: number; nprocs: number; dxtSegments: number; accessBytes: number; mpiio?: boolean; seed: number; force?: boolean }) => {
+      .action(async (out: string, o: { posixFiles: number; sharedFiles?: number; nprocs: number; dxtSegments: number; accessBytes: number; mpiio?: boolean; seed: number; force?: boolean }) => {
         if (existsSync(out) && !o.force) throw new UserError(`${out} exists; not overwriting it (use --force)`);
         if (o.nprocs < 1) throw new UserError('--nprocs must be at least 1');
+        const { synthesizeLog } = await import('../../formats/darshan/synth.js');
+        const { writeLog } = await import('../../formats/darshan/writer.js');
         const bytes = writeLog(
           synthesizeLog({ posixFiles: o.posixFiles, sharedFiles: o.sharedFiles, nprocs: o.nprocs, dxtSegments: o.dxtSegments, accessBytes: o.accessBytes, mpiio: !!o.mpiio, seed: o.seed }),
         );

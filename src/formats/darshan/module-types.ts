@@ -40,6 +40,10 @@ export interface RecordSink {
   counterInt(name: string, value: number): void;
   /** Closes the last record (called by the printer after a module's records). */
   end(): void;
+  /** Prepares a list of counter names once; `counterIntPrepared`/`counterPrepared` then print by handle. */
+  prepare(names: readonly string[]): readonly unknown[];
+  counterIntPrepared(name: unknown, value: number): void;
+  counterPrepared(name: unknown, value: string): void;
 }
 
 /** Looks a record id up the way darshan-parser does (name, mount point, fs type). */

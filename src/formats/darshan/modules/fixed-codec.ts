@@ -52,11 +52,29 @@ export interface FixedCodecSpec<I extends string, F extends string> {
   readonly columns?: (t: FixedTable<I, F>, row: number, names: NameResolver) => RecordColumns;
 }
 
-/** Records of a fixed-size counter module, columnar: one typed-array column per counter. */
+/**
+ * Where a table's counters still sit in the decompressed region: current-version, little-endian records are not
+ * copied into columns until a column is asked for, and printers read them straight from the payload.
+ */
+export interface RawRecords {
+  readonly p: Payload;
+  /** Byte size of one record. */
+  readonly stride: number;
+  /** Offsets of the int and float counters inside a record. */
+  readonly intOff: number;
+  readonly floatOff: number;
+}
+
+/** Records of a fixed-size counter module, columnar: one typed-array column per counter, filled on first use. */
 export class FixedTable<I extends string = string, F extends string = string> implements ModuleTable {
   readonly kind = 'fixed' as const;
   private readonly intIndex: Map<string, number>;
   private readonly floatIndex: Map<string, number>;
+  private readonly _ints: Int64Block;
+  private readonly _floats: Float64Array;
+  /** Per column: 1 once loaded from `raw` (null: everything loaded). */
+  private intLoaded: Uint8Array | null;
+  private floatLoaded: Uint8Array | null;
 
   constructor(
     readonly module: string,
@@ -67,29 +85,83 @@ export class FixedTable<I extends string = string, F extends string = string> im
     readonly ranks: Int64Block,
     readonly intNames: readonly I[],
     readonly floatNames: readonly F[],
-    readonly ints: Int64Block,
+    ints: Int64Block,
     /** Column-major doubles: counter f of row r at `f * length + r`. */
-    readonly floats: Float64Array,
+    floats: Float64Array,
     readonly fileRecIds: BigUint64Array | null,
     /** Raw trailing bytes per record (`tailBytes` each), little-endian order already applied where it matters. */
     readonly tail: Uint8Array | null,
+    /** When given, `ints` and `floats` are empty and filled from these records on demand. */
+    readonly raw: RawRecords | null = null,
   ) {
     this.intIndex = new Map(intNames.map((n, i) => [n, i]));
     this.floatIndex = new Map(floatNames.map((n, i) => [n, i]));
+    this._ints = ints;
+    this._floats = floats;
+    this.intLoaded = raw ? new Uint8Array(intNames.length) : null;
+    this.floatLoaded = raw ? new Uint8Array(floatNames.length) : null;
+  }
+
+  /** Every int counter, column-major (loads all columns). */
+  get ints(): Int64Block {
+    if (this.intLoaded) {
+      for (let c = 0; c < this.intNames.length; c++) this.loadInt(c);
+      this.intLoaded = null;
+    }
+    return this._ints;
+  }
+
+  /** Every float counter, column-major: counter f of row r at `f * length + r` (loads all columns). */
+  get floats(): Float64Array {
+    if (this.floatLoaded) {
+      for (let c = 0; c < this.floatNames.length; c++) this.loadFloat(c);
+      this.floatLoaded = null;
+    }
+    return this._floats;
+  }
+
+  private loadInt(c: number): void {
+    if (!this.intLoaded || this.intLoaded[c]) return;
+    const { p, stride, intOff } = this.raw!;
+    const i32 = p.i32!;
+    const u32 = p.u32!;
+    const n = this.length;
+    const data = this._ints.data;
+    const step = stride >>> 2;
+    let w = (intOff + 8 * c) >>> 2;
+    for (let r = 0; r < n; r++, w += step) {
+      const hi = i32[w + 1];
+      if (hi > 2097151 || hi < -2097152) this._ints.setHiLo(c, r, hi, u32[w]);
+      else data[c * n + r] = hi * 4294967296 + u32[w];
+    }
+    this.intLoaded[c] = 1;
+  }
+
+  private loadFloat(c: number): void {
+    if (!this.floatLoaded || this.floatLoaded[c]) return;
+    const { p, stride, floatOff } = this.raw!;
+    const f64 = p.f64!;
+    const n = this.length;
+    const step = stride >>> 3;
+    let w = (floatOff + 8 * c) >>> 3;
+    for (let r = 0; r < n; r++, w += step) this._floats[c * n + r] = f64[w];
+    this.floatLoaded[c] = 1;
   }
 
   /** The column of an int counter, as doubles (exact within ±2^53). */
   int(name: I): Float64Array {
     const c = this.intIndex.get(name);
     if (c === undefined) throw new Error(`${this.module} has no counter ${name}`);
-    return this.ints.col(c);
+    this.loadInt(c);
+    return this._ints.col(c);
   }
 
   /** The column of a float counter. */
   float(name: F): Float64Array {
     const c = this.floatIndex.get(name);
     if (c === undefined) throw new Error(`${this.module} has no counter ${name}`);
-    return this.floats.subarray(c * this.length, (c + 1) * this.length);
+    this.loadFloat(c);
+    return this._floats.subarray(c * this.length, (c + 1) * this.length);
   }
 
   intCol(name: string): number {
@@ -101,6 +173,10 @@ export class FixedTable<I extends string = string, F extends string = string> im
 }
 
 const noHead = () => ({ bytes: 0, fileRecId: false });
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
 
 /** Builds the codec of a fixed-record module from its spec. */
 export function defineFixedCodec<I extends string, F extends string>(spec: FixedCodecSpec<I, F>): ModuleCodec<FixedTable<I, F>> & {
@@ -137,10 +213,31 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
     const floats = new Float64Array(n * nF);
     const fileRecIds = h.fileRecId ? new BigUint64Array(n) : null;
     const tail = tailBytes ? new Uint8Array(n * tailBytes) : null;
+    const intOff = 16 + h.bytes;
+    const floatOff = intOff + 8 * L.ints.length;
+    // Same counters as the current version (v4 POSIX, or H5D v1 / BG/Q v1 whose change is only before the counters).
+    const sameCounters = v === spec.currentVersion || (sameList(L.ints, spec.intNames) && sameList(L.floats, spec.floatNames) && !(spec.tailBytes ?? 0));
+    if (sameCounters && p.little && p.i32 !== null && !bases) {
+      // Fast path: only ids, ranks and extras now; counters stay in the payload until a column is asked for.
+      const ids = new BigUint64Array(total);
+      const ranks = new Int64Block(total, 1);
+      const fileRecIds = h.fileRecId || spec.fileRecIdName ? new BigUint64Array(total) : null;
+      const tail = tailBytes ? new Uint8Array(total * tailBytes) : null;
+      const tailOff = floatOff + 8 * L.floats.length;
+      for (let r = 0; r < total; r++) {
+        const base = r * S;
+        ids[r] = p.u64(base);
+        p.i64Into(ranks, 0, r, base + 8);
+        if (fileRecIds && h.fileRecId) fileRecIds[r] = p.u64(base + 16);
+        if (tail) tail.set(p.bytes.subarray(base + tailOff, base + tailOff + tailBytes), r * tailBytes);
+      }
+      const t = new FixedTable<I, F>(spec.name, spec.id, v, total, ids, ranks, spec.intNames, spec.floatNames,
+        new Int64Block(total, L.ints.length), new Float64Array(total * L.floats.length), fileRecIds, tail,
+        { p, stride: S, intOff, floatOff });
+      return { table: t, error: null };
+    }
     const leFloats = ctx.byteOrder === 'big' && spec.unswappedFloats ? new Set(spec.unswappedFloats(ctx)) : null;
     const leRecId = ctx.byteOrder === 'big' && spec.unswappedFileRecId ? spec.unswappedFileRecId(ctx) : false;
-    const intOff = 16 + h.bytes;
-    const floatOff = intOff + 8 * nI;
     const fast = p.little && p.i32 !== null;
     const i32 = p.i32!;
     const u32 = p.u32!;
@@ -217,6 +314,14 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
     const nI = t.intNames.length;
     const nF = t.floatNames.length;
     const unsignedCols = t.intNames.map((x) => unsigned.has(x));
+    const intKeys = sink.prepare(t.intNames);
+    const floatKeys = sink.prepare(t.floatNames);
+    const raw = t.raw;
+    const ri32 = raw?.p.i32;
+    const ru32 = raw?.p.u32;
+    const rf64 = raw?.p.f64;
+    const ints = raw ? null : t.ints;
+    const floats = raw ? null : t.floats;
     for (let r = 0; r < n; r++) {
       let cols: RecordColumns;
       if (spec.columns) cols = spec.columns(t, r, names);
@@ -226,13 +331,29 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
         cols = { file: name ?? spec.missingName ?? '(null)', mount: m ? m.path : 'UNKNOWN', fs: m ? m.fsType : 'UNKNOWN' };
       }
       sink.record(spec.name, t.ranks.text(0, r), t.ids[r].toString(), cols.file, cols.mount, cols.fs);
-      const data = t.ints.data;
-      for (let c = 0; c < nI; c++) {
-        const v = data[c * n + r];
-        if (unsignedCols[c] ? v >= 0 && t.ints.isExact(c, r) : t.ints.isExact(c, r)) sink.counterInt(t.intNames[c], v);
-        else sink.counter(t.intNames[c], unsignedCols[c] ? t.ints.unsignedText(c, r) : t.ints.text(c, r));
+      if (raw) {
+        // Straight from the record bytes, in storage order.
+        let w = (r * raw.stride + raw.intOff) >>> 2;
+        for (let c = 0; c < nI; c++, w += 2) {
+          const hi = ri32![w + 1];
+          const lo = ru32![w];
+          if (hi <= 2097151 && hi >= (unsignedCols[c] ? 0 : -2097152)) sink.counterIntPrepared(intKeys[c], hi * 4294967296 + lo);
+          else {
+            const big = (BigInt(hi) << 32n) | BigInt(lo);
+            sink.counterPrepared(intKeys[c], (unsignedCols[c] ? BigInt.asUintN(64, big) : big).toString());
+          }
+        }
+        let fw = (r * raw.stride + raw.floatOff) >>> 3;
+        for (let c = 0; c < nF; c++, fw++) sink.counterPrepared(floatKeys[c], cF6(rf64![fw]));
+      } else {
+        const data = ints!.data;
+        for (let c = 0; c < nI; c++) {
+          const v = data[c * n + r];
+          if (unsignedCols[c] ? v >= 0 && ints!.isExact(c, r) : ints!.isExact(c, r)) sink.counterIntPrepared(intKeys[c], v);
+          else sink.counterPrepared(intKeys[c], unsignedCols[c] ? ints!.unsignedText(c, r) : ints!.text(c, r));
+        }
+        for (let c = 0; c < nF; c++) sink.counterPrepared(floatKeys[c], cF6(floats![c * n + r]));
       }
-      for (let c = 0; c < nF; c++) sink.counter(t.floatNames[c], cF6(t.floats[c * n + r]));
       if (spec.fileRecIdName && t.fileRecIds) sink.counter(spec.fileRecIdName, t.fileRecIds[r].toString());
     }
   }

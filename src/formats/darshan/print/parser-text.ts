@@ -73,6 +73,15 @@ class LineSink implements RecordSink {
     this.counter(name, String(value));
   }
   end(): void {}
+  prepare(names: readonly string[]): readonly unknown[] {
+    return names;
+  }
+  counterIntPrepared(name: unknown, value: number): void {
+    this.counter(name as string, String(value));
+  }
+  counterPrepared(name: unknown, value: string): void {
+    this.counter(name as string, value);
+  }
 }
 
 /**
@@ -115,6 +124,23 @@ class ByteLineSink implements RecordSink {
   counterInt(name: string, value: number): void {
     this.head(name);
     this.out.int(value);
+  }
+  prepare(names: readonly string[]): readonly unknown[] {
+    return names.map((n) => Buffer.from(n + '\t', 'latin1'));
+  }
+  counterIntPrepared(name: unknown, value: number): void {
+    const o = this.out;
+    o.bytes(this.first ? this.pre : this.glue);
+    this.first = false;
+    o.bytes(name as Uint8Array);
+    o.int(value);
+  }
+  counterPrepared(name: unknown, value: string): void {
+    const o = this.out;
+    o.bytes(this.first ? this.pre : this.glue);
+    this.first = false;
+    o.bytes(name as Uint8Array);
+    o.write(value);
   }
   end(): void {
     if (this.open && !this.first) this.out.bytes(this.suf);
