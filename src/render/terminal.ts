@@ -14,7 +14,9 @@ interface Line {
 
 /** Wraps a line to `width` columns at spaces (long words are cut). */
 function wrap(line: Line, width: number): Line[] {
-  const room = Math.max(10, width - line.indent);
+  // Continuation lines hang under the text after a leading marker (`▶ `, `↪ `, `• `).
+  const hang = /^[▶↪•] /.test(line.text) ? 2 : 0;
+  const room = Math.max(10, width - line.indent - hang);
   const words = line.text.split(' ');
   const out: string[] = [];
   let cur = '';
@@ -36,7 +38,7 @@ function wrap(line: Line, width: number): Line[] {
     }
   }
   out.push(cur);
-  return out.map((text) => ({ text, indent: line.indent, paint: line.paint }));
+  return out.map((text, i) => ({ text, indent: line.indent + (i > 0 ? hang : 0), paint: line.paint }));
 }
 
 function panel(title: string, lines: Line[], width: number, subtitle?: string, frame: Paint = (s) => s): string {

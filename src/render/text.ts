@@ -28,7 +28,7 @@ export function bannerRows(r: Report): [string, string][] {
     ['FILES', `${f.total} files (${f.stdio} use STDIO, ${f.posixOnly} use POSIX, ${f.mpiio} use MPI-IO)`],
     ['COMPUTE NODES', j.nodes.count === null ? '0 (unknown)' : String(j.nodes.count)],
     ['PROCESSES', String(j.processes)],
-    ['HINTS', j.hints.entries.map(([k, v]) => `${k}=${v}`).join(' ') + (j.hints.source === 'darshan-log-writer' ? "  (Darshan's own log-writing hints)" : '')],
+    ['HINTS', (j.hints.raw ?? '').split(';').join(' ') + (j.hints.source === 'darshan-log-writer' ? "  (Darshan's own log-writing hints)" : '')],
   ];
 }
 

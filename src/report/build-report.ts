@@ -75,7 +75,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
   const counts = facts.tryGet('files.counts');
   const hintsFact = facts.tryGet('hints');
   const modules = facts.tryGet('modules')?.names ?? [];
-  const logHints = hintsFact?.raw ? { raw: hintsFact.raw, entries: hintsFact.entries, source: 'darshan-log-writer' as const } : { raw: null, entries: [], source: 'none' as const };
+  const logHints: HintsInfo = hintsFact?.raw ? { raw: hintsFact.raw, entries: hintsFact.entries, source: 'darshan-log-writer' } : { raw: null, entries: [], source: 'none' };
   const start = job?.startSeconds ?? 0;
   const end = job?.endSeconds ?? 0;
   const jobInfo: JobInfo = {

@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import check from './m10-one-aggregator-per-node.js';
+import { runCheckCases } from '../testing/check-tester.js';
+
+// example.darshan carries Darshan's own hints (cb_nodes=4). No example log has a Slurm node count, so the node
+// count comes from the case (as from --nodes).
+test('M10 one-aggregator-per-node', () => {
+  runCheckCases(check, {
+    fires: [
+      { log: 'example.darshan', mode: 'drishti', nodes: 4, expect: { data: { aggregators: 4, nodes: 4, hintSource: "Darshan's own log-writing hints" } } },
+      { log: 'example.darshan', mode: 'default', nodes: 4, applicationHints: 'cb_nodes=4', expect: { data: { aggregators: 4, nodes: 4, hintSource: 'application hints' } } },
+    ],
+    quiet: [
+      // Node count unknown (no sacct, no --nodes).
+      { log: 'example.darshan', mode: 'drishti' },
+      // Default mode ignores Darshan's own log-writing hints.
+      { log: 'example.darshan', mode: 'default', nodes: 4 },
+    ],
+    notApplicable: [{ log: 'iopat-balanced-shared-write.darshan', nodes: 4 }],
+  });
+});

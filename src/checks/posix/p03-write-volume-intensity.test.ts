@@ -1,0 +1,20 @@
+import { test } from 'node:test';
+import check from './p03-write-volume-intensity.js';
+import { runCheckCases } from '../testing/check-tester.js';
+
+// Expectations checked against Drishti's own outputs (../shared/drishti-examples) in --drishti mode.
+test('P03 write-volume-intensity', () => {
+  runCheckCases(check, {
+    fires: [
+      { log: 'example.darshan', mode: 'drishti', expect: { data: { writeRatio: 1, readRatio: 0 }, details: 0, recommendations: [] } },
+      { log: 'iopat-balanced-shared-write.darshan', mode: 'drishti', expect: { data: { writeRatio: 1, readRatio: 0 }, details: 0, recommendations: [] } },
+      { log: 'example.darshan', mode: 'default', expect: { data: { writeRatio: 1, readRatio: 0 }, details: 0, recommendations: [] } },
+    ],
+    quiet: [
+      { log: 'imbalanced-io.darshan', mode: 'drishti' },
+    ],
+    notApplicable: [
+      { log: 'iopat-stdio-small-records.darshan' },
+    ],
+  });
+});

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import check from './p07-misaligned-memory.js';
+import { runCheckCases } from '../testing/check-tester.js';
+
+// Expectations checked against Drishti's own outputs (../shared/drishti-examples) in --drishti mode.
+test('P07 misaligned-memory', () => {
+  runCheckCases(check, {
+    fires: [
+      { log: 'imbalanced-io.darshan', mode: 'drishti', expect: { data: { ratio: 0.9925016639565939 }, details: 0, recommendations: [] } },
+      { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { ratio: 0.9925016639565939 }, details: 0, recommendations: [] } },
+    ],
+    quiet: [
+      { log: 'example.darshan', mode: 'drishti' },
+    ],
+    notApplicable: [
+      { log: 'iopat-stdio-small-records.darshan' },
+    ],
+  });
+});

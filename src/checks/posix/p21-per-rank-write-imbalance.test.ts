@@ -1,0 +1,20 @@
+import { test } from 'node:test';
+import check from './p21-per-rank-write-imbalance.js';
+import { runCheckCases } from '../testing/check-tester.js';
+
+// Expectations checked against Drishti's own outputs (../shared/drishti-examples) in --drishti mode.
+test('P21 per-rank-write-imbalance', () => {
+  runCheckCases(check, {
+    fires: [
+      { log: 'imbalanced-io.darshan', mode: 'drishti', expect: { data: { files: 2 }, details: 2, detail: { ratio: 1 }, recommendations: ['balance', 'striping', 'noFill', 'collective'] } },
+      { log: 'jlbez_8a_benchmark_write_parallel_id1322696_8-21-14519-8141979180909667175_12.darshan', mode: 'drishti', expect: { data: { files: 1 }, details: 1, detail: { ratio: 1 }, recommendations: ['balance', 'striping', 'noFill', 'collective'] } },
+      { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { files: 2 }, details: 2, detail: { ratio: 1 }, recommendations: ['balance', 'striping', 'noFill', 'collective'] } },
+    ],
+    quiet: [
+      { log: 'example.darshan', mode: 'drishti' },
+    ],
+    notApplicable: [
+      { log: 'iopat-stdio-small-records.darshan' },
+    ],
+  });
+});

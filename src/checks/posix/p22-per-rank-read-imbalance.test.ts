@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import check from './p22-per-rank-read-imbalance.js';
+import { runCheckCases } from '../testing/check-tester.js';
+
+// Expectations checked against Drishti's own outputs (../shared/drishti-examples) in --drishti mode.
+test('P22 per-rank-read-imbalance', () => {
+  runCheckCases(check, {
+    fires: [
+      { log: 'jlbez_8a_benchmark_write_parallel_id1322696_8-21-14519-8141979180909667175_12.darshan', mode: 'drishti', expect: { data: { files: 1 }, details: 1, detail: { ratio: 1 }, recommendations: ['balance', 'striping', 'noFill', 'collective'] } },
+      { log: 'jlbez_8a_benchmark_write_parallel_id1322696_8-21-14519-8141979180909667175_12.darshan', mode: 'default', expect: { data: { files: 1 }, details: 1, detail: { ratio: 1 }, recommendations: ['balance', 'striping', 'noFill', 'collective'] } },
+    ],
+    quiet: [
+      { log: 'example.darshan', mode: 'drishti' },
+    ],
+    notApplicable: [
+      { log: 'iopat-stdio-small-records.darshan' },
+    ],
+  });
+});
