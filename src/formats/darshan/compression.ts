@@ -39,6 +39,8 @@ function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffe
       const res = inflateSync(input.subarray(off), {
         info: true,
         maxOutputLength: Math.max(1, maxBytes - total),
+        // Large output chunks: fewer pieces for zlib to hand back and for Node to concatenate.
+        chunkSize: Math.min(1 << 24, Math.max(1 << 16, (input.length - off) * 4)),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
       out = res.buffer;
       used = res.engine.bytesWritten;
