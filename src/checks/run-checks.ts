@@ -39,9 +39,18 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   const marked = new Set<Knob>();
   const messages: Record<string, string> = {};
   const modules = new Set(facts.tryGet('modules')?.names ?? []);
+  // Checks of other modes do not run at all; checks superseded by a check of this mode are skipped.
+  const active = checks.filter((c) => !c.meta.modes || c.meta.modes.includes(opts.mode));
+  const supersededBy = new Map<string, string>();
+  for (const c of active) for (const code of c.meta.supersedes ?? []) supersededBy.set(code, c.meta.code);
 
-  for (const check of checks) {
+  for (const check of active) {
     const meta = check.meta;
+    const by = supersededBy.get(meta.code);
+    if (by) {
+      outcomes.push({ code: meta.code, status: 'notApplicable', reason: `superseded by ${by} in the ${opts.mode} mode` });
+      continue;
+    }
     const override = opts.config.checks[meta.code];
     if (override && !override.enabled) {
       outcomes.push({ code: meta.code, status: 'notApplicable', reason: 'disabled by configuration' });
@@ -70,7 +79,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       hasModule: (name) => modules.has(name),
       file: (id, rank): Subject => ({ kind: 'file', id: id.toString(), name: facts.fileName(id), ...(rank !== undefined ? { rank } : {}) }),
       report(input: InsightInput<string, string>) {
-        emitted.push(buildInsight(check, level, input, thresholds, qualify));
+        emitted.push(buildInsight(check, override?.level ?? input.level ?? level, input, thresholds, qualify));
       },
     };
     for (const f of meta.requires) {

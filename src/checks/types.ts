@@ -66,14 +66,30 @@ export interface CheckMeta<O extends string, M extends string, R extends string>
   /** Message templates with named placeholders (`{count}`, `{ratio:pct}`, `{file}`…): the insight line and details. */
   readonly messages: Readonly<Record<M, string>>;
   readonly recommendations: Readonly<Record<R, RecommendationSpec>>;
+  /**
+   * Modes the check runs in (default: every mode). The diagnosis checks (`src/checks/diagnosis/`) run only in the
+   * default mode, so `--drishti` stays exactly Drishti.
+   */
+  readonly modes?: readonly Mode[];
+  /**
+   * Codes this check replaces in the modes it runs in: the superseded checks are skipped there (outcome
+   * `notApplicable`, reason "superseded by …"), and still run in the other modes.
+   */
+  readonly supersedes?: readonly string[];
   readonly compat: {
-    /** The Drishti code this check reproduces (its own code). */
-    readonly drishti: string;
+    /** The Drishti code this check reproduces (its own code); absent for checks Drishti has no equivalent of. */
+    readonly drishti?: string;
     /** Knobs Drishti lists in its THRESHOLDS panel when this check fires (default: every option's knob). */
     readonly marks?: readonly Knob[];
     /** What the default mode does differently from `--drishti`. */
     readonly differences?: readonly DrishtiDifference[];
   };
+}
+
+/** The cost of a problem: its share (0–1) of the job's I/O time, bytes or operations, and which one. */
+export interface InsightCost {
+  readonly share: number;
+  readonly basis: 'time' | 'bytes' | 'operations';
 }
 
 /** A detail line as a check produces it. */
@@ -85,6 +101,10 @@ export interface DetailInput<M extends string> {
 
 /** An insight as a check produces it; the runner adds code, panel, texts and thresholds. */
 export interface InsightInput<M extends string, R extends string> {
+  /** The level of this insight when the check grades it by cost (default: `meta.level`; a config override wins). */
+  readonly level?: Level;
+  /** What share of the job's I/O time or volume the problem accounts for (diagnosis checks; sorts the report). */
+  readonly cost?: InsightCost;
   readonly messageId: M;
   readonly data: MessageData;
   readonly evidence?: readonly Evidence[];

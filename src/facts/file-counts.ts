@@ -1,16 +1,15 @@
 import { defineFact } from './define-fact.js';
+import { groupAllById } from './group.js';
 import type { FixedTable } from '../formats/darshan/index.js';
 import type { DarshanLog } from '../formats/darshan/index.js';
 
 /** Distinct ids of a table that have a name record (Drishti walks the name records). */
 function namedIds(log: DarshanLog, t: FixedTable | null): number {
   if (!t) return 0;
-  const seen = new Set<bigint>();
-  for (let r = 0; r < t.length; r++) {
-    const id = t.ids[r];
-    if (!seen.has(id) && log.names.get(id) !== null) seen.add(id);
-  }
-  return seen.size;
+  const { keys } = groupAllById(t.ids);
+  let n = 0;
+  for (let i = 0; i < keys.length; i++) if (log.names.get(keys[i]) !== null) n++;
+  return n;
 }
 
 export default defineFact({

@@ -8,25 +8,64 @@ export interface IdGroups {
   readonly groupOf: Int32Array;
 }
 
+const allRowsCache = new WeakMap<BigUint64Array, IdGroups>();
+
+/** `groupById` over all rows, computed once per id column (several facts group the same table). */
+export function groupAllById(ids: BigUint64Array): IdGroups {
+  let g = allRowsCache.get(ids);
+  if (!g) {
+    g = groupById(ids);
+    allRowsCache.set(ids, g);
+  }
+  return g;
+}
+
 export function groupById(ids: BigUint64Array, include?: (row: number) => boolean): IdGroups {
+  // Open addressing on the two 32-bit halves of each id: no BigInt arithmetic and no Map in the loop, so 50 000
+  // records group in a few milliseconds. Keys are written and read through the same Uint32 view, so the platform's
+  // byte order does not matter.
   const n = ids.length;
-  const firstSeen = new Map<bigint, number>();
+  const u = new Uint32Array(ids.buffer, ids.byteOffset, n * 2);
+  let cap = 16;
+  while (cap < n * 2) cap <<= 1;
+  const mask = cap - 1;
+  const tLo = new Uint32Array(cap);
+  const tHi = new Uint32Array(cap);
+  const used = new Uint8Array(cap);
+  const slotOf = new Int32Array(n).fill(-1);
+  const find = (lo: number, hi: number): number => {
+    let h = (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
+    while (used[h] && (tLo[h] !== lo || tHi[h] !== hi)) h = (h + 1) & mask;
+    return h;
+  };
+  let distinct = 0;
   for (let r = 0; r < n; r++) {
     if (include && !include(r)) continue;
-    const id = ids[r];
-    if (!firstSeen.has(id)) firstSeen.set(id, firstSeen.size);
+    const lo = u[2 * r];
+    const hi = u[2 * r + 1];
+    const h = find(lo, hi);
+    if (!used[h]) {
+      used[h] = 1;
+      tLo[h] = lo;
+      tHi[h] = hi;
+      distinct++;
+    }
+    slotOf[r] = h;
   }
-  const keys = new BigUint64Array(firstSeen.size);
-  let i = 0;
-  for (const id of firstSeen.keys()) keys[i++] = id;
+  const keys = new BigUint64Array(distinct);
+  const kv = new Uint32Array(keys.buffer);
+  let k = 0;
+  for (let h = 0; h < cap; h++) {
+    if (!used[h]) continue;
+    kv[2 * k] = tLo[h];
+    kv[2 * k + 1] = tHi[h];
+    k++;
+  }
   keys.sort();
-  const index = new Map<bigint, number>();
-  for (let k = 0; k < keys.length; k++) index.set(keys[k], k);
+  const slotRank = new Int32Array(cap);
+  for (let i = 0; i < distinct; i++) slotRank[find(kv[2 * i], kv[2 * i + 1])] = i;
   const groupOf = new Int32Array(n).fill(-1);
-  for (let r = 0; r < n; r++) {
-    if (include && !include(r)) continue;
-    groupOf[r] = index.get(ids[r])!;
-  }
+  for (let r = 0; r < n; r++) if (slotOf[r] >= 0) groupOf[r] = slotRank[slotOf[r]];
   return { keys, groupOf };
 }
 

@@ -1,5 +1,5 @@
 import { defineFact } from './define-fact.js';
-import { groupById, sumByGroup } from './group.js';
+import { groupAllById, sumByGroup } from './group.js';
 
 export default defineFact({
   name: 'mpiio.records',
@@ -7,7 +7,7 @@ export default defineFact({
   compute(src) {
     const t = src.fixed('MPI-IO');
     if (!t) return null;
-    const g = groupById(t.ids);
+    const g = groupAllById(t.ids);
     const ir = t.int('MPIIO_INDEP_READS');
     const iw = t.int('MPIIO_INDEP_WRITES');
     return {

@@ -1,5 +1,5 @@
 import { defineFact } from './define-fact.js';
-import { groupById, maxByGroup, sumByGroup } from './group.js';
+import { groupAllById, maxByGroup, sumByGroup } from './group.js';
 import { smallRequestColumns } from './posix-columns.js';
 
 export default defineFact({
@@ -8,7 +8,7 @@ export default defineFact({
   compute(src) {
     const t = src.fixed('POSIX');
     if (!t) return null;
-    const g = groupById(t.ids);
+    const g = groupAllById(t.ids);
     const small = smallRequestColumns(t);
     return {
       ids: g.keys,

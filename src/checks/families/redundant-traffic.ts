@@ -32,7 +32,7 @@ export function redundantTraffic(code: 'P09' | 'P10', dir: Direction): Check<nev
       messages: {
         drishti: `Possibly redundant ${w.op} traffic: the highest offset ${w.data} in one file exceeds the bytes ${w.data} in all files`,
         redundant: `{files} file(s) had more bytes ${w.data} than their extent: {excess:bytes} ${w.data} more than once`,
-        file: `{bytes:bytes} ${w.data} from "{file}", which spans {extent:bytes}`,
+        file: `{bytes:bytes} ${w.data} in "{file}", which spans {extent:bytes}`,
       },
       recommendations: {},
       compat: {
