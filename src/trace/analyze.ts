@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { Cube, type CubeData } from './cube.js';
 import { TraceInputError } from './errors.js';
 import { ChunkWriter, Layer, LAYER_NAMES, TraceDicts, type ChunkSink } from './model.js';
 import { readDftracer } from './readers/dftracer.js';
 import { readDxt } from './readers/dxt.js';
 import { resolveSource, type TraceSource } from './readers/index.js';
+import { readRecorderParquet } from './readers/parquet.js';
 import { readRecorder } from './readers/recorder.js';
+import { extractToTemp, isTarName } from './readers/tar.js';
 import type { ReadResult } from './readers/types.js';
 import { buildReport, type ReportOptions, type TraceReport } from './report.js';
 import { readParallel, shouldUseWorkers } from './parallel.js';
@@ -43,6 +46,8 @@ export async function readSource(src: TraceSource, dicts: TraceDicts, sink: Chun
       return readDftracer(src.files, w);
     case 'recorder':
       return readRecorder(src.dir, w);
+    case 'recorder-parquet':
+      return readRecorderParquet(src.files, src.dir, w);
     case 'dxt':
       return readDxt(src.file, w);
   }
@@ -74,9 +79,24 @@ async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): 
   return { cube: cube.snapshot(), dicts, read };
 }
 
-/** Reads the trace at `paths` and builds the report. */
+/**
+ * Reads the trace at `paths` and builds the report. A single `.tar`/`.tar.gz`/`.tgz` path is unpacked into a
+ * temporary folder first (removed afterwards, also on failure) and that folder is read.
+ */
 export async function analyzeTrace(paths: readonly string[], opts: AnalyzeOptions): Promise<Analysis> {
-  const src = resolveSource(paths);
+  if (paths.length === 1 && isTarName(paths[0])) {
+    if (!existsSync(paths[0])) throw new TraceInputError(`${paths[0]}: no such file or directory`);
+    const tmp = await extractToTemp(paths[0]);
+    try {
+      return await analyzeResolved(resolveSource([tmp.dir]), paths, opts);
+    } finally {
+      tmp.cleanup();
+    }
+  }
+  return analyzeResolved(resolveSource(paths), paths, opts);
+}
+
+async function analyzeResolved(src: TraceSource, paths: readonly string[], opts: AnalyzeOptions): Promise<Analysis> {
   const explicit = opts.layers !== undefined;
   let mask = explicit ? layerMask(opts.layers!) : (1 << Layer.POSIX) | (1 << Layer.STDIO);
   let built = await buildCube(src, mask, opts);

@@ -60,7 +60,7 @@ const trace: CommandModule = {
     program
       .command('trace')
       .description('find I/O bottlenecks in DXT, Recorder or DFTracer traces from every view (file, process, time, …) with severities and reasons (see docs/trace.md)')
-      .argument('<paths...>', 'Recorder trace folder, DFTracer .pfw/.pfw.gz files or folder, or a Darshan log with DXT')
+      .argument('<paths...>', 'Recorder trace folder, Recorder Parquet folder/files (WisIO recorder2parquet), DFTracer .pfw/.pfw.gz files or folder, a Darshan log with DXT, or a .tar/.tar.gz of any of these')
       .option('--json', 'print the report as JSON (schema in docs/trace.md)')
       .option('--csv', 'print one CSV row per listed bottleneck')
       .option('--views <list>', `comma-separated views, e.g. file,proc,time,proc>file (default: ${DEFAULT_VIEWS.join(',')})`)

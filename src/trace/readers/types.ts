@@ -1,9 +1,9 @@
 /** What a reader reports besides the events themselves. */
 export interface ReadResult {
-  format: 'dftracer' | 'recorder' | 'dxt';
+  format: 'dftracer' | 'recorder' | 'recorder-parquet' | 'dxt';
   /** Events delivered to the sink. */
   events: number;
-  /** Input units read (files for DFTracer, rank files for Recorder, records for DXT). */
+  /** Input units read (files for DFTracer and Parquet, rank files for Recorder, records for DXT). */
   sources: number;
   /** Non-fatal problems (missing ranks, truncated DXT data, …), one sentence each. */
   warnings: string[];
