@@ -1,10 +1,11 @@
 import type { DarshanLog } from '../formats/darshan/index.js';
 import { computePerf } from '../formats/darshan/perf.js';
+import { buildReport } from '../report/index.js';
 
 /**
- * Per-log analyses beyond the reader: Darshan's performance estimates (`darshan-parser --perf`, always) and the
- * default-mode report's insights. The report builder is looked up at start-up, so the store works (and its columns
- * stay NULL) in a build without it and fills them in one with it.
+ * Per-log analyses beyond the reader: Darshan's performance estimates (`darshan-parser --perf`) and the
+ * default-mode report's insights (code, level, problem tag). IOLENS_STORE_BASE_ONLY=1 skips both (then those
+ * columns stay NULL and `jobs.analysis` is ["base"]).
  */
 export interface PerfEntry {
   module: string;
@@ -49,17 +50,6 @@ function normaliseInsights(out: unknown): InsightEntry[] {
   return res;
 }
 
-async function tryImport(spec: string): Promise<Record<string, unknown> | null> {
-  try {
-    return (await import(spec)) as Record<string, unknown>;
-  } catch {
-    // Not in this build yet (or broken while its author works on it): leave those columns NULL.
-    return null;
-  }
-}
-
-const REPORT_MODULES = ['../report/index.js', '../report/build.js', '../report/report.js', '../findings/index.js', '../findings/report.js', '../findings/build.js'];
-
 let cached: Promise<Analyzers> | null = null;
 
 /** Finds the optional analyses in this build (once per thread). Set IOLENS_STORE_BASE_ONLY=1 to skip them. */
@@ -72,13 +62,6 @@ async function findAnalyzers(): Promise<Analyzers> {
   const out: Analyzers = { perf: null, report: null };
   if (process.env.IOLENS_STORE_BASE_ONLY === '1') return out;
   out.perf = (log) => normalisePerf(computePerf(log));
-  for (const spec of REPORT_MODULES) {
-    const m = await tryImport(new URL(spec, import.meta.url).href);
-    const fn = m && m.buildReport;
-    if (typeof fn === 'function') {
-      out.report = (log) => normaliseInsights((fn as (l: DarshanLog, o: unknown) => unknown)(log, {}));
-      break;
-    }
-  }
+  if (process.env.IOLENS_STORE_SKIP_REPORT !== '1') out.report = (log) => normaliseInsights(buildReport(log, { mode: 'default' }));
   return out;
 }

@@ -168,6 +168,11 @@ export function appendRow(ap: DuckDBAppender, cols: readonly ColumnSpec[], row: 
   ap.endRow();
 }
 
+/** The `columns` argument of read_json for a table: `{'name': 'TYPE', …}` in table order. */
+export function jsonColumns(cols: readonly ColumnSpec[]): string {
+  return `{${cols.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
+}
+
 /** Quotes a string as an SQL literal. */
 export function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;

@@ -1,10 +1,11 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { loadAnalyzers } from './analysis.js';
-import { appendRow, openStore, sqlString, type Store } from './db.js';
+import { appendRow, jsonColumns, openStore, sqlString, type Store } from './db.js';
 import { Progress } from './progress.js';
-import { logToRow, type Cell, type RowResult } from './row.js';
+import { logToRow, withJson, type Cell, type RowResult } from './row.js';
 import { ERROR_COLUMNS, FILE_COLUMNS, JOB_COLUMNS, SOURCE_COLUMNS } from './schema.js';
 import { expandInputs, shardOf, type Candidate } from './walk.js';
 import type { IngestReply, IngestTask, IngestWorkerData } from './worker.js';
@@ -75,6 +76,7 @@ async function loadKnown(store: Store): Promise<{ sources: Map<string, { size: n
 }
 
 async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: number): Promise<IngestStats> {
+  rmSync(stagingDir(store), { recursive: true, force: true });
   const { sources, hashes } = await loadKnown(store);
   const todo: Pending[] = [];
   const stale: string[] = [];
@@ -138,7 +140,7 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
   const nWorkers = Math.min(opts.jobs ?? availableParallelism(), Math.max(1, Math.ceil(todo.length / 64)));
   if (nWorkers <= 0 || todo.length < 64) {
     const analyzers = await loadAnalyzers();
-    for (const p of todo) await accept([logToRow(p.cand.path, { files: opts.files, analyzers, iolensVersion: opts.iolensVersion })]);
+    for (const p of todo) await accept([withJson(logToRow(p.cand.path, { files: opts.files, analyzers, iolensVersion: opts.iolensVersion }))]);
   } else {
     await runWorkers(todo, nWorkers, opts, accept);
   }
@@ -198,6 +200,20 @@ async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accep
   }
 }
 
+let batchSeq = 0;
+
+/** Staging folder for the NDJSON batches handed to DuckDB (emptied at the start of each ingest). */
+function stagingDir(store: Store): string {
+  return `${store.path}.ingest-tmp`;
+}
+
+const JOBS_JSON = jsonColumns(JOB_COLUMNS);
+const FILES_JSON = jsonColumns(FILE_COLUMNS);
+
+/**
+ * Writes one batch in one transaction: new jobs (and files) rows through DuckDB's JSON reader from a staging file
+ * (the rows were serialised on the worker threads), sources and errors through appenders.
+ */
 async function commitBatch(
   store: Store,
   batch: RowResult[],
@@ -207,46 +223,66 @@ async function commitBatch(
   withFiles: boolean,
 ): Promise<void> {
   const con = store.con;
+  const jobLines: string[] = [];
+  const fileLines: string[] = [];
+  const newHashes: string[] = [];
+  let inserted = 0;
+  let duplicates = 0;
+  let errors = 0;
+  const srcRows: Cell[][] = [];
+  const errRows: Cell[][] = [];
+  for (const r of batch) {
+    const p = info.get(r.path);
+    const size = p?.size ?? r.fileBytes;
+    const mtime = p?.mtime ?? 0;
+    if (r.ok) {
+      const dup = hashes.has(r.hash) || newHashes.includes(r.hash);
+      if (!dup) {
+        newHashes.push(r.hash);
+        jobLines.push(r.json!);
+        if (withFiles && r.filesJson) fileLines.push(r.filesJson);
+        inserted++;
+      } else duplicates++;
+      srcRows.push([r.path, size, mtime, r.hash, dup ? 'duplicate' : 'ingested']);
+    } else {
+      errRows.push([r.path, r.error, size, mtime, Date.now() * 1000]);
+      srcRows.push([r.path, size, mtime, null, 'error']);
+      errors++;
+    }
+  }
+  const dir = stagingDir(store);
+  const seq = batchSeq++;
+  const jobsFile = join(dir, `jobs-${process.pid}-${seq}.ndjson`);
+  const filesFile = join(dir, `files-${process.pid}-${seq}.ndjson`);
+  if (jobLines.length > 0 || fileLines.length > 0) mkdirSync(dir, { recursive: true });
+  if (jobLines.length > 0) writeFileSync(jobsFile, jobLines.join('\n') + '\n');
+  if (fileLines.length > 0) writeFileSync(filesFile, fileLines.join('\n') + '\n');
   await con.run('BEGIN TRANSACTION');
   try {
-    const jobs = await con.createAppender('jobs');
-    const srcs = await con.createAppender('sources');
-    const errs = await con.createAppender('ingest_errors');
-    const files = withFiles ? await con.createAppender('files') : null;
-    const newHashes: string[] = [];
-    let inserted = 0;
-    let duplicates = 0;
-    let errors = 0;
-    for (const r of batch) {
-      const p = info.get(r.path);
-      const size = p?.size ?? r.fileBytes;
-      const mtime = p?.mtime ?? 0;
-      if (r.ok) {
-        const dup = hashes.has(r.hash);
-        if (!dup) {
-          hashes.add(r.hash);
-          newHashes.push(r.hash);
-          appendRow(jobs, JOB_COLUMNS, r.row);
-          if (files && r.files) for (const fr of r.files) appendRow(files, FILE_COLUMNS, fr);
-          inserted++;
-        } else duplicates++;
-        appendRow(srcs, SOURCE_COLUMNS, [r.path, size, mtime, r.hash, dup ? 'duplicate' : 'ingested'] as Cell[]);
-      } else {
-        appendRow(errs, ERROR_COLUMNS, [r.path, r.error, size, mtime, Date.now() * 1000] as Cell[]);
-        appendRow(srcs, SOURCE_COLUMNS, [r.path, size, mtime, null, 'error'] as Cell[]);
-        errors++;
-      }
+    if (jobLines.length > 0) {
+      await con.run(`INSERT INTO jobs SELECT * FROM read_json(${sqlString(jobsFile)}, format = 'newline_delimited', columns = ${JOBS_JSON}, maximum_object_size = 268435456)`);
     }
-    jobs.closeSync();
+    if (fileLines.length > 0) {
+      await con.run(`INSERT INTO files SELECT * FROM read_json(${sqlString(filesFile)}, format = 'newline_delimited', columns = ${FILES_JSON}, maximum_object_size = 268435456)`);
+    }
+    const srcs = await con.createAppender('sources');
+    for (const row of srcRows) appendRow(srcs, SOURCE_COLUMNS, row);
     srcs.closeSync();
-    errs.closeSync();
-    files?.closeSync();
+    if (errRows.length > 0) {
+      const errs = await con.createAppender('ingest_errors');
+      for (const row of errRows) appendRow(errs, ERROR_COLUMNS, row);
+      errs.closeSync();
+    }
     await con.run('COMMIT');
+    for (const h of newHashes) hashes.add(h);
     stats.inserted += inserted;
     stats.duplicates += duplicates;
     stats.errors += errors;
   } catch (err) {
     await con.run('ROLLBACK').catch(() => undefined);
     throw err;
+  } finally {
+    rmSync(jobsFile, { force: true });
+    rmSync(filesFile, { force: true });
   }
 }

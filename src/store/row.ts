@@ -5,7 +5,7 @@ import { DarshanFormatError, DarshanLog, type FixedTable, type LustreTable } fro
 import type { Analyzers, PerfEntry } from './analysis.js';
 import { aiioFeatures, gaugeFeatures, lustreStriping, posixTotals } from './features.js';
 import { MEASURE_COLUMN, MODULE_TOTALS, TOTAL_MEASURES, measureColumn, sumOf } from './modules.js';
-import { JOB_COLUMNS, PERF_MEASURES, PERF_MODULES } from './schema.js';
+import { FILE_COLUMNS, JOB_COLUMNS, PERF_MEASURES, PERF_MODULES, type ColumnSpec } from './schema.js';
 
 /** A cell value as it crosses from a worker to the writer: TIMESTAMP columns carry microseconds since 1970. */
 export type Cell = string | number | boolean | bigint | null | string[];
@@ -19,6 +19,9 @@ export interface RowOk {
   row: Cell[];
   /** Rows in FILE_COLUMNS order (only when asked for). */
   files: Cell[][] | null;
+  /** The row as one NDJSON line (filled by `withJson`, in the worker, so the writer thread only copies text). */
+  json?: string;
+  filesJson?: string;
 }
 
 export interface RowError {
@@ -142,14 +145,18 @@ function buildRow(path: string, bytes: Uint8Array, opts: RowOptions): RowOk {
     const sums = cols.map(sumOf);
     TOTAL_MEASURES.forEach((m, i) => set(`${spec.key}_${MEASURE_COLUMN[m]}`, sums[i]));
     totalsByKey.set(spec.key, sums);
-    const wantMounts = spec.module === 'POSIX' || fileRows;
-    if (wantMounts) {
+    if (spec.module === 'POSIX') {
+      for (const id of distinct) {
+        const m = log.mountOf(log.names.get(id));
+        if (m) fsTypes.add(m.fsType);
+      }
+    }
+    if (fileRows) {
       const ranks = t.ranks.col(0);
       for (let r = 0; r < t.length; r++) {
         const raw = log.names.get(t.ids[r]);
         const m = log.mountOf(raw);
-        if (spec.module === 'POSIX' && m) fsTypes.add(m.fsType);
-        if (fileRows) {
+        {
           const fr: Cell[] = [hash, spec.module, t.ids[r], BigInt(ranks[r]), raw === null ? null : utf8(raw), m ? utf8(m.path) : null, m ? m.fsType : null];
           for (const col of cols) fr.push(col ? col[r] : null);
           fileRows.push(fr);
@@ -249,4 +256,47 @@ function worstLevel(levels: string[]): string | null {
     }
   }
   return best;
+}
+
+function pad(n: number, w: number): string {
+  return String(n).padStart(w, '0');
+}
+
+/** Microseconds since 1970 → `YYYY-MM-DD HH:MM:SS.ffffff` (UTC), as DuckDB reads a TIMESTAMP. */
+export function microsToTimestamp(us: number): string {
+  const ms = Math.floor(us / 1000);
+  const d = new Date(ms);
+  if (!Number.isFinite(d.getTime())) return '';
+  const frac = ((us % 1_000_000) + 1_000_000) % 1_000_000;
+  const y = d.getUTCFullYear();
+  if (y < 0 || y > 9999) return '';
+  return `${pad(y, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)} ${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(Math.floor(frac), 6)}`;
+}
+
+/** One row as a JSON object line, keys by column, typed for DuckDB's read_json (see db.ts `jsonColumns`). */
+export function rowToJson(cols: readonly ColumnSpec[], row: readonly Cell[]): string {
+  let out = '{';
+  for (let i = 0; i < cols.length; i++) {
+    if (i > 0) out += ',';
+    out += JSON.stringify(cols[i].name) + ':';
+    const v = row[i];
+    if (v === null || v === undefined) out += 'null';
+    else if (typeof v === 'bigint') out += v.toString();
+    else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) out += 'null';
+      else if (cols[i].type === 'TIMESTAMP') {
+        const t = microsToTimestamp(v);
+        out += t === '' ? 'null' : `"${t}"`;
+      } else out += String(v);
+    } else out += JSON.stringify(v);
+  }
+  return out + '}';
+}
+
+/** Adds the NDJSON form of a result's rows. */
+export function withJson(r: RowResult): RowResult {
+  if (!r.ok) return r;
+  r.json = rowToJson(JOB_COLUMNS, r.row);
+  if (r.files) r.filesJson = r.files.map((f) => rowToJson(FILE_COLUMNS, f)).join('\n');
+  return r;
 }

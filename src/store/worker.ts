@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadAnalyzers } from './analysis.js';
-import { logToRow, type RowResult } from './row.js';
+import { logToRow, withJson, type RowResult } from './row.js';
 
 /** A batch of files for one worker. */
 export interface IngestTask {
@@ -23,7 +23,15 @@ const analyzersReady = loadAnalyzers();
 
 parentPort!.on('message', (task: IngestTask) => {
   void analyzersReady.then((analyzers) => {
-    const results = task.paths.map((p) => logToRow(p, { files: data.files, analyzers, iolensVersion: data.iolensVersion }));
+    // Rows travel as NDJSON text: the writer thread then hands whole batches to DuckDB's JSON reader.
+    const results = task.paths.map((p) => {
+      const r = withJson(logToRow(p, { files: data.files, analyzers, iolensVersion: data.iolensVersion }));
+      if (r.ok) {
+        r.row = [];
+        r.files = null;
+      }
+      return r;
+    });
     const reply: IngestReply = { id: task.id, results };
     parentPort!.postMessage(reply);
   });
