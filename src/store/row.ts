@@ -273,24 +273,32 @@ export function microsToTimestamp(us: number): string {
   return `${pad(y, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)} ${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(Math.floor(frac), 6)}`;
 }
 
+const keyCache = new WeakMap<readonly ColumnSpec[], string[]>();
+
 /** One row as a JSON object line, keys by column, typed for DuckDB's read_json (see db.ts `jsonColumns`). */
 export function rowToJson(cols: readonly ColumnSpec[], row: readonly Cell[]): string {
-  let out = '{';
-  for (let i = 0; i < cols.length; i++) {
-    if (i > 0) out += ',';
-    out += JSON.stringify(cols[i].name) + ':';
-    const v = row[i];
-    if (v === null || v === undefined) out += 'null';
-    else if (typeof v === 'bigint') out += v.toString();
-    else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) out += 'null';
-      else if (cols[i].type === 'TIMESTAMP') {
-        const t = microsToTimestamp(v);
-        out += t === '' ? 'null' : `"${t}"`;
-      } else out += String(v);
-    } else out += JSON.stringify(v);
+  let keys = keyCache.get(cols);
+  if (!keys) {
+    keys = cols.map((c, i) => `${i > 0 ? ',' : '{'}${JSON.stringify(c.name)}:`);
+    keyCache.set(cols, keys);
   }
-  return out + '}';
+  const parts: string[] = new Array(cols.length + 1);
+  for (let i = 0; i < cols.length; i++) {
+    const v = row[i];
+    let t: string;
+    if (v === null || v === undefined) t = 'null';
+    else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) t = 'null';
+      else if (cols[i].type === 'TIMESTAMP') {
+        const ts = microsToTimestamp(v);
+        t = ts === '' ? 'null' : `"${ts}"`;
+      } else t = String(v);
+    } else if (typeof v === 'bigint') t = v.toString();
+    else t = JSON.stringify(v);
+    parts[i] = keys[i] + t;
+  }
+  parts[cols.length] = '}';
+  return parts.join('');
 }
 
 /** Adds the NDJSON form of a result's rows. */
