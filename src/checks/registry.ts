@@ -1,4 +1,5 @@
 import type { AnyCheck } from './types.js';
+import { DIAGNOSIS_CHECKS } from './diagnosis-registry.js';
 import m01MpiioUnused from './mpiio/m01-mpiio-unused.js';
 import m02NoCollectiveReads from './mpiio/m02-no-collective-reads.js';
 import m03NoCollectiveWrites from './mpiio/m03-no-collective-writes.js';
@@ -69,6 +70,7 @@ export const CHECKS: readonly AnyCheck[] = [
   m09InterNodeAggregators,
   m08IntraNodeAggregators,
   m10OneAggregatorPerNode,
+  ...DIAGNOSIS_CHECKS,
 ];
 
 /** Checks by code. */

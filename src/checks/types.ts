@@ -30,6 +30,11 @@ export const SNIPPETS = {
   'hdf5-vol-async-write.c': 'c',
   'lustre-striping.sh': 'bash',
   'no-fill.c': 'c',
+  'sync-per-phase.c': 'c',
+  'mpi-io-strided-view.c': 'c',
+  'romio-data-sieving.sh': 'bash',
+  'read-once-broadcast.c': 'c',
+  'stdio-large-buffer.c': 'c',
 } as const;
 export type SnippetId = keyof typeof SNIPPETS;
 

@@ -1,34 +1,46 @@
 import type { FactDefinition } from './define-fact.js';
 import type { FactName } from './types.js';
+import dxtPosixRanks from './dxt-ranks.js';
 import filesCounts from './file-counts.js';
 import hdf5 from './hdf5.js';
 import hints from './hints.js';
+import hlFiles from './hl-files.js';
 import job from './job.js';
 import lustre from './lustre.js';
 import modules from './modules.js';
+import mpiioFiles from './mpiio-files.js';
 import mpiioRecords from './mpiio-records.js';
 import mpiioTotals from './mpiio-totals.js';
 import posixByFile from './posix-by-file.js';
+import posixFiles from './posix-files.js';
 import posixMetaTime from './posix-meta-time.js';
 import posixRankSpread from './posix-rank-spread.js';
 import posixShared from './posix-shared.js';
 import posixTotals from './posix-totals.js';
+import ioRankBytes from './rank-bytes.js';
+import stdioFiles from './stdio-files.js';
 import stdioTotals from './stdio-totals.js';
 
 /** Every fact, by name (an explicit map: a meta-test checks it against the files of this folder). */
 export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
+  'dxt.posixRanks': dxtPosixRanks,
   'files.counts': filesCounts,
   hdf5,
   hints,
+  'hl.files': hlFiles,
+  'io.rankBytes': ioRankBytes,
   job,
   lustre,
   modules,
+  'mpiio.files': mpiioFiles,
   'mpiio.records': mpiioRecords,
   'mpiio.totals': mpiioTotals,
   'posix.byFile': posixByFile,
+  'posix.files': posixFiles,
   'posix.metaTime': posixMetaTime,
   'posix.rankSpread': posixRankSpread,
   'posix.shared': posixShared,
   'posix.totals': posixTotals,
+  'stdio.files': stdioFiles,
   'stdio.totals': stdioTotals,
 };

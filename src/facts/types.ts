@@ -150,6 +150,118 @@ export interface LustreFact {
   readonly records: number;
 }
 
+/** `posix.files`: POSIX counters per file (all records of the file summed), ids ascending. NaN/−1 = no shared record. */
+export interface PosixFilesFact {
+  readonly ids: BigUint64Array;
+  /** 1 when the file has a shared record (rank −1). */
+  readonly shared: Float64Array;
+  /** Number of per-rank (non-shared) records. */
+  readonly rankRecords: Float64Array;
+  readonly opens: Float64Array;
+  readonly stats: Float64Array;
+  readonly reads: Float64Array;
+  readonly writes: Float64Array;
+  /** fsync + fdatasync calls. */
+  readonly syncs: Float64Array;
+  readonly rwSwitches: Float64Array;
+  readonly bytesRead: Float64Array;
+  readonly bytesWritten: Float64Array;
+  /** Highest byte touched + 1 (the file's extent as far as this job saw it). */
+  readonly extent: Float64Array;
+  readonly consecReads: Float64Array;
+  readonly consecWrites: Float64Array;
+  readonly seqReads: Float64Array;
+  readonly seqWrites: Float64Array;
+  /** Accesses counted in the four common strides with a non-zero stride. */
+  readonly stridedOps: Float64Array;
+  readonly notAligned: Float64Array;
+  readonly alignment: Float64Array;
+  /** Requests smaller than the file alignment (estimate from bins and common access sizes). */
+  readonly subBlockOps: Float64Array;
+  /** Requests strictly below 1 MiB (bins refined with common access sizes). */
+  readonly smallReads: Float64Array;
+  readonly smallWrites: Float64Array;
+  readonly readTime: Float64Array;
+  readonly writeTime: Float64Array;
+  readonly metaTime: Float64Array;
+  readonly slowestRank: Float64Array;
+  readonly slowestRankBytes: Float64Array;
+  readonly fastestRankBytes: Float64Array;
+  readonly slowestRankTime: Float64Array;
+  readonly fastestRankTime: Float64Array;
+}
+
+/** `mpiio.files`: MPI-IO counters per file, ids ascending. */
+export interface MpiioFilesFact {
+  readonly ids: BigUint64Array;
+  readonly shared: Float64Array;
+  readonly indepReads: Float64Array;
+  readonly indepWrites: Float64Array;
+  readonly collReads: Float64Array;
+  readonly collWrites: Float64Array;
+  readonly nbReads: Float64Array;
+  readonly nbWrites: Float64Array;
+  readonly splitReads: Float64Array;
+  readonly splitWrites: Float64Array;
+  readonly views: Float64Array;
+  readonly bytesRead: Float64Array;
+  readonly bytesWritten: Float64Array;
+  readonly smallReads: Float64Array;
+  readonly smallWrites: Float64Array;
+  readonly readTime: Float64Array;
+  readonly writeTime: Float64Array;
+  readonly metaTime: Float64Array;
+  readonly slowestRankBytes: Float64Array;
+  readonly fastestRankBytes: Float64Array;
+}
+
+/** `stdio.files`: STDIO counters per file, standard streams left out. */
+export interface StdioFilesFact {
+  readonly ids: BigUint64Array;
+  readonly opens: Float64Array;
+  readonly reads: Float64Array;
+  readonly writes: Float64Array;
+  readonly bytesRead: Float64Array;
+  readonly bytesWritten: Float64Array;
+  readonly readTime: Float64Array;
+  readonly writeTime: Float64Array;
+  readonly metaTime: Float64Array;
+}
+
+/** `hl.files`: HDF5 dataset / PnetCDF variable counters per file. */
+export interface HlFilesFact {
+  readonly ids: BigUint64Array;
+  readonly layers: readonly ('HDF5' | 'PnetCDF')[];
+  readonly reads: Float64Array;
+  readonly writes: Float64Array;
+  readonly bytesRead: Float64Array;
+  readonly bytesWritten: Float64Array;
+  readonly smallReads: Float64Array;
+  readonly smallWrites: Float64Array;
+  readonly independentOps: Float64Array;
+  readonly collectiveOps: Float64Array;
+}
+
+/** `io.rankBytes`: bytes moved per rank at the application's layer. */
+export interface RankBytesFact {
+  readonly nprocs: number;
+  readonly bytes: Float64Array;
+  readonly total: number;
+}
+
+/** `dxt.posixRanks`: per DXT_POSIX record (file × rank), in table order. */
+export interface DxtPosixRanksFact {
+  readonly ids: BigUint64Array;
+  readonly ranks: Float64Array;
+  readonly ops: Float64Array;
+  readonly busySeconds: Float64Array;
+  readonly spanSeconds: Float64Array;
+  readonly consecutive: Float64Array;
+  readonly forwardGaps: Float64Array;
+  readonly regularGaps: Float64Array;
+  readonly backwardGaps: Float64Array;
+}
+
 /** Every fact, by name. */
 export interface FactValues {
   job: JobFact;
@@ -166,6 +278,12 @@ export interface FactValues {
   hints: HintsFact;
   hdf5: Hdf5Fact;
   lustre: LustreFact;
+  'posix.files': PosixFilesFact;
+  'mpiio.files': MpiioFilesFact;
+  'stdio.files': StdioFilesFact;
+  'hl.files': HlFilesFact;
+  'io.rankBytes': RankBytesFact;
+  'dxt.posixRanks': DxtPosixRanksFact;
 }
 
 export type FactName = keyof FactValues;

@@ -1,0 +1,68 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { jobIoSeconds, subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D01: fsync/fdatasync after (nearly) every write. Darshan counts syncs per file (POSIX_FSYNCS, POSIX_FDSYNCS) and
+ * adds their time to the write time, so the cost is the write time of the files that sync per write.
+ */
+export default defineCheck({
+  meta: {
+    code: 'D01',
+    slug: 'sync-per-write',
+    title: 'Files are synced rarely',
+    failureTitle: 'fsync or fdatasync after every write',
+    description:
+      'A sync forces the data (and for fsync the metadata) to stable storage and waits for it. After every write it ' +
+      'serialises the job on storage latency and defeats the write-back cache; on a parallel file system every sync is a server round trip.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'excessive-fsync',
+    requires: ['posix.files'],
+    modes: ['default'],
+    options: {
+      perWrite: { knob: 'fsync_per_write', description: 'Syncs per write on a file above which it syncs per write.' },
+      min: { knob: 'fsync_min', description: 'Minimum number of syncs on a file.' },
+    },
+    messages: {
+      sync: '{syncs} fsync/fdatasync calls for {writes} writes ({perWrite:fixed2} per write) on {files} file(s), {share:pct} of the I/O time',
+      file: '{syncs} syncs for {writes} writes on "{file}"',
+    },
+    recommendations: {
+      batch: { text: 'Sync once per checkpoint or phase (before close or at a barrier), not after each write; let the file system write back in between', snippet: 'sync-per-phase.c' },
+      noOsync: { text: 'If durability per record is really needed, group records into larger writes and sync the group' },
+    },
+    compat: { differences: [{ id: 'new', description: 'Drishti has no rule for syncs.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const details: DetailInput<'file'>[] = [];
+    let syncs = 0, writes = 0, time = 0;
+    for (let i = 0; i < p.ids.length; i++) {
+      const s = p.syncs[i], w = p.writes[i];
+      if (!(w > 0 && s >= ctx.options.min && s / w > ctx.options.perWrite)) continue;
+      syncs += s;
+      writes += w;
+      time += Math.max(0, p.writeTime[i]);
+      const subject = ctx.file(p.ids[i]);
+      details.push({ messageId: 'file', data: { syncs: s, writes: w, file: subjectName(subject) }, subject });
+    }
+    if (!details.length) return;
+    const total = jobIoSeconds(ctx);
+    const share = total ? Math.min(1, time / total) : 0;
+    ctx.report({
+      cost: { share, basis: 'time' },
+      messageId: 'sync',
+      data: { syncs, writes, perWrite: syncs / writes, files: details.length, share },
+      evidence: [
+        { name: 'syncs', value: syncs, unit: 'count', source: 'POSIX_FSYNCS + POSIX_FDSYNCS' },
+        { name: 'writes', value: writes, unit: 'count', source: 'POSIX_WRITES' },
+        { name: 'writeSeconds', value: time, unit: 'seconds', source: 'POSIX_F_WRITE_TIME (includes sync time)' },
+      ],
+      details,
+      recommendations: ['batch', 'noOsync'],
+    });
+  },
+});

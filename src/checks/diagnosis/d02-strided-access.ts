@@ -1,0 +1,76 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D02: strided access. Each rank jumps forward by a regular stride: its blocks interleave with the other ranks' on
+ * a shared file. Darshan shows it as sequential but not consecutive requests whose common strides
+ * (POSIX_STRIDE1..4) are non-zero; DXT, when present, shows the forward jumps per rank.
+ */
+export default defineCheck({
+  meta: {
+    code: 'D02',
+    slug: 'strided-access',
+    title: 'Ranks access contiguous regions',
+    failureTitle: 'Strided access: ranks interleave small pieces of the file',
+    description:
+      'When each rank reads or writes every N-th block of a file, its requests are small and scattered, neighbouring ' +
+      'ranks contend for the same file-system blocks and stripes (lock ping-pong on Lustre/GPFS), and read-ahead is useless.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'strided-access',
+    requires: ['posix.files'],
+    modes: ['default'],
+    options: {
+      share: { knob: 'strided_share', description: "Share of a file's requests with a regular non-zero stride." },
+      min: { knob: 'strided_min', description: 'Minimum number of strided requests on a file.' },
+    },
+    messages: {
+      strided: '{count} of {total} requests ({ratio:pct}) on {files} file(s) jump forward by a regular stride',
+      file: '{count} strided requests ({ratio:pct}) on "{file}"{dxt}',
+    },
+    recommendations: {
+      view: { text: 'Describe the interleaved layout with an MPI file view (MPI_Type_vector / subarray) and write it with one collective call per rank', snippet: 'mpi-io-strided-view.c' },
+      contiguous: { text: 'Or give each rank one contiguous region of the file (or its own file) and reorder data in memory' },
+    },
+    compat: { differences: [{ id: 'new', description: 'Drishti has no rule for strided access.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const dxt = ctx.tryFact('dxt.posixRanks');
+    const dIdx = new Map<bigint, { ops: number; regular: number }>();
+    if (dxt) for (let r = 0; r < dxt.ids.length; r++) {
+      const e = dIdx.get(dxt.ids[r]) ?? { ops: 0, regular: 0 };
+      e.ops += dxt.ops[r];
+      e.regular += dxt.regularGaps[r];
+      dIdx.set(dxt.ids[r], e);
+    }
+    const details: DetailInput<'file'>[] = [];
+    let count = 0, total = 0;
+    for (let i = 0; i < p.ids.length; i++) {
+      const ops = p.reads[i] + p.writes[i];
+      const s = p.stridedOps[i];
+      if (!(ops > 0 && s >= ctx.options.min && s / ops > ctx.options.share)) continue;
+      count += s;
+      total += ops;
+      const subject = ctx.file(p.ids[i]);
+      const d = dIdx.get(p.ids[i]);
+      details.push({ messageId: 'file', data: { count: s, ratio: s / ops, file: subjectName(subject), dxt: d && d.ops ? ` (DXT: ${d.regular} of ${d.ops} requests repeat the previous forward jump)` : '' }, subject });
+    }
+    if (!details.length) return;
+    const all = p.reads.reduce((a, v) => a + v, 0) + p.writes.reduce((a, v) => a + v, 0);
+    ctx.report({
+      cost: { share: all ? count / all : 0, basis: 'operations' },
+      messageId: 'strided',
+      data: { count, total, ratio: count / total, files: details.length },
+      evidence: [
+        { name: 'stridedRequests', value: count, unit: 'count', source: 'POSIX_STRIDE1..4_COUNT with POSIX_STRIDEn_STRIDE > 0' },
+        { name: 'requests', value: total, unit: 'count', source: 'POSIX_READS + POSIX_WRITES' },
+      ],
+      details,
+      recommendations: ['view', 'contiguous'],
+    });
+  },
+});

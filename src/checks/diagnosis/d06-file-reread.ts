@@ -1,0 +1,71 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D06: files read more than once: bytes read exceed the file's extent (typically every rank reading the whole shared
+ * input). Level by cost: the share of the job's read bytes that were redundant.
+ */
+export default defineCheck({
+  meta: {
+    code: 'D06',
+    slug: 'file-reread',
+    title: 'Each byte is read once',
+    failureTitle: 'Files read more than once (every rank reading the same data)',
+    description:
+      'Reading the same bytes again multiplies the load on the file system; when every rank reads a whole shared input, ' +
+      'the servers deliver the file N times instead of once.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'redundant-read',
+    requires: ['posix.files', 'job'],
+    modes: ['default'],
+    supersedes: ['P09'],
+    options: {
+      factor: { knob: 'redundant_read_factor', description: "Bytes read / the file's extent." },
+      minBytes: { knob: 'io_bytes_min', description: 'Minimum redundant bytes on a file.' },
+    },
+    messages: {
+      reread: '{files} file(s) read {factor:fixed2} times over on average: {extra:bytes} of the {read:bytes} read were read before',
+      file: '"{file}": {read:bytes} read from {extent:bytes}{everyRank}',
+    },
+    recommendations: {
+      once: { text: 'Read shared input once (one rank, or a collective read that splits it) and broadcast or scatter it with MPI', snippet: 'read-once-broadcast.c' },
+      cache: { text: 'Keep data that is needed again in memory instead of reading it again' },
+    },
+    compat: { differences: [{ id: 'level-by-cost', description: 'Drishti (P09) always says WARN; this check is HIGH when most read bytes are redundant, WARN otherwise, and names files where every rank read the whole file.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const nprocs = ctx.fact('job').processes;
+    const details: DetailInput<'file'>[] = [];
+    let extra = 0, readFiles = 0, extentSum = 0, allRead = 0;
+    for (let i = 0; i < p.ids.length; i++) {
+      const r = p.bytesRead[i], e = p.extent[i];
+      if (r > 0) allRead += r;
+      if (!(r > 0 && e > 0 && r / e > ctx.options.factor && r - e >= ctx.options.minBytes)) continue;
+      extra += r - e;
+      readFiles += r;
+      extentSum += e;
+      const everyRank = p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '';
+      const subject = ctx.file(p.ids[i]);
+      details.push({ messageId: 'file', data: { file: subjectName(subject), read: r, extent: e, everyRank }, subject });
+    }
+    if (!details.length) return;
+    const share = allRead ? extra / allRead : 0;
+    ctx.report({
+      level: share > 0.5 ? 'HIGH' : 'WARN',
+      cost: { share, basis: 'bytes' },
+      messageId: 'reread',
+      data: { files: details.length, factor: readFiles / extentSum, extra, read: allRead },
+      evidence: [
+        { name: 'redundantBytes', value: extra, unit: 'bytes', source: 'POSIX_BYTES_READ − (POSIX_MAX_BYTE_READ + 1)' },
+        { name: 'bytesRead', value: allRead, unit: 'bytes', source: 'POSIX_BYTES_READ' },
+      ],
+      details,
+      recommendations: ['once', 'cache'],
+    });
+  },
+});

@@ -1,0 +1,16 @@
+import { test } from 'node:test';
+import check from './d08-many-small-files.js';
+import { runCheckCases } from '../testing/check-tester.js';
+
+test('D08 on labelled logs of the shared corpus', () => {
+  runCheckCases(check, {
+    fires: [
+    { log: 'iopat-meta-heavy-fpp.darshan', expect: { data: { small: 4000, files: 4000 } } },
+    ],
+    quiet: [
+    { log: 'iopat-meta-light.darshan' },
+    { log: 'ior-seq-write-2m-np8.darshan' },
+    { log: 'ior-healthy-posix-fpp-large.darshan' },
+    ],
+  });
+});

@@ -1,0 +1,51 @@
+import { defineCheck } from '../define-check.js';
+
+/** D08: the job touches many small files (POSIX and STDIO, standard streams left out). */
+export default defineCheck({
+  meta: {
+    code: 'D08',
+    slug: 'many-small-files',
+    title: 'Data is kept in few, large files',
+    failureTitle: 'Many small files',
+    description:
+      'Each file costs metadata-server work (create, open, stat, close, and a directory entry) and at least one ' +
+      'file-system block, whatever its size. Thousands of tiny files make a job metadata-bound and fill directories.',
+    panel: 'METADATA',
+    layer: 'POSIX',
+    scope: 'job',
+    level: 'HIGH',
+    problem: 'many-small-files',
+    requires: ['posix.files'],
+    modes: ['default'],
+    options: {
+      min: { knob: 'small_files_min', description: 'Minimum number of small files.' },
+      bytes: { knob: 'small_file_bytes', description: 'Extent below which a file is small.' },
+    },
+    messages: { files: '{small} of the {files} files the job touched are smaller than {limit:bytes} (median {median:bytes})' },
+    recommendations: {
+      container: { text: 'Aggregate small outputs into one file per rank or a shared container (HDF5, ADIOS2, a tar/zip-like archive), indexed by offset' },
+      node: { text: 'Stage many small temporary files on node-local storage (/tmp, burst buffer) instead of the parallel file system' },
+    },
+    compat: { differences: [{ id: 'new', description: 'Drishti has no rule for the number or size of files.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const sizes: number[] = [];
+    for (let i = 0; i < p.ids.length; i++) sizes.push(Math.max(0, p.extent[i]));
+    const s = ctx.tryFact('stdio.files');
+    if (s) for (let i = 0; i < s.ids.length; i++) sizes.push(Math.max(0, s.bytesRead[i], s.bytesWritten[i]));
+    const small = sizes.filter((x) => x < ctx.options.bytes).length;
+    if (!(small >= ctx.options.min && small * 2 > sizes.length)) return;
+    sizes.sort((a, b) => a - b);
+    ctx.report({
+      cost: { share: small / sizes.length, basis: 'operations' },
+      messageId: 'files',
+      data: { small, files: sizes.length, limit: ctx.options.bytes, median: sizes[sizes.length >> 1] },
+      evidence: [
+        { name: 'smallFiles', value: small, unit: 'files', source: 'POSIX_MAX_BYTE_READ/WRITTEN + 1; STDIO bytes' },
+        { name: 'files', value: sizes.length, unit: 'files', source: 'POSIX and STDIO records' },
+      ],
+      recommendations: ['container', 'node'],
+    });
+  },
+});

@@ -1,0 +1,73 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D12: block-sized requests at misaligned offsets. Darshan's POSIX_FILE_NOT_ALIGNED counts requests whose offset is
+ * not a multiple of the file alignment (block or stripe size), whatever their size; a request smaller than a block
+ * cannot be aligned in any useful sense (that is the small-request problem, D10/D11). So only requests of at least
+ * one block are judged: misaligned large ≥ not-aligned − requests smaller than the alignment (a lower bound).
+ */
+export default defineCheck({
+  meta: {
+    code: 'D12',
+    slug: 'misaligned-blocks',
+    title: 'Large requests are block-aligned',
+    failureTitle: 'Large requests straddle file-system blocks',
+    description:
+      'A request of one block or more that starts mid-block touches one more block than needed at each end; writes ' +
+      'then read-modify-write the partial blocks, and on Lustre/GPFS neighbouring ranks contend for the shared block or stripe lock.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'misaligned-file',
+    requires: ['posix.files'],
+    modes: ['default'],
+    supersedes: ['P08'],
+    options: {
+      share: { knob: 'misaligned_share', description: 'Share of block-size-or-larger requests that are misaligned.' },
+      min: { knob: 'misaligned_min', description: 'Minimum misaligned block-size requests on a file.' },
+    },
+    messages: {
+      misaligned: '{count} of {large} requests of at least one block ({ratio:pct}) start off a {alignment:bytes} boundary on {files} file(s)',
+      file: '{count} misaligned block-size requests on "{file}" (alignment {alignment:bytes})',
+    },
+    recommendations: {
+      sizes: { text: 'Make transfer sizes and file offsets multiples of the block or stripe size (pad records or headers)' },
+      hdf5: { text: 'With HDF5, align datasets to the block or stripe size (H5Pset_alignment)', snippet: 'hdf5-alignment.c' },
+      stripe: { text: 'On Lustre, choose a stripe size that divides the transfer size', snippet: 'lustre-striping.sh' },
+    },
+    compat: { differences: [{ id: 'large-only', description: 'Drishti (P08) counts every misaligned request, so small (sub-block) requests always look misaligned; this check judges only requests of at least one block.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const details: DetailInput<'file'>[] = [];
+    let count = 0, large = 0, alignment = 0;
+    for (let i = 0; i < p.ids.length; i++) {
+      const ops = p.reads[i] + p.writes[i];
+      const big = Math.max(0, ops - p.subBlockOps[i]);
+      const bad = Math.max(0, p.notAligned[i] - p.subBlockOps[i]);
+      if (!(big > 0 && bad >= ctx.options.min && bad / big > ctx.options.share)) continue;
+      count += bad;
+      large += big;
+      alignment = Math.max(alignment, p.alignment[i]);
+      const subject = ctx.file(p.ids[i]);
+      details.push({ messageId: 'file', data: { count: bad, alignment: p.alignment[i], file: subjectName(subject) }, subject });
+    }
+    if (!details.length) return;
+    const h = ctx.tryFact('hdf5');
+    ctx.report({
+      cost: { share: count / large, basis: 'operations' },
+      messageId: 'misaligned',
+      data: { count, large, ratio: count / large, alignment, files: details.length },
+      evidence: [
+        { name: 'misalignedLarge', value: count, unit: 'count', source: 'POSIX_FILE_NOT_ALIGNED − requests below POSIX_FILE_ALIGNMENT (lower bound)' },
+        { name: 'largeRequests', value: large, unit: 'count', source: 'POSIX_READS + POSIX_WRITES − requests below POSIX_FILE_ALIGNMENT' },
+        { name: 'alignment', value: alignment, unit: 'bytes', source: 'POSIX_FILE_ALIGNMENT' },
+      ],
+      details,
+      recommendations: h && (h.h5f || h.h5d || h.mpiioHdf5Name) ? ['sizes', 'hdf5'] : ctx.hasModule('LUSTRE') ? ['sizes', 'stripe'] : ['sizes'],
+    });
+  },
+});

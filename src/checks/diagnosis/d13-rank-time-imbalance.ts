@@ -1,0 +1,95 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { median, subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D13: one rank spends far longer in I/O on a shared file than the others while the bytes are balanced. With DXT,
+ * each rank's time on the file is split into time inside read/write calls (busy: O_SYNC writes, slow storage) and
+ * untraced gaps inside its I/O phase (fsync after writes). The slowest rank must exceed the median rank by
+ * `time_imbalance_ratio` times in one of them AND by `time_imbalance_seconds` in absolute terms: short runs on busy
+ * nodes vary 2–5x between ranks (MANIFEST caveat 2). Without DXT: slowest / fastest rank time above 10× the ratio.
+ */
+export default defineCheck({
+  meta: {
+    code: 'D13',
+    slug: 'rank-time-imbalance',
+    title: 'Ranks spend similar time in I/O',
+    failureTitle: 'One rank spends far longer in I/O than the others',
+    description:
+      'At the next collective operation every rank waits for the slowest. A rank that syncs after each write, opens ' +
+      'with O_SYNC or hits a slow server holds the whole job back although it moves no more data than the others.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'time-imbalance',
+    requires: ['posix.files', 'job'],
+    modes: ['default'],
+    supersedes: ['P19'],
+    options: {
+      ratio: { knob: 'time_imbalance_ratio', description: 'Slowest rank vs median rank, in call time or in gap time.' },
+      seconds: { knob: 'time_imbalance_seconds', description: 'Minimum extra seconds of the slowest rank.' },
+      minRequests: { knob: 'time_imbalance_min_requests', description: 'Requests every compared rank must issue on the file (DXT).' },
+    },
+    messages: {
+      imbalance: 'Rank {rank} spends {extra:fixed2} s more in I/O than a typical rank on {files} shared file(s) ({share:pct} of the run time)',
+      file: '"{file}": rank {rank} {what} {slow:fixed2} s vs {typical:fixed2} s for a typical rank',
+    },
+    recommendations: {
+      sync: { text: 'Check what the slow rank does differently: per-write fsync, O_SYNC/O_DIRECT opens, or a different code path; sync once per phase on every rank instead', snippet: 'sync-per-phase.c' },
+      storage: { text: 'If the ranks do the same thing, look for a slow storage target: spread the file over more targets (stripe count) or avoid the slow one', snippet: 'lustre-striping.sh' },
+    },
+    compat: { differences: [{ id: 'floor-and-mechanism', description: 'Drishti (P19) compares slowest and fastest rank time to the file total with no absolute floor, and fires on most short runs; this check needs a large ratio and an absolute floor, and separates call time from sync gaps with DXT.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const runSeconds = Math.max(0, ctx.fact('job').endSeconds - ctx.fact('job').startSeconds);
+    const dxt = ctx.tryFact('dxt.posixRanks');
+    const { ratio, seconds, minRequests } = ctx.options;
+    const details: DetailInput<'file'>[] = [];
+    let worst = { extra: 0, rank: -1 };
+    const perFile = new Map<bigint, number[]>();
+    if (dxt) for (let r = 0; r < dxt.ids.length; r++) if (dxt.ops[r] >= minRequests) (perFile.get(dxt.ids[r]) ?? perFile.set(dxt.ids[r], []).get(dxt.ids[r])!).push(r);
+    for (let i = 0; i < p.ids.length; i++) {
+      if (!p.shared[i]) continue;
+      // Bytes must be balanced: a rank moving more data is a data imbalance (D14), not a time straggler.
+      const sb = p.slowestRankBytes[i], fb = p.fastestRankBytes[i];
+      if (!(sb > 0) || (sb - fb) / sb > 0.1) continue;
+      const rows = perFile.get(p.ids[i]);
+      const subject = ctx.file(p.ids[i]);
+      if (rows && rows.length >= 2) {
+        for (const [kind, what] of [['busy', 'is inside read/write calls for'], ['gap', 'waits between its calls (sync) for']] as const) {
+          const vals = rows.map((r) => (kind === 'busy' ? dxt!.busySeconds[r] : Math.max(0, dxt!.spanSeconds[r] - dxt!.busySeconds[r])));
+          let k = 0;
+          for (let j = 1; j < vals.length; j++) if (vals[j] > vals[k]) k = j;
+          const typical = median(vals.filter((_, j) => j !== k));
+          const extra = vals[k] - typical;
+          if (extra >= seconds && vals[k] > ratio * typical) {
+            details.push({ messageId: 'file', data: { file: subjectName(subject), rank: dxt!.ranks[rows[k]], what, slow: vals[k], typical }, subject });
+            if (extra > worst.extra) worst = { extra, rank: dxt!.ranks[rows[k]] };
+            break;
+          }
+        }
+      } else if (!dxt) {
+        const slow = p.slowestRankTime[i], fast = p.fastestRankTime[i];
+        if (slow - fast >= seconds && slow > 10 * ratio * fast) {
+          details.push({ messageId: 'file', data: { file: subjectName(subject), rank: p.slowestRank[i], what: 'spends', slow, typical: fast }, subject });
+          if (slow - fast > worst.extra) worst = { extra: slow - fast, rank: p.slowestRank[i] };
+        }
+      }
+    }
+    if (!details.length) return;
+    const share = runSeconds ? Math.min(1, worst.extra / runSeconds) : 0;
+    ctx.report({
+      cost: { share, basis: 'time' },
+      messageId: 'imbalance',
+      data: { rank: worst.rank, extra: worst.extra, files: details.length, share },
+      evidence: [
+        { name: 'extraSeconds', value: worst.extra, unit: 'seconds', source: dxt ? 'DXT_POSIX segment times per rank' : 'POSIX_F_SLOWEST_RANK_TIME − POSIX_F_FASTEST_RANK_TIME' },
+        { name: 'runSeconds', value: runSeconds, unit: 'seconds', source: 'job start/end' },
+      ],
+      details,
+      recommendations: ['sync', 'storage'],
+    });
+  },
+});

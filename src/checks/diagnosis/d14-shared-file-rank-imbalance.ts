@@ -1,0 +1,74 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { indexOf, jobBytes, subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D14: bytes per rank on a shared file are very uneven, judged at the layer the application called: an MPI-IO file
+ * by its MPI-IO slowest/fastest rank bytes, because in a healthy collective run only the aggregators issue POSIX I/O
+ * (MANIFEST caveat 5); other files by POSIX.
+ */
+export default defineCheck({
+  meta: {
+    code: 'D14',
+    slug: 'shared-file-rank-imbalance',
+    title: 'Ranks move similar amounts of data on shared files',
+    failureTitle: 'Uneven bytes per rank on shared files',
+    description: 'When some ranks read or write much more of a shared file than others, the others wait for them at the next synchronisation, and the busy ranks\' clients limit the bandwidth.',
+    panel: 'OPERATIONS',
+    layer: 'job',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'rank-imbalance',
+    requires: ['posix.files'],
+    modes: ['default'],
+    supersedes: ['P18'],
+    options: {
+      spread: { knob: 'rank_spread', description: '(slowest − fastest rank bytes) / slowest rank bytes.' },
+      minBytes: { knob: 'io_bytes_min', description: 'Minimum bytes moved on the file.' },
+    },
+    messages: {
+      imbalance: 'Bytes per rank differ by up to {spread:pct} on {files} shared file(s) holding {share:pct} of the data',
+      file: '"{file}" ({layer}): busiest rank {slow:bytes}, least busy {fast:bytes}',
+    },
+    recommendations: {
+      balance: { text: 'Split the data evenly over the ranks (or let a collective call do it)', snippet: 'mpi-io-collective-write.c' },
+    },
+    compat: { differences: [{ id: 'aggregators', description: 'Drishti (P18) judges POSIX bytes, so collective-buffering aggregators look like imbalance; this check judges MPI-IO files by their MPI-IO bytes.' }] },
+  },
+  run(ctx) {
+    const p = ctx.fact('posix.files');
+    const mp = ctx.tryFact('mpiio.files');
+    const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+    const details: DetailInput<'file'>[] = [];
+    let worst = 0, bytes = 0;
+    const consider = (id: bigint, layer: string, slow: number, fast: number, total: number) => {
+      if (!(slow > 0) || total < ctx.options.minBytes) return;
+      const spread = (slow - Math.max(0, fast)) / slow;
+      if (!(spread > ctx.options.spread)) return;
+      worst = Math.max(worst, spread);
+      bytes += total;
+      const subject = ctx.file(id);
+      details.push({ messageId: 'file', data: { file: subjectName(subject), layer, slow, fast: Math.max(0, fast) }, subject });
+    };
+    for (let i = 0; i < p.ids.length; i++) {
+      const m = mi.get(p.ids[i]);
+      if (m !== undefined) {
+        if (mp!.shared[m]) consider(p.ids[i], 'MPI-IO', mp!.slowestRankBytes[m], mp!.fastestRankBytes[m], mp!.bytesRead[m] + mp!.bytesWritten[m]);
+      } else if (p.shared[i]) consider(p.ids[i], 'POSIX', p.slowestRankBytes[i], p.fastestRankBytes[i], p.bytesRead[i] + p.bytesWritten[i]);
+    }
+    if (!details.length) return;
+    const all = jobBytes(ctx);
+    const share = all ? Math.min(1, bytes / all) : 0;
+    ctx.report({
+      cost: { share, basis: 'bytes' },
+      messageId: 'imbalance',
+      data: { spread: worst, files: details.length, share },
+      evidence: [
+        { name: 'spread', value: worst, unit: 'ratio', source: '*_SLOWEST_RANK_BYTES, *_FASTEST_RANK_BYTES (MPI-IO for MPI-IO files)' },
+        { name: 'bytes', value: bytes, unit: 'bytes', source: 'bytes of the imbalanced files' },
+      ],
+      details,
+      recommendations: ['balance'],
+    });
+  },
+});

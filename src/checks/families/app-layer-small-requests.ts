@@ -1,0 +1,104 @@
+import { defineCheck } from '../define-check.js';
+import type { Check, DetailInput } from '../types.js';
+import { WORDS, type Direction } from './direction.js';
+import { subjectName } from './diagnosis-common.js';
+
+type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
+type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
+
+/**
+ * D10/D11: small requests judged at the layer the application called. A file with HDF5 dataset (or PnetCDF
+ * variable) records is judged by their request sizes, an MPI-IO file by its MPI-IO requests, other files by POSIX:
+ * after collective buffering the POSIX requests are what ROMIO made of them, not what the application asked for.
+ * Small = strictly below 1 MiB (1 MiB requests sit in Darshan's 100K_1M bin but are not small; MANIFEST caveat 3).
+ * Level by share of the application's requests: HIGH above `small_share`, WARN above `small_requests`.
+ */
+export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, supersedes: readonly string[]): Check<'high' | 'warn' | 'min', 'many' | 'file', Rec> {
+  const w = WORDS[dir];
+  return defineCheck({
+    meta: {
+      code,
+      slug: `small-${w.ops}-by-layer`,
+      title: `The application's ${w.ops} are large`,
+      failureTitle: `Small ${w.ops} at the layer the application calls`,
+      description:
+        `Every ${w.op} request costs a call, and on a parallel file system at least one round trip to a server. ` +
+        `Requests under 1 MiB spend more time in latency than in moving data. The sizes are taken where the application ` +
+        `issues them (HDF5/PnetCDF, MPI-IO, else POSIX), so collective buffering that merges requests is not mistaken for the application's pattern.`,
+      panel: 'OPERATIONS',
+      layer: 'job',
+      scope: 'file',
+      level: 'HIGH',
+      problem: dir === 'read' ? 'small-reads' : 'small-writes',
+      requires: ['job'],
+      modes: ['default'],
+      supersedes,
+      options: {
+        high: { knob: 'small_share', description: `Share of small ${w.ops} among the application's ${w.ops} above which the finding is HIGH.` },
+        warn: { knob: 'small_requests', description: `Share above which the finding is WARN.` },
+        min: { knob: 'small_min', description: `Minimum number of small ${w.ops}.` },
+      },
+      messages: {
+        many: `{count} of {total} ${w.ops} ({ratio:pct}) are smaller than 1 MiB at the layer the application calls`,
+        file: `{count} small ${w.noun} ({ratio:pct} of the file's, {layer} layer) on "{file}"`,
+      },
+      recommendations: {
+        coalesce: { text: `Buffer data in memory and issue fewer, larger ${w.ops} (≥ 1 MiB, ideally a multiple of the stripe size)` },
+        collective: { text: `Use collective ${w.ops} (MPI_File_${w.op}_all, or H5Pset_dxpl_mpio(…, H5FD_MPIO_COLLECTIVE)) so aggregators merge the ranks' small pieces into large requests`, snippet: dir === 'read' ? 'mpi-io-collective-read.c' : 'mpi-io-collective-write.c' },
+        hdf5Chunk: { text: 'For HDF5 datasets, select larger hyperslabs per call and make the chunk size a multiple of the request size', snippet: 'hdf5-alignment.c' },
+      },
+      compat: { differences: [{ id: 'layer', description: 'Drishti counts POSIX requests only, including 1 MiB ones, and needs more than 1000 of them; this check judges the application layer, excludes exact 1 MiB requests, and has a lower floor.' }] },
+    },
+    run(ctx) {
+      const hl = ctx.tryFact('hl.files');
+      const mp = ctx.tryFact('mpiio.files');
+      const px = ctx.tryFact('posix.files');
+      const judged = new Set<bigint>();
+      const rows: { id: bigint; layer: Layer; small: number; total: number }[] = [];
+      if (hl) for (let i = 0; i < hl.ids.length; i++) {
+        judged.add(hl.ids[i]);
+        rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i] });
+      }
+      if (mp) for (let i = 0; i < mp.ids.length; i++) {
+        if (judged.has(mp.ids[i])) continue;
+        judged.add(mp.ids[i]);
+        const total = dir === 'read' ? mp.indepReads[i] + mp.collReads[i] + mp.nbReads[i] + mp.splitReads[i] : mp.indepWrites[i] + mp.collWrites[i] + mp.nbWrites[i] + mp.splitWrites[i];
+        rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total });
+      }
+      if (px) for (let i = 0; i < px.ids.length; i++) {
+        if (judged.has(px.ids[i])) continue;
+        rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i] });
+      }
+      let small = 0, total = 0;
+      for (const r of rows) {
+        small += Math.max(0, r.small);
+        total += Math.max(0, r.total);
+      }
+      const share = total ? small / total : 0;
+      const o = ctx.options;
+      if (!(small >= o.min && share > o.warn)) return;
+      const details: DetailInput<'file'>[] = [];
+      for (const r of rows.filter((x) => x.small > 0).sort((a, b) => b.small - a.small)) {
+        const subject = ctx.file(r.id);
+        details.push({ messageId: 'file', data: { count: r.small, ratio: r.total ? r.small / r.total : 0, layer: r.layer, file: subjectName(subject) }, subject });
+      }
+      const layers = new Set(rows.filter((r) => r.small > 0).map((r) => r.layer));
+      const recs: Rec[] = ['coalesce'];
+      if (mp) recs.push('collective');
+      if (layers.has('HDF5')) recs.push('hdf5Chunk');
+      ctx.report({
+        level: share > o.high ? 'HIGH' : 'WARN',
+        cost: { share, basis: 'operations' },
+        messageId: 'many',
+        data: { count: small, total, ratio: share },
+        evidence: [
+          { name: `small${w.Op}s`, value: small, unit: 'count', source: 'H5D/PNETCDF_VAR, MPIIO_SIZE_*_AGG or POSIX_SIZE_* bins below 1 MiB, refined with *_ACCESS1..4' },
+          { name: w.ops, value: total, unit: 'count', source: 'H5D_/PNETCDF_VAR_, MPIIO_ or POSIX_ request counters' },
+          { name: 'share', value: share, unit: 'ratio', source: 'hl.files, mpiio.files, posix.files' },
+        ],
+        details,
+        recommendations: recs,
+      });
+    },
+  });
+}

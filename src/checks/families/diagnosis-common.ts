@@ -1,0 +1,51 @@
+import type { FactName, FactValues } from '../../facts/types.js';
+import type { Subject } from '../../report/types.js';
+
+/** What the diagnosis checks need from a check context (any `CheckContext` satisfies it). */
+export interface DiagnosisContext {
+  tryFact<K extends FactName>(name: K): FactValues[K] | null;
+  file(id: bigint, rank?: number): Subject;
+}
+
+/** The display name of a subject (file name, or '' for non-file subjects). */
+export function subjectName(s: Subject): string {
+  return s.kind === 'file' ? s.name : '';
+}
+
+/**
+ * Seconds the job spent in I/O calls at the POSIX and STDIO layers (read + write + metadata, summed over ranks):
+ * the denominator of time-based costs. MPI-IO time is left out because it contains the POSIX time of its calls.
+ */
+export function jobIoSeconds(ctx: DiagnosisContext): number {
+  let s = 0;
+  const p = ctx.tryFact('posix.files');
+  if (p) for (let i = 0; i < p.ids.length; i++) s += Math.max(0, p.readTime[i]) + Math.max(0, p.writeTime[i]) + Math.max(0, p.metaTime[i]);
+  const f = ctx.tryFact('stdio.files');
+  if (f) for (let i = 0; i < f.ids.length; i++) s += Math.max(0, f.readTime[i]) + Math.max(0, f.writeTime[i]) + Math.max(0, f.metaTime[i]);
+  return s;
+}
+
+/** Bytes the job moved at the POSIX and STDIO layers (standard streams left out). */
+export function jobBytes(ctx: DiagnosisContext): number {
+  let s = 0;
+  const p = ctx.tryFact('posix.files');
+  if (p) for (let i = 0; i < p.ids.length; i++) s += Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
+  const f = ctx.tryFact('stdio.files');
+  if (f) for (let i = 0; i < f.ids.length; i++) s += Math.max(0, f.bytesRead[i]) + Math.max(0, f.bytesWritten[i]);
+  return s;
+}
+
+/** Index of each id of `ids` (ascending, as facts give them) for lookups across facts. */
+export function indexOf(ids: BigUint64Array): Map<bigint, number> {
+  const m = new Map<bigint, number>();
+  for (let i = 0; i < ids.length; i++) m.set(ids[i], i);
+  return m;
+}
+
+/** Median of a list of numbers (NaN when empty). */
+export function median(xs: readonly number[]): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
