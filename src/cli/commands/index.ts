@@ -16,6 +16,7 @@ import summary from './summary.js';
 import exportCmd from './export.js';
 import importFeatures from './import-features.js';
 import synth from './synth.js';
+import evalCommand from './eval.js';
 
 /** Every subcommand, in the order `iolens --help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [parse, report, trace, ingest, merge, query, summary, exportCmd, importFeatures, synth];
+export const COMMANDS: readonly CommandModule[] = [parse, report, trace, ingest, merge, query, summary, exportCmd, importFeatures, synth, evalCommand];

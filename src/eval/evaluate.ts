@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DarshanLog } from '../formats/darshan/index.js';
+import { buildReport } from '../report/build-report.js';
+import type { ReportConfig } from '../config/load.js';
+import type { Insight } from '../report/types.js';
+import { parseManifest, type LabelledLog, type Manifest } from './manifest.js';
+
+/** One log's outcome. */
+export interface LogResult {
+  readonly file: string;
+  readonly labels: readonly string[];
+  readonly healthy: boolean;
+  /** Problem tags of HIGH and WARN insights, with their best level. */
+  readonly found: readonly { readonly problem: string; readonly level: 'HIGH' | 'WARN'; readonly codes: readonly string[] }[];
+  readonly hits: readonly string[];
+  readonly misses: readonly string[];
+  /** HIGH insights on a healthy log, or HIGH insights whose tag the log's labels lack: `tag (code)`. */
+  readonly falseAlarms: readonly { readonly problem: string; readonly code: string }[];
+  /** Set when the log could not be analysed. */
+  readonly error?: string;
+}
+
+export interface LabelRow {
+  readonly label: string;
+  readonly logs: number;
+  readonly hits: number;
+  readonly misses: number;
+  /** HIGH insights with this tag on logs not labelled with it. */
+  readonly falseAlarms: number;
+}
+
+export interface Evaluation {
+  readonly dir: string;
+  readonly manifest: Manifest;
+  readonly logs: readonly LogResult[];
+  readonly labels: readonly LabelRow[];
+  readonly totals: { readonly logs: number; readonly healthy: number; readonly labels: number; readonly hits: number; readonly misses: number; readonly falseAlarms: number; readonly highOnHealthy: number };
+  /** Logs listed in the MANIFEST but absent from the directory. */
+  readonly missingLogs: readonly string[];
+}
+
+function judge(log: LabelledLog, insights: readonly Insight[]): Omit<LogResult, 'file' | 'labels' | 'healthy'> {
+  const byTag = new Map<string, { level: 'HIGH' | 'WARN'; codes: string[] }>();
+  const falseAlarms: { problem: string; code: string }[] = [];
+  for (const i of insights) {
+    if (!i.problem || (i.level !== 'HIGH' && i.level !== 'WARN')) continue;
+    const e = byTag.get(i.problem) ?? { level: i.level, codes: [] };
+    if (i.level === 'HIGH') e.level = 'HIGH';
+    e.codes.push(i.code);
+    byTag.set(i.problem, e);
+    if (i.level === 'HIGH' && (log.healthy || !log.labels.includes(i.problem))) falseAlarms.push({ problem: i.problem, code: i.code });
+  }
+  const hits = log.labels.filter((l) => byTag.has(l));
+  const misses = log.labels.filter((l) => !byTag.has(l));
+  const found = [...byTag].map(([problem, e]) => ({ problem, level: e.level, codes: e.codes }));
+  return { found, hits, misses, falseAlarms };
+}
+
+/**
+ * Runs the default-mode report on every log of `dir` listed in its MANIFEST.md and compares the problem tags of the
+ * HIGH/WARN insights with the EXPECTED labels.
+ */
+export function evaluateDirectory(dir: string, config?: ReportConfig): Evaluation {
+  const mf = join(dir, 'MANIFEST.md');
+  if (!existsSync(mf)) throw new Error(`${dir} has no MANIFEST.md`);
+  const manifest = parseManifest(readFileSync(mf, 'utf8'));
+  const logs: LogResult[] = [];
+  const missingLogs: string[] = [];
+  for (const l of manifest.logs) {
+    const path = join(dir, l.file);
+    if (!existsSync(path)) {
+      missingLogs.push(l.file);
+      continue;
+    }
+    try {
+      const report = buildReport(DarshanLog.open(path), { mode: 'default', logName: l.file, ...(config ? { config } : {}) });
+      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, ...judge(l, report.insights) });
+    } catch (err) {
+      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found: [], hits: [], misses: [...l.labels], falseAlarms: [], error: (err as Error).message });
+    }
+  }
+  const tags = new Set<string>(manifest.vocabulary.filter((v) => v !== 'healthy'));
+  for (const r of logs) for (const f of r.falseAlarms) tags.add(f.problem);
+  const labels: LabelRow[] = [...tags].map((label) => ({
+    label,
+    logs: logs.filter((r) => r.labels.includes(label)).length,
+    hits: logs.filter((r) => r.hits.includes(label)).length,
+    misses: logs.filter((r) => r.misses.includes(label)).length,
+    falseAlarms: logs.reduce((n, r) => n + r.falseAlarms.filter((f) => f.problem === label).length, 0),
+  }));
+  const totals = {
+    logs: logs.length,
+    healthy: logs.filter((r) => r.healthy).length,
+    labels: labels.reduce((n, r) => n + r.logs, 0),
+    hits: labels.reduce((n, r) => n + r.hits, 0),
+    misses: labels.reduce((n, r) => n + r.misses, 0),
+    falseAlarms: logs.reduce((n, r) => n + r.falseAlarms.length, 0),
+    highOnHealthy: logs.filter((r) => r.healthy).reduce((n, r) => n + r.falseAlarms.length, 0),
+  };
+  return { dir, manifest, logs, labels, totals, missingLogs };
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+/** The evaluation as plain-text tables (per label, per log, totals). Log-derived names are printed as is: they come from the MANIFEST, a trusted file of the repository's data set. */
+export function formatEvaluation(e: Evaluation): string {
+  const o: string[] = [];
+  o.push(`Evaluation of ${e.dir} (default mode; HIGH/WARN insights vs EXPECTED labels)`, '');
+  o.push(`${pad('label', 20)} ${pad('logs', 5)} ${pad('hits', 5)} ${pad('misses', 7)} false alarms`);
+  for (const r of e.labels) o.push(`${pad(r.label, 20)} ${pad(String(r.logs), 5)} ${pad(String(r.hits), 5)} ${pad(String(r.misses), 7)} ${r.falseAlarms}`);
+  o.push('');
+  for (const r of e.logs) {
+    const exp = r.healthy ? 'healthy' : r.labels.join(', ');
+    const found = r.found.map((f) => `${f.problem}:${f.level}`).join(', ') || '-';
+    const extra = [r.misses.length ? `MISSED ${r.misses.join(', ')}` : '', r.falseAlarms.length ? `FALSE ${r.falseAlarms.map((f) => `${f.problem} (${f.code})`).join(', ')}` : '', r.error ? `ERROR ${r.error}` : ''].filter(Boolean).join('; ');
+    o.push(`${r.misses.length || r.falseAlarms.length || r.error ? '✗' : '✓'} ${pad(r.file, 46)} expected: ${exp} | found: ${found}${extra ? ` | ${extra}` : ''}`);
+  }
+  const t = e.totals;
+  o.push('', `Totals: ${t.logs} logs (${t.healthy} healthy), ${t.labels} labels: ${t.hits} hits, ${t.misses} misses, ${t.falseAlarms} false alarms (${t.highOnHealthy} HIGH on healthy logs)`);
+  if (e.missingLogs.length) o.push(`Listed in MANIFEST.md but absent: ${e.missingLogs.join(', ')}`);
+  return o.join('\n') + '\n';
+}
