@@ -2,7 +2,8 @@ import { basename } from 'node:path';
 import { categoryOf, isStdio, layerOfName } from '../classify.js';
 import { TraceInputError } from '../errors.js';
 import { Category, ChunkWriter, Layer } from '../model.js';
-import { forEachLine } from './lines.js';
+import { DfRecord, DfScanner, fillFromObject } from './dftracer-scan.js';
+import { forEachLineBytes } from './lines.js';
 import type { ReadResult } from './types.js';
 
 /**
@@ -29,31 +30,8 @@ export interface DftracerFileStats {
   lifecycle: number;
 }
 
-interface FileState {
-  files: Map<string, string>;
-  hosts: Map<string, string>;
-  strings: Map<string, string>;
-  procIds: Map<string, number>;
-  app: string | undefined;
-  fdPos: Map<string, number>;
-}
-
 const LIBC_IO = 3;
 const TYPE_LAYER: Record<number, Layer> = { 5: Layer.HDF5 };
-
-function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v !== '') {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : NaN;
-  }
-  return NaN;
-}
-
-function key(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'string' ? v : String(v);
-}
 
 function appFromFileName(path: string): string {
   const b = basename(path).replace(/\.pfw(\.gz)?$/, '');
@@ -86,47 +64,82 @@ function layerOf(cat: string, type: number, name: string): Layer {
   }
 }
 
+/** How a call moves the file position: none, open (fd → 0), fopen (stream → 0), lseek, pread/pwrite, close. */
+const enum PosOp {
+  NONE,
+  OPEN,
+  FOPEN,
+  LSEEK,
+  PRW,
+  CLOSE,
+}
+
+/** Everything derived from (name, cat, type) alone, computed once per distinct triple. */
+interface FuncInfo {
+  cat: string;
+  type: number;
+  func: number;
+  layer: Layer;
+  category: Category;
+  posOp: PosOp;
+  /** fread/fwrite: sizes are items × item size */
+  items: boolean;
+}
+
+function funcInfo(name: string, cat: string, type: number, func: number): FuncInfo {
+  const layer = layerOf(cat, type, name);
+  const category = layer === Layer.OTHER && cat !== '' && type === 0 && !name.startsWith('MPI_') ? Category.OTHER : categoryOf(name);
+  const base = name.endsWith('64') ? name.slice(0, -2) : name;
+  let posOp = PosOp.NONE;
+  if (base === 'open' || base === 'openat' || base === 'creat') posOp = PosOp.OPEN;
+  else if (base === 'fopen' || base === 'fdopen') posOp = PosOp.FOPEN;
+  else if (base === 'lseek') posOp = PosOp.LSEEK;
+  else if (base === 'pread' || base === 'pwrite') posOp = PosOp.PRW;
+  else if (base === 'close' || base === 'fclose') posOp = PosOp.CLOSE;
+  return { cat, type, func, layer, category, posOp, items: name === 'fread' || name === 'fwrite' };
+}
+
+export interface DftracerReadOptions {
+  /** Use the byte scanner for common lines (default true); false sends every line through JSON.parse. */
+  scanner?: boolean;
+}
+
 /** Reads one DFTracer file into `out`; returns its statistics. */
-export async function readDftracerFile(path: string, out: ChunkWriter): Promise<DftracerFileStats> {
+export async function readDftracerFile(path: string, out: ChunkWriter, opts: DftracerReadOptions = {}): Promise<DftracerFileStats> {
   const dicts = out.dicts;
-  const st: FileState = {
-    files: new Map(),
-    hosts: new Map(),
-    strings: new Map(),
-    procIds: new Map(),
-    app: undefined,
-    fdPos: new Map(),
-  };
+  const files = new Map<string, string>();
+  const hosts = new Map<string, string>();
+  const strings = new Map<string, string>();
+  const procIds = new Map<string, number>();
+  let app: string | undefined;
+  /** positions of descriptors (`args.fd`, as text) and of stdio streams (by file hash) */
+  const fdPos = new Map<string | undefined, number>();
+  const streamPos = new Map<string, number>();
+  /** file id per file hash (cleared when an FH record arrives) */
+  const fileByHash = new Map<string, number>();
+  const funcs = new Map<string, FuncInfo | FuncInfo[]>();
+  let lastHost: string | undefined;
+  let lastPid: string | undefined;
+  let lastProc = -1;
   const stats: DftracerFileStats = { path, jsonLines: 0, events: 0, metadata: 0, counters: 0, lifecycle: 0 };
   const fallbackApp = appFromFileName(path);
+  const rec = new DfRecord();
+  const scanner = opts.scanner === false ? null : new DfScanner();
 
-  const onLine = (raw: string, lineNo: number): void => {
-    let line = raw.trim();
-    if (line === '' || line === '[' || line === ']') return;
-    if (line.charCodeAt(line.length - 1) === 44 /* , */) line = line.slice(0, -1);
-    if (line.charCodeAt(0) === 91 /* [ */) line = line.slice(1).trim();
-    if (line === '') return;
-    let ev: Record<string, unknown>;
-    try {
-      ev = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new TraceInputError(`${path}:${lineNo}: malformed JSON line`);
-    }
-    if (ev === null || typeof ev !== 'object' || Array.isArray(ev)) {
-      throw new TraceInputError(`${path}:${lineNo}: expected a JSON object per line`);
-    }
+  const handle = (r: DfRecord, lineNo: number): void => {
     stats.jsonLines++;
-    const ph = ev.ph;
-    const args = (ev.args && typeof ev.args === 'object' ? ev.args : {}) as Record<string, unknown>;
-    const name = typeof ev.name === 'string' ? ev.name : String(ev.name ?? '');
+    const ph = r.ph;
+    const name = r.name;
     if (ph === 'M' || ph === 4) {
       stats.metadata++;
-      const v = key(args.value);
-      const s = typeof args.name === 'string' ? args.name : undefined;
+      const v = r.value;
+      const s = r.argName;
       if (v !== undefined && s !== undefined) {
-        if (name === 'FH') st.files.set(v, s);
-        else if (name === 'HH') st.hosts.set(v, s);
-        else if (name === 'SH') st.strings.set(v, s);
+        if (name === 'FH') {
+          files.set(v, s);
+          fileByHash.clear();
+        } else if (name === 'HH') hosts.set(v, s);
+        else if (name === 'SH') strings.set(v, s);
       }
       return;
     }
@@ -135,76 +148,118 @@ export async function readDftracerFile(path: string, out: ChunkWriter): Promise<
       return;
     }
     if (!(ph === 'X' || ph === 1 || ph === 3 || ph === 'X ' || ph === undefined)) return;
-    const cat = typeof ev.cat === 'string' ? ev.cat : '';
-    if (cat === 'dftracer' || ev.type === 1) {
+    const cat = r.cat;
+    if (cat === 'dftracer' || r.type === 1) {
       // tracer lifecycle (`start`/`end`), not a traced call
       stats.lifecycle++;
       if (name === 'start') {
-        const exec = st.strings.get(key(args.exec_hash) ?? '');
-        const cmd = st.strings.get(key(args.cmd_hash) ?? '');
-        if (exec && exec !== 'DEFAULT') st.app = basename(exec.split(' ')[0]);
-        else if (cmd) st.app = basename(cmd.split(' ')[0]);
+        const exec = strings.get(r.execHash ?? '');
+        const cmd = strings.get(r.cmdHash ?? '');
+        if (exec && exec !== 'DEFAULT') app = basename(exec.split(' ')[0]);
+        else if (cmd) app = basename(cmd.split(' ')[0]);
       }
       return;
     }
-    const ts = num(ev.ts);
-    const dur = num(ev.dur);
+    const ts = r.ts;
+    const dur = r.dur;
     if (!Number.isFinite(ts)) throw new TraceInputError(`${path}:${lineNo}: event without a numeric "ts"`);
-    const pid = key(ev.pid) ?? '0';
-    const hh = key(args.hhash);
-    const host =
-      (typeof args.hostname === 'string' ? args.hostname : undefined) ?? (hh !== undefined ? st.hosts.get(hh) : undefined) ?? 'unknown';
-    const procKey = `${host}\u0000${pid}`;
-    let proc = st.procIds.get(procKey);
-    if (proc === undefined) {
-      proc = dicts.proc(`${host}:${pid}`, host, st.app ?? fallbackApp);
-      st.procIds.set(procKey, proc);
+    const pid = r.pid ?? '0';
+    const hh = r.hhash;
+    const host = r.hostname ?? (hh !== undefined ? hosts.get(hh) : undefined) ?? 'unknown';
+    let proc: number;
+    if (host === lastHost && pid === lastPid) proc = lastProc;
+    else {
+      const procKey = `${host}\u0000${pid}`;
+      let p = procIds.get(procKey);
+      if (p === undefined) {
+        p = dicts.proc(`${host}:${pid}`, host, app ?? fallbackApp);
+        procIds.set(procKey, p);
+      }
+      proc = lastProc = p;
+      lastHost = host;
+      lastPid = pid;
     }
-    const fh = key(args.fhash);
-    let fname: string | undefined = typeof args.fname === 'string' ? args.fname : undefined;
-    if (fname === undefined && fh !== undefined) fname = st.files.get(fh) ?? `<fhash:${fh}>`;
-    const file = fname === undefined ? -1 : dicts.files.id(fname);
-    const func = dicts.funcs.id(name);
-    const type = typeof ev.type === 'number' ? ev.type : 0;
-    const layer = layerOf(cat, type, name);
-    const category = layer === Layer.OTHER && cat !== '' && type === 0 && !name.startsWith('MPI_') ? Category.OTHER : categoryOf(name);
+    const fh = r.fhash;
+    let file: number;
+    if (r.fname !== undefined) file = dicts.files.id(r.fname);
+    else if (fh !== undefined) {
+      let f = fileByHash.get(fh);
+      if (f === undefined) {
+        f = dicts.files.id(files.get(fh) ?? `<fhash:${fh}>`);
+        fileByHash.set(fh, f);
+      }
+      file = f;
+    } else file = -1;
+    const type = r.type;
+    let info: FuncInfo | undefined;
+    const known = funcs.get(name);
+    if (known !== undefined) {
+      if (Array.isArray(known)) {
+        for (const k of known) if (k.cat === cat && k.type === type) info = k;
+      } else if (known.cat === cat && known.type === type) info = known;
+    }
+    if (info === undefined) {
+      info = funcInfo(name, cat, type, dicts.funcs.id(name));
+      if (known === undefined) funcs.set(name, info);
+      else if (Array.isArray(known)) known.push(info);
+      else funcs.set(name, [known, info]);
+    }
+    const { layer, category, func } = info;
 
-    const cnt = ph === 3 ? Math.max(1, num(args.dft_cnt) || 1) : 1;
+    const cnt = ph === 3 ? Math.max(1, r.dftCnt || 1) : 1;
     // bytes moved
     let size = -1;
-    if (category === Category.READ || category === Category.WRITE) {
-      const ret = cnt > 1 && args.ret_sum !== undefined ? num(args.ret_sum) / cnt : num(args.ret);
-      const item = num(args.size);
+    const data = category === Category.READ || category === Category.WRITE;
+    if (data) {
+      const ret = cnt > 1 && r.hasRetSum ? r.retSum / cnt : r.ret;
+      const item = r.size;
       // a failed call (ret < 0) moved nothing
-      if (Number.isFinite(ret)) size = Math.max(0, (name === 'fread' || name === 'fwrite') && item > 0 ? ret * item : ret);
+      if (Number.isFinite(ret)) size = Math.max(0, info.items && item > 0 ? ret * item : ret);
       else {
-        const c = cnt > 1 && args.count_sum !== undefined ? num(args.count_sum) / cnt : num(args.count);
-        if (Number.isFinite(c) && c >= 0) size = (name === 'fread' || name === 'fwrite') && item > 0 ? c * item : c;
+        const c = cnt > 1 && r.hasCountSum ? r.countSum / cnt : r.count;
+        if (Number.isFinite(c) && c >= 0) size = info.items && item > 0 ? c * item : c;
       }
     }
-    // file offset
+    // file offset: descriptor (`fd`) positions, or stdio stream positions keyed by the file hash
     let offset = -1;
-    const fdk = args.fd !== undefined ? `d${key(args.fd)}` : fh !== undefined && layer === Layer.STDIO ? `h${fh}` : undefined;
-    const base = name.endsWith('64') ? name.slice(0, -2) : name;
-    if (base === 'open' || base === 'openat' || base === 'creat') {
-      const ret = num(args.ret);
-      if (ret >= 0) st.fdPos.set(`d${ret}`, 0);
-    } else if (base === 'fopen' || base === 'fdopen') {
-      if (fh !== undefined) st.fdPos.set(`h${fh}`, 0);
-    } else if (base === 'lseek') {
-      const ret = num(args.ret);
-      if (fdk && ret >= 0) st.fdPos.set(fdk, ret);
-    } else if (base === 'pread' || base === 'pwrite') {
-      const o = num(args.offset);
-      if (o >= 0) offset = o;
-    } else if (base === 'close' || base === 'fclose') {
-      if (fdk) st.fdPos.delete(fdk);
+    const byFd = r.hasFd;
+    const byStream = !byFd && fh !== undefined && layer === Layer.STDIO;
+    const posKey = byFd ? r.fd : fh;
+    switch (info.posOp) {
+      case PosOp.OPEN: {
+        const ret = r.ret;
+        if (ret >= 0) fdPos.set(String(ret), 0);
+        break;
+      }
+      case PosOp.FOPEN:
+        if (fh !== undefined) streamPos.set(fh, 0);
+        break;
+      case PosOp.LSEEK: {
+        const ret = r.ret;
+        if (ret >= 0) {
+          if (byFd) fdPos.set(posKey, ret);
+          else if (byStream) streamPos.set(posKey!, ret);
+        }
+        break;
+      }
+      case PosOp.PRW: {
+        const o = r.offset;
+        if (o >= 0) offset = o;
+        break;
+      }
+      case PosOp.CLOSE:
+        if (byFd) fdPos.delete(posKey);
+        else if (byStream) streamPos.delete(posKey!);
+        break;
     }
-    if ((category === Category.READ || category === Category.WRITE) && offset < 0 && fdk !== undefined) {
-      const pos = st.fdPos.get(fdk);
+    if (data && offset < 0 && (byFd || byStream)) {
+      const pos = byFd ? fdPos.get(posKey) : streamPos.get(posKey!);
       if (pos !== undefined) {
         offset = pos;
-        if (size > 0) st.fdPos.set(fdk, pos + size * cnt);
+        if (size > 0) {
+          if (byFd) fdPos.set(posKey, pos + size * cnt);
+          else streamPos.set(posKey!, pos + size * cnt);
+        }
       }
     }
     const start = ts / 1e6;
@@ -220,14 +275,42 @@ export async function readDftracerFile(path: string, out: ChunkWriter): Promise<
     }
     stats.events += cnt;
   };
-  await forEachLine(path, onLine);
+
+  /** The general path: JSON.parse of the line (also the source of every "malformed" error). */
+  const parseLine = (raw: string, lineNo: number): void => {
+    let line = raw.trim();
+    if (line === '' || line === '[' || line === ']') return;
+    if (line.charCodeAt(line.length - 1) === 44 /* , */) line = line.slice(0, -1);
+    if (line.charCodeAt(0) === 91 /* [ */) line = line.slice(1).trim();
+    if (line === '') return;
+    let ev: Record<string, unknown>;
+    try {
+      ev = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new TraceInputError(`${path}:${lineNo}: malformed JSON line`);
+    }
+    if (ev === null || typeof ev !== 'object' || Array.isArray(ev)) {
+      throw new TraceInputError(`${path}:${lineNo}: expected a JSON object per line`);
+    }
+    fillFromObject(ev, rec);
+    handle(rec, lineNo);
+  };
+
+  await forEachLineBytes(path, (buf, s, e, lineNo) => {
+    // trim ASCII blanks; anything else unusual is left to the general path
+    while (s < e && (buf[s] === 32 || buf[s] === 9 || buf[s] === 13)) s++;
+    while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9 || buf[e - 1] === 13)) e--;
+    if (s === e) return;
+    if (scanner !== null && buf[s] === 123 && scanner.scan(buf, s, e, rec)) handle(rec, lineNo);
+    else parseLine(buf.toString('utf8', s, e), lineNo);
+  });
   return stats;
 }
 
 /** Reads DFTracer files one after the other into `out`. */
-export async function readDftracer(paths: readonly string[], out: ChunkWriter): Promise<ReadResult> {
+export async function readDftracer(paths: readonly string[], out: ChunkWriter, opts: DftracerReadOptions = {}): Promise<ReadResult> {
   const perFile: DftracerFileStats[] = [];
-  for (const p of paths) perFile.push(await readDftracerFile(p, out));
+  for (const p of paths) perFile.push(await readDftracerFile(p, out, opts));
   out.flush();
   return {
     format: 'dftracer',

@@ -43,6 +43,47 @@ export async function forEachLine(path: string, onLine: (line: string, lineNo: n
   return lineNo;
 }
 
+/**
+ * Like `forEachLine`, but hands over the raw bytes: `onLine(buf, start, end, lineNo)` with `end` excluding the
+ * newline and a `\r` before it. `buf` is only valid during the call. Empty lines are skipped (but counted).
+ */
+export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void): Promise<number> {
+  const gz = await isGzip(path);
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  const stream = gz ? file.pipe(createGunzip({ chunkSize: 1 << 20 })) : file;
+  if (gz) file.on('error', (err) => stream.destroy(err));
+  let rest: Buffer | null = null;
+  let lineNo = 0;
+  try {
+    for await (const raw of stream as AsyncIterable<Buffer>) {
+      const buf: Buffer = rest ? Buffer.concat([rest, raw]) : raw;
+      rest = null;
+      let pos = 0;
+      for (;;) {
+        const nl = buf.indexOf(10, pos);
+        if (nl < 0) break;
+        lineNo++;
+        let e = nl;
+        if (e > pos && buf[e - 1] === 13) e--;
+        if (e > pos) onLine(buf, pos, e, lineNo);
+        pos = nl + 1;
+      }
+      if (pos < buf.length) rest = Buffer.from(buf.subarray(pos));
+    }
+  } catch (err) {
+    if (err instanceof TraceInputError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    if (e && e.code && e.code.startsWith('Z_')) throw new TraceInputError(`${path}: corrupt gzip data (${e.message})`);
+    if (e && e.code === 'ENOENT') throw new TraceInputError(`${path}: no such file`);
+    throw err;
+  }
+  if (rest && rest.length > 0) {
+    lineNo++;
+    onLine(rest, 0, rest.length, lineNo);
+  }
+  return lineNo;
+}
+
 async function isGzip(path: string): Promise<boolean> {
   const { open } = await import('node:fs/promises');
   let fh;

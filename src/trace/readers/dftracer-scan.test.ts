@@ -1,0 +1,155 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { SHARED } from '../../testing/corpus.js';
+import { ChunkWriter, TableCollector, TraceDicts, type EventTable } from '../model.js';
+import { DfRecord, DfScanner, fillFromObject } from './dftracer-scan.js';
+import { readDftracer } from './dftracer.js';
+import { resolveSource } from './index.js';
+
+async function table(paths: string[], scanner: boolean): Promise<{ t: EventTable; details: unknown; events: number }> {
+  const d = new TraceDicts();
+  const col = new TableCollector();
+  const r = await readDftracer(paths, new ChunkWriter(d, col.sink, 4096), { scanner });
+  return { t: col.table(d), details: r.details, events: r.events };
+}
+
+function sameTables(a: EventTable, b: EventTable, what: string): void {
+  assert.equal(a.length, b.length, what);
+  for (const c of ['proc', 'host', 'app', 'file', 'func', 'layer', 'category', 'offset', 'size', 'start', 'end'] as const) {
+    assert.deepEqual(a[c].subarray(0, a.length), b[c].subarray(0, b.length), `${what}: column ${c}`);
+  }
+  for (const d of ['procs', 'hosts', 'apps', 'files', 'funcs'] as const) assert.deepEqual(a.dicts[d].values, b.dicts[d].values, `${what}: dict ${d}`);
+  assert.deepEqual(a.dicts.procHost, b.dicts.procHost);
+  assert.deepEqual(a.dicts.procApp, b.dicts.procApp);
+}
+
+const DF = join(SHARED, 'traces/dftracer');
+
+test('byte scanner and JSON.parse give identical tables on every DFTracer sample', async () => {
+  const cm1 = (resolveSource([join(DF, 'cm1_1_48_20240926')]) as { files: string[] }).files;
+  const sets: [string, string[]][] = [
+    ['cm1 (gen 2, 48 files)', cm1],
+    ['dftracer-test.pfw (gen 1)', [join(DF, 'legacy-string-fields/dftracer-test.pfw')]],
+    ['dlio-test-trace.pfw.gz (gen 1)', [join(DF, 'legacy-string-fields/dlio-test-trace.pfw.gz')]],
+    ['graph-test_data1.pfw (gen 1)', [join(DF, 'legacy-string-fields/graph-test_data1.pfw')]],
+  ];
+  const expected = [283945, 1012, 93894, 12];
+  for (let i = 0; i < sets.length; i++) {
+    const [what, paths] = sets[i];
+    const fast = await table(paths, true);
+    const slow = await table(paths, false);
+    assert.equal(fast.events, expected[i], what);
+    sameTables(fast.t, slow.t, what);
+    assert.deepEqual(fast.details, slow.details, what);
+  }
+});
+
+test('gen 3 lines (integer ph, hex hashes, aggregation, counters, nested end event) scan identically', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-dfscan-'));
+  try {
+    const lines = [
+      '{"name":"HH","cat":"dftracer","pid":7,"tid":7,"ph":4,"args":{"name":"node1","value":"aa01"}}',
+      '{"name":"FH","cat":"dftracer","pid":7,"tid":7,"ph":4,"args":{"name":"/data/f_001.h5","value":"0f0e"}}',
+      '{"name":"FH","cat":"dftracer","pid":7,"tid":7,"ph":4,"args":{"name":"/data/caf\u00e9 \u2603.h5","value":"0f0f"}}',
+      '{"id":1,"name":"start","cat":"dftracer","type":1,"pid":7,"tid":7,"ts":1000000,"dur":0,"ph":1,"args":{"hhash":"aa01"}}',
+      '{"id":2,"name":"open64","cat":"POSIX","type":3,"pid":7,"tid":7,"ts":1000010,"dur":5,"ph":1,"args":{"hhash":"aa01","fhash":"0f0e","ret":3}}',
+      ' { "id" : 3 , "name" : "write" , "cat":"POSIX","type":3,"pid":7,"tid":7,"ts":1000020,"dur":30,"ph":3,"args":{"hhash":"aa01","fhash":"0f0e","fd":3,"dft_cnt":3,"ret_sum":3072,"ret_min":1024,"ret_max":1024}} ,',
+      '{"id":4,"name":"fwrite","cat":"STDIO","type":3,"pid":7,"tid":7,"ts":1.00003e6,"dur":2.5,"ph":1,"args":{"hhash":"aa01","fhash":"0f0f","size":8,"ret":4}}',
+      '{"id":5,"name":"read","cat":"POSIX","type":3,"pid":7,"tid":7,"ts":1000040,"dur":-0,"ph":1,"args":{"hhash":"aa01","fhash":"0f0e","fd":"3","count":"100","ret":"-1"}}',
+      '{"id":6,"name":"pread64","cat":"POSIX","type":3,"pid":7,"tid":7,"ts":1000050,"dur":4,"ph":1,"args":{"hhash":"aa01","fhash":"0f0e","fd":3,"offset":12345678901234567890,"ret":10}}',
+      '{"name":"cpu","cat":"sys","pid":7,"tid":7,"ts":1000070,"ph":2,"args":{"cpu":3}}',
+      '{"id":7,"name":"end","cat":"dftracer","type":1,"pid":7,"tid":7,"ts":1000090,"dur":0,"ph":1,"args":{"num_events":7,"cfg":{"a":[1,2,{"b":null}]}}}',
+      '{"id":8,"name":"lseek","cat":"POSIX","type":3,"pid":7,"tid":7,"ts":1000100,"dur":1,"ph":1,"args":{"hhash":"aa01","fhash":"0f0e","fd":3,"ret":4096,"note":"tab\\there"}}',
+      '{"id":9,"name":"write","cat":"POSIX","type":3,"pid":7,"tid":7,"ts":1000110,"dur":1,"ph":1,"args":{"hhash":"aa01","fhash":"0f0e","fd":3,"ret":100}}',
+    ];
+    const p = join(dir, 'app-7.pfw');
+    writeFileSync(p, lines.join('\n') + '\n');
+    const fast = await table([p], true);
+    const slow = await table([p], false);
+    assert.equal(fast.events, 9); // open, 3 aggregated writes, fwrite, read, pread, lseek, write
+    sameTables(fast.t, slow.t, 'gen 3');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The reference: the reader's JSON.parse path for one line (null = skipped, 'error' = malformed). */
+function reference(line: string): DfRecord | null | 'error' {
+  let l = line.trim();
+  if (l === '' || l === '[' || l === ']') return null;
+  if (l.charCodeAt(l.length - 1) === 44) l = l.slice(0, -1);
+  if (l.charCodeAt(0) === 91) l = l.slice(1).trim();
+  if (l === '') return null;
+  let ev: unknown;
+  try {
+    ev = JSON.parse(l);
+  } catch {
+    return 'error';
+  }
+  if (ev === null || typeof ev !== 'object' || Array.isArray(ev)) return 'error';
+  const r = new DfRecord();
+  fillFromObject(ev as Record<string, unknown>, r);
+  return r;
+}
+
+function viaScanner(sc: DfScanner, line: string): DfRecord | undefined {
+  const b = Buffer.from(line, 'utf8');
+  let s = 0;
+  let e = b.length;
+  while (s < e && (b[s] === 32 || b[s] === 9 || b[s] === 13)) s++;
+  while (e > s && (b[e - 1] === 32 || b[e - 1] === 9 || b[e - 1] === 13)) e--;
+  if (s === e || b[s] !== 123) return undefined;
+  const r = new DfRecord();
+  return sc.scan(b, s, e, r) ? r : undefined;
+}
+
+const KEYS = ['id', 'name', 'cat', 'pid', 'tid', 'ts', 'dur', 'ph', 'type', 'args', 'hhash', 'fhash', 'hostname', 'fname', 'fd', 'ret', 'ret_sum', 'count', 'count_sum', 'size', 'offset', 'dft_cnt', 'value', 'exec_hash', 'cmd_hash', 'level', 'nam', 'namee', 'ñame'];
+
+test('fuzzed lines: whenever the scanner accepts a line, it yields exactly what JSON.parse yields', () => {
+  const sc = new DfScanner();
+  const num = fc.oneof(
+    { arbitrary: fc.integer({ min: -1000, max: 1000 }).map(String), weight: 6 },
+    { arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String), weight: 3 },
+    { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)), weight: 2 },
+    { arbitrary: fc.constantFrom('0', '-0', '1e3', '1E-2', '0.5', '9007199254740991', '9007199254740992', '9007199254740993', '1727387307981693', '01', '1.', '-', '.5', '1e', '+1', '0x10'), weight: 2 },
+  );
+  const str = fc.oneof(
+    { arbitrary: fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)), weight: 4 },
+    { arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => JSON.stringify(s)), weight: 2 },
+    { arbitrary: fc.constantFrom('"X"', '"M"', '"C"', '"X "', '"FH"', '"dftracer"', '"POSIX"', '"a\\"b"', '"tab\tin"', '"\\u0058"', '""', '" 5 "', '"12"', '"1e400"', '"abc'), weight: 4 },
+  );
+  const scalar = fc.oneof({ arbitrary: num, weight: 10 }, { arbitrary: str, weight: 10 }, { arbitrary: fc.constantFrom('null', 'true', 'false', '[]', '[1]', '{}'), weight: 1 });
+  const ws = fc.oneof({ arbitrary: fc.constant(''), weight: 60 }, { arbitrary: fc.constantFrom(' ', '\t', '  '), weight: 6 }, { arbitrary: fc.constantFrom('\r', '\v', '\u00a0', '\n'), weight: 1 });
+  const member = (value: fc.Arbitrary<string>) =>
+    fc.tuple(fc.constantFrom(...KEYS), ws, ws, value, ws).map(([k, a, b, v, c]) => `${a}"${k}"${b}:${c}${v}`);
+  const argsObj = fc.array(member(scalar), { maxLength: 6 }).map((ms) => `{${ms.join(',')}}`);
+  const line = fc
+    .tuple(ws, fc.array(member(fc.oneof(scalar, scalar, argsObj)), { maxLength: 9 }), ws, fc.constantFrom('', '', '', '', ',', ',,', ']', ' ,'), fc.constantFrom('{', '{', '{', '{', '{', '[{'))
+    .map(([a, ms, b, tail, open]) => `${a}${open}${ms.join(',')}}${b}${tail}`);
+  // random damage: drop or duplicate a character
+  const damaged = fc.tuple(line, fc.nat(), fc.constantFrom('drop', 'dup', 'none', 'none', 'none', 'none')).map(([l, i, how]) => {
+    const k = l.length === 0 ? 0 : i % l.length;
+    if (how === 'drop') return l.slice(0, k) + l.slice(k + 1);
+    if (how === 'dup') return l.slice(0, k) + l[k] + l.slice(k);
+    return l;
+  });
+  let accepted = 0;
+  fc.assert(
+    fc.property(damaged, (l) => {
+      const got = viaScanner(sc, l);
+      if (got === undefined) return;
+      accepted++;
+      // the reader hands JSON.parse the line decoded from its bytes (lone surrogates become U+FFFD on the way)
+      const ref = reference(Buffer.from(l, 'utf8').toString('utf8'));
+      assert.notEqual(ref, 'error', `scanner accepted a malformed line: ${JSON.stringify(l)}`);
+      assert.deepEqual(got, ref, JSON.stringify(l));
+    }),
+    { numRuns: 20000, seed: 42 },
+  );
+  // the property is not vacuous: a good share of the lines take the fast path
+  assert.ok(accepted > 2000, `accepted ${accepted}`);
+});

@@ -1,0 +1,502 @@
+/**
+ * A hand-written scanner for DFTracer event lines, working on the raw bytes of a line (no `JSON.parse`, no string per
+ * line). It accepts the common shape — one flat JSON object whose values are strings without escapes, numbers, or
+ * (for `args`) one nested flat object — and fills a reusable `DfRecord` with exactly the values the reader would have
+ * derived from `JSON.parse` of the same line (`fillFromObject` is that derivation). Anything else (escapes, `null`,
+ * `true`/`false`, arrays, deeper nesting, malformed JSON, non-ASCII whitespace) makes `scan` return false, and the
+ * caller falls back to `JSON.parse` of the line, which also produces the error messages for malformed lines.
+ */
+
+/** The fields of one event line the DFTracer reader uses, with `JSON.parse` semantics. */
+export class DfRecord {
+  /** `name` as a string (`String(v ?? '')` for non-strings). */
+  name = '';
+  /** `cat` when it is a string, else ''. */
+  cat = '';
+  /** `ph`: a string, a number, or undefined. */
+  ph: string | number | undefined = undefined;
+  /** `type` when it is a number, else 0. */
+  type = 0;
+  /** `String(pid)` or undefined. */
+  pid: string | undefined = undefined;
+  ts = NaN;
+  dur = NaN;
+  // args
+  hhash: string | undefined = undefined;
+  fhash: string | undefined = undefined;
+  hostname: string | undefined = undefined;
+  fname: string | undefined = undefined;
+  /** `String(args.fd)` when present (and not null). */
+  fd: string | undefined = undefined;
+  /** true when `args.fd` is present (even if null). */
+  hasFd = false;
+  ret = NaN;
+  retSum = NaN;
+  hasRetSum = false;
+  count = NaN;
+  countSum = NaN;
+  hasCountSum = false;
+  size = NaN;
+  offset = NaN;
+  dftCnt = NaN;
+  value: string | undefined = undefined;
+  argName: string | undefined = undefined;
+  execHash: string | undefined = undefined;
+  cmdHash: string | undefined = undefined;
+
+  reset(): void {
+    this.name = '';
+    this.cat = '';
+    this.ph = undefined;
+    this.type = 0;
+    this.pid = undefined;
+    this.ts = NaN;
+    this.dur = NaN;
+    this.resetArgs();
+  }
+
+  resetArgs(): void {
+    this.hhash = undefined;
+    this.fhash = undefined;
+    this.hostname = undefined;
+    this.fname = undefined;
+    this.fd = undefined;
+    this.hasFd = false;
+    this.ret = NaN;
+    this.retSum = NaN;
+    this.hasRetSum = false;
+    this.count = NaN;
+    this.countSum = NaN;
+    this.hasCountSum = false;
+    this.size = NaN;
+    this.offset = NaN;
+    this.dftCnt = NaN;
+    this.value = undefined;
+    this.argName = undefined;
+    this.execHash = undefined;
+    this.cmdHash = undefined;
+  }
+}
+
+/** `Number(v)` for numbers and non-empty numeric strings, else NaN. */
+export function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : NaN;
+  }
+  return NaN;
+}
+
+/** A hash-like value as a string key (`String(v)`), or undefined for undefined/null. */
+export function key(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : String(v);
+}
+
+/** Fills `r` from a parsed event object (the reference semantics the scanner reproduces). */
+export function fillFromObject(ev: Record<string, unknown>, r: DfRecord): void {
+  r.reset();
+  r.name = typeof ev.name === 'string' ? ev.name : String(ev.name ?? '');
+  r.cat = typeof ev.cat === 'string' ? ev.cat : '';
+  r.ph = typeof ev.ph === 'string' || typeof ev.ph === 'number' ? ev.ph : ev.ph === undefined ? undefined : (null as unknown as undefined);
+  r.type = typeof ev.type === 'number' ? ev.type : 0;
+  r.pid = key(ev.pid);
+  r.ts = num(ev.ts);
+  r.dur = num(ev.dur);
+  const args = (ev.args && typeof ev.args === 'object' ? ev.args : {}) as Record<string, unknown>;
+  r.hhash = key(args.hhash);
+  r.fhash = key(args.fhash);
+  r.hostname = typeof args.hostname === 'string' ? args.hostname : undefined;
+  r.fname = typeof args.fname === 'string' ? args.fname : undefined;
+  r.hasFd = args.fd !== undefined;
+  r.fd = key(args.fd);
+  r.ret = num(args.ret);
+  r.hasRetSum = args.ret_sum !== undefined;
+  r.retSum = num(args.ret_sum);
+  r.count = num(args.count);
+  r.hasCountSum = args.count_sum !== undefined;
+  r.countSum = num(args.count_sum);
+  r.size = num(args.size);
+  r.offset = num(args.offset);
+  r.dftCnt = num(args.dft_cnt);
+  r.value = key(args.value);
+  r.argName = typeof args.name === 'string' ? args.name : undefined;
+  r.execHash = key(args.exec_hash);
+  r.cmdHash = key(args.cmd_hash);
+}
+
+// ---- the byte scanner ---------------------------------------------------------------------------------------------
+
+const enum K {
+  OTHER,
+  NAME,
+  CAT,
+  PH,
+  TYPE,
+  PID,
+  TS,
+  DUR,
+  ARGS,
+  HHASH,
+  FHASH,
+  HOSTNAME,
+  FNAME,
+  FD,
+  RET,
+  RET_SUM,
+  COUNT,
+  COUNT_SUM,
+  SIZE,
+  OFFSET,
+  DFT_CNT,
+  VALUE,
+  EXEC_HASH,
+  CMD_HASH,
+}
+
+function hashBytes(b: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** True when b[s, s + lit.length) spells `lit` (ASCII). */
+function is(b: Uint8Array, s: number, lit: string): boolean {
+  for (let i = 0; i < lit.length; i++) if (b[s + i] !== lit.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Identifies a member name in b[s, e) (top level or inside `args`). */
+function matchKey(b: Uint8Array, s: number, e: number, inArgs: boolean): K {
+  const c = b[s];
+  switch (e - s) {
+    case 2:
+      if (inArgs) return c === 102 && b[s + 1] === 100 ? K.FD : K.OTHER; // fd
+      if (c === 112) return b[s + 1] === 104 ? K.PH : K.OTHER; // ph
+      if (c === 116) return b[s + 1] === 115 ? K.TS : K.OTHER; // ts
+      return K.OTHER;
+    case 3:
+      if (inArgs) return c === 114 && is(b, s, 'ret') ? K.RET : K.OTHER;
+      if (c === 99) return is(b, s, 'cat') ? K.CAT : K.OTHER;
+      if (c === 112) return is(b, s, 'pid') ? K.PID : K.OTHER;
+      if (c === 100) return is(b, s, 'dur') ? K.DUR : K.OTHER;
+      return K.OTHER;
+    case 4:
+      if (c === 110) return is(b, s, 'name') ? K.NAME : K.OTHER;
+      if (inArgs) return c === 115 && is(b, s, 'size') ? K.SIZE : K.OTHER;
+      if (c === 116) return is(b, s, 'type') ? K.TYPE : K.OTHER;
+      if (c === 97) return is(b, s, 'args') ? K.ARGS : K.OTHER;
+      return K.OTHER;
+    case 5:
+      if (!inArgs) return K.OTHER;
+      if (c === 104) return is(b, s, 'hhash') ? K.HHASH : K.OTHER;
+      if (c === 102) return is(b, s, 'fhash') ? K.FHASH : is(b, s, 'fname') ? K.FNAME : K.OTHER;
+      if (c === 99) return is(b, s, 'count') ? K.COUNT : K.OTHER;
+      if (c === 118) return is(b, s, 'value') ? K.VALUE : K.OTHER;
+      return K.OTHER;
+    case 6:
+      return inArgs && c === 111 && is(b, s, 'offset') ? K.OFFSET : K.OTHER;
+    case 7:
+      if (!inArgs) return K.OTHER;
+      if (c === 114) return is(b, s, 'ret_sum') ? K.RET_SUM : K.OTHER;
+      if (c === 100) return is(b, s, 'dft_cnt') ? K.DFT_CNT : K.OTHER;
+      return K.OTHER;
+    case 8:
+      if (!inArgs) return K.OTHER;
+      if (c === 104) return is(b, s, 'hostname') ? K.HOSTNAME : K.OTHER;
+      if (c === 99) return is(b, s, 'cmd_hash') ? K.CMD_HASH : K.OTHER;
+      return K.OTHER;
+    case 9:
+      if (!inArgs) return K.OTHER;
+      if (c === 99) return is(b, s, 'count_sum') ? K.COUNT_SUM : K.OTHER;
+      if (c === 101) return is(b, s, 'exec_hash') ? K.EXEC_HASH : K.OTHER;
+      return K.OTHER;
+    default:
+      return K.OTHER;
+  }
+}
+
+interface InternEntry {
+  bytes: Uint8Array;
+  str: string;
+}
+
+/**
+ * Scans event lines. One scanner per reader: it interns the strings it produces (names, categories, hashes,
+ * pids), so repeated values cost no allocation.
+ */
+export class DfScanner {
+  private interned = new Map<number, InternEntry | InternEntry[]>();
+  private internCount = 0;
+  // results of the last token read
+  private pos = 0;
+  private tokStart = 0;
+  private tokEnd = 0;
+  private tokHigh = false;
+  private tokNum = 0;
+  /** 1 string, 2 number (fast integer), 3 number (general) */
+  private tokKind = 0;
+
+  private str(b: Buffer, s: number, e: number, high: boolean): string {
+    const h = hashBytes(b, s, e);
+    const hit = this.interned.get(h);
+    if (hit !== undefined) {
+      if (Array.isArray(hit)) {
+        for (const x of hit) if (sameBytes(x.bytes, b, s, e)) return x.str;
+      } else if (sameBytes(hit.bytes, b, s, e)) return hit.str;
+    }
+    const str = high ? b.toString('utf8', s, e) : b.toString('latin1', s, e);
+    if (e - s <= 256 && this.internCount < 1 << 16) {
+      const ent = { bytes: Uint8Array.prototype.slice.call(b, s, e), str };
+      this.internCount++;
+      if (hit === undefined) this.interned.set(h, ent);
+      else if (Array.isArray(hit)) hit.push(ent);
+      else this.interned.set(h, [hit, ent]);
+    }
+    return str;
+  }
+
+  /** Reads a string token at `pos` (which holds the opening quote). False on escapes or control characters. */
+  private readString(b: Buffer, end: number): boolean {
+    let i = this.pos + 1;
+    let high = false;
+    for (; i < end; i++) {
+      const c = b[i];
+      if (c === 34) break;
+      if (c === 92 || c < 32) return false;
+      if (c >= 128) high = true;
+    }
+    if (i >= end) return false;
+    this.tokStart = this.pos + 1;
+    this.tokEnd = i;
+    this.tokHigh = high;
+    this.tokKind = 1;
+    this.pos = i + 1;
+    return true;
+  }
+
+  /** Reads a JSON number at `pos`. False when it is not valid JSON number syntax. */
+  private readNumber(b: Buffer, end: number): boolean {
+    let i = this.pos;
+    const s = i;
+    let neg = false;
+    if (b[i] === 45) {
+      neg = true;
+      i++;
+    }
+    if (i >= end) return false;
+    let c = b[i];
+    let v = 0;
+        if (c === 48) {
+      i++;
+    } else if (c >= 49 && c <= 57) {
+      while (i < end && (c = b[i]) >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        i++;
+      }
+    } else return false;
+    let simple = true;
+    if (i < end && b[i] === 46) {
+      simple = false;
+      i++;
+      const f = i;
+      while (i < end && b[i] >= 48 && b[i] <= 57) i++;
+      if (i === f) return false;
+    }
+    if (i < end && (b[i] === 101 || b[i] === 69)) {
+      simple = false;
+      i++;
+      if (i < end && (b[i] === 43 || b[i] === 45)) i++;
+      const f = i;
+      while (i < end && b[i] >= 48 && b[i] <= 57) i++;
+      if (i === f) return false;
+    }
+    this.tokStart = s;
+    this.tokEnd = i;
+    this.pos = i;
+    // digits accumulate exactly while the value stays ≤ 2^53 − 1 (then JSON.parse gives the same value)
+    if (simple && v <= 9007199254740991) {
+      this.tokNum = neg ? -v : v;
+      this.tokKind = neg && v === 0 ? 3 : 2;
+    } else {
+      this.tokNum = Number(b.toString('latin1', s, i));
+      this.tokKind = 3;
+    }
+    return true;
+  }
+
+  /** Reads a scalar value (string or number) at `pos`. */
+  private readScalar(b: Buffer, end: number): boolean {
+    const c = b[this.pos];
+    if (c === 34) return this.readString(b, end);
+    if (c === 45 || (c >= 48 && c <= 57)) return this.readNumber(b, end);
+    return false;
+  }
+
+  /** Last string produced per field (most lines repeat the previous line's pid, cat, hashes…). */
+  private lastBytes: (Uint8Array | undefined)[] = [];
+  private lastStr: string[] = [];
+
+  /** The last token as `key()` would give it; `k` selects the per-field cache. */
+  private tokKey(b: Buffer, k: K): string {
+    if (this.tokKind === 3) return String(this.tokNum);
+    const s = this.tokStart;
+    const e = this.tokEnd;
+    const last = this.lastBytes[k];
+    if (last !== undefined && sameBytes(last, b, s, e)) return this.lastStr[k];
+    const str = this.str(b, s, e, this.tokKind === 1 && this.tokHigh);
+    this.lastBytes[k] = Uint8Array.prototype.slice.call(b, s, e);
+    this.lastStr[k] = str;
+    return str;
+  }
+
+  /** The last token as `num()` would give it. */
+  private tokNumber(b: Buffer): number {
+    if (this.tokKind !== 1) return this.tokNum;
+    if (this.tokEnd === this.tokStart) return NaN;
+    const n = Number(this.tokHigh ? b.toString('utf8', this.tokStart, this.tokEnd) : b.toString('latin1', this.tokStart, this.tokEnd));
+    return Number.isFinite(n) ? n : NaN;
+  }
+
+  private skipWs(b: Buffer, end: number): void {
+    let i = this.pos;
+    while (i < end) {
+      const c = b[i];
+      if (c === 32 || c === 9 || c === 13 || c === 10) i++;
+      else break;
+    }
+    this.pos = i;
+  }
+
+  /**
+   * Scans the event object in `b[s, e)` (the line with surrounding whitespace already trimmed; a trailing `,` is
+   * allowed) into `r`. Returns false when the line must go through `JSON.parse` instead.
+   */
+  scan(b: Buffer, s: number, e: number, r: DfRecord): boolean {
+    if (b[s] !== 123) return false;
+    r.reset();
+    this.pos = s + 1;
+    if (!this.object(b, e, r, false)) return false;
+    // after the object: optional whitespace and one optional trailing comma, then the end
+    this.skipWs(b, e);
+    if (this.pos < e && b[this.pos] === 44) this.pos++;
+    return this.pos === e;
+  }
+
+  /** Scans members after `{` up to and including `}`. */
+  private object(b: Buffer, end: number, r: DfRecord, inArgs: boolean): boolean {
+    this.skipWs(b, end);
+    if (this.pos < end && b[this.pos] === 125) {
+      this.pos++;
+      return true;
+    }
+    for (;;) {
+      if (this.pos >= end || b[this.pos] !== 34) return false;
+      if (!this.readString(b, end)) return false;
+      const k = this.tokHigh ? K.OTHER : matchKey(b, this.tokStart, this.tokEnd, inArgs);
+      this.skipWs(b, end);
+      if (this.pos >= end || b[this.pos] !== 58) return false;
+      this.pos++;
+      this.skipWs(b, end);
+      if (this.pos >= end) return false;
+      if (k === K.ARGS && !inArgs) {
+        if (b[this.pos] !== 123) return false;
+        this.pos++;
+        r.resetArgs();
+        if (!this.object(b, end, r, true)) return false;
+      } else {
+        if (!this.readScalar(b, end)) return false;
+        if (k !== K.OTHER) this.assign(b, r, k, inArgs);
+      }
+      this.skipWs(b, end);
+      if (this.pos >= end) return false;
+      const c = b[this.pos++];
+      if (c === 125) return true;
+      if (c !== 44) return false;
+      this.skipWs(b, end);
+    }
+  }
+
+  private assign(b: Buffer, r: DfRecord, k: K, inArgs: boolean): void {
+    const isStr = this.tokKind === 1;
+    switch (k) {
+      case K.NAME:
+        if (inArgs) r.argName = isStr ? this.tokKey(b, k) : undefined;
+        else r.name = this.tokKey(b, k);
+        break;
+      case K.CAT:
+        r.cat = isStr ? this.tokKey(b, k) : '';
+        break;
+      case K.PH:
+        r.ph = isStr ? this.tokKey(b, k) : this.tokNum;
+        break;
+      case K.TYPE:
+        r.type = isStr ? 0 : this.tokNum;
+        break;
+      case K.PID:
+        r.pid = this.tokKey(b, k);
+        break;
+      case K.TS:
+        r.ts = this.tokNumber(b);
+        break;
+      case K.DUR:
+        r.dur = this.tokNumber(b);
+        break;
+      case K.HHASH:
+        r.hhash = this.tokKey(b, k);
+        break;
+      case K.FHASH:
+        r.fhash = this.tokKey(b, k);
+        break;
+      case K.HOSTNAME:
+        r.hostname = isStr ? this.tokKey(b, k) : undefined;
+        break;
+      case K.FNAME:
+        r.fname = isStr ? this.tokKey(b, k) : undefined;
+        break;
+      case K.FD:
+        r.hasFd = true;
+        r.fd = this.tokKey(b, k);
+        break;
+      case K.RET:
+        r.ret = this.tokNumber(b);
+        break;
+      case K.RET_SUM:
+        r.hasRetSum = true;
+        r.retSum = this.tokNumber(b);
+        break;
+      case K.COUNT:
+        r.count = this.tokNumber(b);
+        break;
+      case K.COUNT_SUM:
+        r.hasCountSum = true;
+        r.countSum = this.tokNumber(b);
+        break;
+      case K.SIZE:
+        r.size = this.tokNumber(b);
+        break;
+      case K.OFFSET:
+        r.offset = this.tokNumber(b);
+        break;
+      case K.DFT_CNT:
+        r.dftCnt = this.tokNumber(b);
+        break;
+      case K.VALUE:
+        r.value = this.tokKey(b, k);
+        break;
+      case K.EXEC_HASH:
+        r.execHash = this.tokKey(b, k);
+        break;
+      case K.CMD_HASH:
+        r.cmdHash = this.tokKey(b, k);
+        break;
+    }
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, s: number, e: number): boolean {
+  if (a.length !== e - s) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[s + i]) return false;
+  return true;
+}
