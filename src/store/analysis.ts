@@ -1,6 +1,5 @@
 import type { DarshanLog } from '../formats/darshan/index.js';
 import { computePerf } from '../formats/darshan/perf.js';
-import { buildReport } from '../report/index.js';
 
 /**
  * Per-log analyses beyond the reader: Darshan's performance estimates (`darshan-parser --perf`) and the
@@ -62,6 +61,18 @@ async function findAnalyzers(): Promise<Analyzers> {
   const out: Analyzers = { perf: null, report: null };
   if (process.env.IOLENS_STORE_BASE_ONLY === '1') return out;
   out.perf = (log) => normalisePerf(computePerf(log));
-  if (process.env.IOLENS_STORE_SKIP_REPORT !== '1') out.report = (log) => normaliseInsights(buildReport(log, { mode: 'default' }));
+  if (process.env.IOLENS_STORE_SKIP_REPORT !== '1') {
+    // Loaded lazily: `query`, `summary` and `--no-report` ingests never load the report code, and a report module
+    // that fails to load marks each row (analysis_errors) instead of stopping the ingest.
+    try {
+      const { buildReport } = await import('../report/index.js');
+      out.report = (log) => normaliseInsights(buildReport(log, { mode: 'default' }));
+    } catch (err) {
+      const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      out.report = () => {
+        throw new Error(`report module failed to load: ${msg}`);
+      };
+    }
+  }
   return out;
 }

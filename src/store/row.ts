@@ -59,7 +59,7 @@ export function errorLine(err: unknown): string {
   if (e && e.code === 'EACCES') return 'permission denied';
   if (e && e.code === 'EISDIR') return 'is a directory';
   if (e && e.code) return `cannot read (${e.code})`;
-  return `unreadable log: ${e && e.message ? e.message.split('\n')[0] : String(err)}`;
+  return `${e && e.message ? e.message.split('\n')[0] : String(err)}`;
 }
 
 /**
@@ -181,13 +181,14 @@ function buildRow(path: string, bytes: Uint8Array, opts: RowOptions): RowOk {
   set('io_time', p[5] + p[6] + p[7] + s[5] + s[6] + s[7]);
 
   const analysis = ['base'];
+  const analysisErrors: string[] = [];
   const an = opts.analyzers;
   if (an?.perf) {
     let perf: PerfEntry[] | null = null;
     try {
       perf = an.perf(log);
     } catch (err) {
-      errors.push(`perf: ${errorLine(err)}`);
+      analysisErrors.push(`perf: ${errorLine(err)}`);
     }
     if (perf) {
       analysis.push('perf');
@@ -211,11 +212,11 @@ function buildRow(path: string, bytes: Uint8Array, opts: RowOptions): RowOk {
       set('worst_level', worstLevel(ins.map((i) => i.level)));
       analysis.push('report');
     } catch (err) {
-      errors.push(`report: ${errorLine(err)}`);
+      analysisErrors.push(`report: ${errorLine(err)}`);
     }
   }
   set('analysis', analysis);
-  if (errors.length > 0) set('decode_errors', errors.join('; '));
+  set('analysis_errors', analysisErrors.length > 0 ? analysisErrors.join('; ') : null);
 
   let lustre: LustreTable | null = null;
   if (log.has('LUSTRE')) {

@@ -79,6 +79,7 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   c('problems', 'VARCHAR[]', 'distinct problem tags of the insights'),
   c('worst_level', 'VARCHAR', 'most severe insight level'),
   c('analysis', 'VARCHAR[]', 'what was computed for this row: base, perf, report'),
+  c('analysis_errors', 'VARCHAR', 'perf or report analysis that failed on this log (one line each), NULL when none'),
   ...AIIO_FEATURES.map((f) => c(`aiio_${f.name}`, 'DOUBLE', f.raw ? `${f.source} (job total, raw)` : `log10(${f.source} + 1)`)),
   ...GAUGE_FEATURES.map((f) => c(`gauge_${f.name}`, 'DOUBLE', f.doc)),
 ];

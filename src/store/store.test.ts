@@ -60,6 +60,9 @@ test('ingest of the whole shared corpus: one jobs row per log, values as darshan
     assert.deepEqual({ c: st.candidates, i: st.inserted, d: st.duplicates, e: st.errors }, { c: 180, i: 180, d: 0, e: 0 });
     const [[jobs, errors, sources, withErr]] = await q(db, `SELECT (SELECT count(*) FROM jobs), (SELECT count(*) FROM ingest_errors), (SELECT count(*) FROM sources), (SELECT count(*) FROM jobs WHERE decode_errors IS NOT NULL)`);
     assert.deepEqual([jobs, errors, sources, withErr].map(n), [180, 0, 180, 2]);
+    const damaged = await q(db, `SELECT regexp_extract(path, '[^/]+$'), decode_errors FROM jobs WHERE decode_errors IS NOT NULL ORDER BY 1`);
+    assert.deepEqual(damaged.map((r) => String(r[0]).slice(0, 24)), ['snyders_ior-DFS_id531897', 'snyders_ior-dfs_id529735']);
+    for (const r of damaged) assert.match(String(r[1]), /^LUSTRE: LUSTRE record extends past the end of its region; HEATMAP: HEATMAP record of \d+ bins is larger than darshan-util accepts$/);
     // Every log whose --perf output has module sections: the stored estimates match to the printed precision.
     const rows = await q(db, `SELECT path, job_id, nprocs, posix_perf_mibs, mpiio_perf_mibs, stdio_perf_mibs FROM jobs`);
     const byPath = new Map(rows.map((r) => [String(r[0]), r]));
