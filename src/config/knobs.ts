@@ -16,7 +16,7 @@ export interface KnobSpec {
   readonly max?: number;
 }
 
-export const KNOBS = {
+const DRISHTI_KNOBS = {
   imbalance_operations: {
     default: 0.1,
     unit: 'ratio',
@@ -116,7 +116,13 @@ export const KNOBS = {
     description: 'Number of MPI-IO reads (or writes) a job must exceed before missing collective I/O is reported.',
     min: 0,
   },
-  // Diagnosis checks (default mode only, src/checks/diagnosis/; docs/checks/D*.md). Not Drishti settings.
+} as const satisfies Record<string, KnobSpec>;
+
+/**
+ * Thresholds of the diagnosis checks (default mode only, `src/checks/diagnosis/`, docs/checks/D*.md). They are not
+ * Drishti settings: `--config` accepts them in either form, and `--drishti` never lists them.
+ */
+const DIAGNOSIS_KNOBS = {
   small_share: { default: 0.5, unit: 'ratio', label: 'Small requests share for HIGH above', description: 'Share of requests below 1 MiB, judged at the layer the application called (HDF5/PnetCDF, else MPI-IO, else POSIX), above which small requests are HIGH (above small_requests they are WARN).', min: 0, max: 1 },
   small_min: { default: 128, unit: 'count', label: 'Small requests at least', description: 'Number of small requests (at the application layer) a job must reach before small requests are reported.', min: 0 },
   fsync_per_write: { default: 0.9, unit: 'ratio', label: 'fsync/fdatasync per write above', description: 'fsync + fdatasync calls per write on a file above which the file syncs after (nearly) every write.', min: 0 },
@@ -146,14 +152,21 @@ export const KNOBS = {
   independent_min: { default: 8, unit: 'count', label: 'Independent MPI-IO requests at least', description: 'Independent requests on a collectively opened (or shared) file needed before missing collective I/O is reported.', min: 0 },
 } as const satisfies Record<string, KnobSpec>;
 
-export type Knob = keyof typeof KNOBS;
-export const KNOB_NAMES = Object.keys(KNOBS) as Knob[];
+/** Every knob: Drishti's, then the diagnosis checks'. */
+export type Knob = Extract<keyof typeof DRISHTI_KNOBS | keyof typeof DIAGNOSIS_KNOBS, string>;
+export const KNOBS: Readonly<Record<Knob, KnobSpec>> = { ...DRISHTI_KNOBS, ...DIAGNOSIS_KNOBS };
+/** Drishti's knobs, in the order of its THRESHOLDS panel. */
+export const KNOB_NAMES = Object.keys(DRISHTI_KNOBS) as Knob[];
+/** The diagnosis checks' knobs. */
+export const DIAGNOSIS_KNOB_NAMES = Object.keys(DIAGNOSIS_KNOBS) as Knob[];
+/** Every knob a configuration may set. */
+export const ALL_KNOB_NAMES: readonly Knob[] = [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES];
 
 /** Knob values after defaults and config files are merged. */
 export type KnobValues = Readonly<Record<Knob, number>>;
 
 export function defaultKnobValues(): KnobValues {
   const out = {} as Record<Knob, number>;
-  for (const k of KNOB_NAMES) out[k] = KNOBS[k].default;
+  for (const k of ALL_KNOB_NAMES) out[k] = KNOBS[k].default;
   return out;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KNOBS, KNOB_NAMES, defaultKnobValues, type Knob, type KnobValues } from './knobs.js';
+import { ALL_KNOB_NAMES, KNOBS, defaultKnobValues, type Knob, type KnobValues } from './knobs.js';
 import { LEVELS, type Level } from '../report/types.js';
 
 /**
@@ -47,8 +47,8 @@ export function defaultConfig(): ReportConfig {
 }
 
 function setKnob(out: Record<Knob, number>, key: string, value: number, where: string): void {
-  if (!(KNOB_NAMES as string[]).includes(key)) {
-    throw new ConfigError(`${where}: unknown threshold '${key}' (known: ${KNOB_NAMES.join(', ')})`);
+  if (!(ALL_KNOB_NAMES as readonly string[]).includes(key)) {
+    throw new ConfigError(`${where}: unknown threshold '${key}' (known: ${ALL_KNOB_NAMES.join(', ')})`);
   }
   const spec = KNOBS[key as Knob] as { min?: number; max?: number };
   if (spec.min !== undefined && value < spec.min) throw new ConfigError(`${where}: ${key} must be ≥ ${spec.min}, got ${value}`);
