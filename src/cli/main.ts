@@ -9,8 +9,19 @@ function packageVersion(): string {
   return pkg.version;
 }
 
-/** Builds the commander program with every registered subcommand. */
-export function buildProgram(): Command {
+/** The subcommand named on the command line (the first argument that is not an option), if any. */
+function requestedCommand(argv: readonly string[]): string | undefined {
+  return argv.find((a) => !a.startsWith('-'));
+}
+
+/**
+ * Builds the commander program. With a known subcommand on the command line only that command's module is loaded;
+ * otherwise (help, unknown command) all of them are, so that help and suggestions are complete.
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
+  const wanted = requestedCommand(argv);
+  const names = wanted && wanted !== 'help' && COMMANDS[wanted] ? [wanted] : Object.keys(COMMANDS);
+  const modules = await Promise.all(names.map(async (n) => (await COMMANDS[n]()).default));
   const program = new Command('iolens')
     .description('I/O performance diagnosis for HPC jobs (Darshan logs, DXT, Recorder and DFTracer traces)')
     .version(packageVersion(), '-V, --version', 'print the IOLens version')
@@ -21,7 +32,7 @@ export function buildProgram(): Command {
       writeOut: (s) => process.stdout.write(s),
       writeErr: (s) => process.stderr.write(s),
     });
-  for (const cmd of COMMANDS) cmd.register(program);
+  for (const cmd of modules) cmd.register(program);
   for (const sub of program.commands) {
     sub.exitOverride();
     sub.version(packageVersion(), '-V, --version', 'print the IOLens version');
@@ -31,7 +42,12 @@ export function buildProgram(): Command {
 
 /** Runs the CLI; resolves to the process exit status. Never rejects and never prints a stack trace. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  let program: Command;
+  try {
+    program = await buildProgram(argv);
+  } catch (err) {
+    return handleError(err);
+  }
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

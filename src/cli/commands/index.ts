@@ -1,22 +1,26 @@
 import type { Command } from 'commander';
 
-/** A CLI subcommand: one file under `commands/`, listed in `COMMANDS` below. */
+/** A CLI subcommand: one file under `commands/`, registered by name in `COMMANDS` below. */
 export interface CommandModule {
   readonly name: string;
   register(program: Command): void;
 }
 
-import parse from './parse.js';
-import report from './report.js';
-import trace from './trace.js';
-import ingest from './ingest.js';
-import query from './query.js';
-import merge from './merge.js';
-import summary from './summary.js';
-import exportCmd from './export.js';
-import importFeatures from './import-features.js';
-import synth from './synth.js';
-import evalCommand from './eval.js';
-
-/** Every subcommand, in the order `iolens --help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [parse, report, trace, ingest, merge, query, summary, exportCmd, importFeatures, synth, evalCommand];
+/**
+ * Every subcommand, in the order `iolens --help` lists them, loaded on demand: `iolens parse …` imports only the
+ * parse command's code (and so only what it needs), which keeps start-up fast; help imports them all.
+ * A meta-test checks that this list matches the files of this folder.
+ */
+export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandModule }>>> = {
+  parse: () => import('./parse.js'),
+  report: () => import('./report.js'),
+  trace: () => import('./trace.js'),
+  ingest: () => import('./ingest.js'),
+  merge: () => import('./merge.js'),
+  query: () => import('./query.js'),
+  summary: () => import('./summary.js'),
+  export: () => import('./export.js'),
+  'import-features': () => import('./import-features.js'),
+  eval: () => import('./eval.js'),
+  synth: () => import('./synth.js'),
+};
