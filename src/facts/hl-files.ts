@@ -28,8 +28,11 @@ export default defineFact({
         sR[r] = requestsBelow(SMALL_REQUEST_BYTES, rb, wb, acc, cnt, r);
         sW[r] = requestsBelow(SMALL_REQUEST_BYTES, wb, rb, acc, cnt, r);
       }
-      const reads = sumByGroup(g, t.int(`${p}_READS` as never));
-      const writes = sumByGroup(g, t.int(`${p}_WRITES` as never));
+      // H5D counts requests in H5D_READS/WRITES; PNETCDF_VAR splits them into independent, collective and non-blocking.
+      const count = (dir: 'READS' | 'WRITES') =>
+        mod === 'H5D' ? sumByGroup(g, t.int(`H5D_${dir}` as never)) : (['INDEP', 'COLL', 'NB'] as const).map((k) => sumByGroup(g, t.int(`PNETCDF_VAR_${k}_${dir}` as never))).reduce((a, b) => a.map((v, i) => v + b[i]));
+      const reads = count('READS');
+      const writes = count('WRITES');
       let indep: Float64Array, coll: Float64Array;
       if (mod === 'H5D') {
         // H5D_USE_MPIIO_COLLECTIVE: the dataset's transfers used a collective property list (per record, 0/1).

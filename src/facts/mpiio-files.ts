@@ -41,6 +41,7 @@ export default defineFact({
       splitReads: sum('MPIIO_SPLIT_READS'),
       splitWrites: sum('MPIIO_SPLIT_WRITES'),
       views: sum('MPIIO_VIEWS'),
+      rwSwitches: sum('MPIIO_RW_SWITCHES'),
       bytesRead: sum('MPIIO_BYTES_READ'),
       bytesWritten: sum('MPIIO_BYTES_WRITTEN'),
       smallReads: sumByGroup(g, smallR),

@@ -12,6 +12,8 @@ export default defineFact({
   description: 'Bytes moved per rank (MPI-IO bytes for MPI-IO files, else POSIX; plus STDIO), shared records attributed from their slowest/fastest rank counters.',
   compute(src) {
     const nprocs = Math.max(1, Number(src.log.job.nprocs));
+    // A damaged or anonymised job record can claim absurd process counts; no per-rank table for those.
+    if (!Number.isSafeInteger(nprocs) || nprocs > 1 << 24) return null;
     const bytes = new Float64Array(nprocs);
     const mpiio = src.fixed('MPI-IO');
     const viaMpiio = new Set<bigint>(mpiio ? mpiio.ids : []);

@@ -204,6 +204,7 @@ export interface MpiioFilesFact {
   readonly splitReads: Float64Array;
   readonly splitWrites: Float64Array;
   readonly views: Float64Array;
+  readonly rwSwitches: Float64Array;
   readonly bytesRead: Float64Array;
   readonly bytesWritten: Float64Array;
   readonly smallReads: Float64Array;

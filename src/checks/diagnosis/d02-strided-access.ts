@@ -47,9 +47,15 @@ export default defineCheck({
       e.regular += dxt.regularGaps[r];
       dIdx.set(dxt.ids[r], e);
     }
+    // Files written or read mostly through collective MPI-IO are left out: there the POSIX strides are the
+    // aggregators' file domains (two-phase I/O), the remedy itself, not the application's pattern.
+    const mp = ctx.tryFact('mpiio.files');
+    const collective = new Set<bigint>();
+    if (mp) for (let i = 0; i < mp.ids.length; i++) if (mp.collReads[i] + mp.collWrites[i] >= mp.indepReads[i] + mp.indepWrites[i] && mp.collReads[i] + mp.collWrites[i] > 0) collective.add(mp.ids[i]);
     const details: DetailInput<'file'>[] = [];
     let count = 0, total = 0;
     for (let i = 0; i < p.ids.length; i++) {
+      if (collective.has(p.ids[i])) continue;
       const ops = p.reads[i] + p.writes[i];
       const s = p.stridedOps[i];
       if (!(ops > 0 && s >= ctx.options.min && s / ops > ctx.options.share)) continue;

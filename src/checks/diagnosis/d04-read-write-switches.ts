@@ -1,8 +1,11 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { subjectName } from '../families/diagnosis-common.js';
+import { indexOf, subjectName } from '../families/diagnosis-common.js';
 
-/** D04: reads and writes alternate on the same file (POSIX_RW_SWITCHES per request). */
+/**
+ * D04: reads and writes alternate on the same file, judged where the application calls: MPIIO_RW_SWITCHES for
+ * MPI-IO files (at POSIX, data sieving's read-modify-write alternates by itself, D05), POSIX_RW_SWITCHES otherwise.
+ */
 export default defineCheck({
   meta: {
     code: 'D04',
@@ -34,10 +37,14 @@ export default defineCheck({
   },
   run(ctx) {
     const p = ctx.fact('posix.files');
+    const mp = ctx.tryFact('mpiio.files');
+    const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
     const details: DetailInput<'file'>[] = [];
     let switches = 0, ops = 0;
     for (let i = 0; i < p.ids.length; i++) {
-      const n = p.reads[i] + p.writes[i], s = p.rwSwitches[i];
+      const m = mi.get(p.ids[i]);
+      const n = m === undefined ? p.reads[i] + p.writes[i] : mp!.indepReads[m] + mp!.indepWrites[m] + mp!.collReads[m] + mp!.collWrites[m] + mp!.nbReads[m] + mp!.nbWrites[m] + mp!.splitReads[m] + mp!.splitWrites[m];
+      const s = m === undefined ? p.rwSwitches[i] : mp!.rwSwitches[m];
       if (!(n > 0 && s >= ctx.options.min && s / n > ctx.options.share)) continue;
       switches += s;
       ops += n;
@@ -52,7 +59,7 @@ export default defineCheck({
       messageId: 'switches',
       data: { switches, ops, files: details.length },
       evidence: [
-        { name: 'switches', value: switches, unit: 'count', source: 'POSIX_RW_SWITCHES' },
+        { name: 'switches', value: switches, unit: 'count', source: 'MPIIO_RW_SWITCHES for MPI-IO files, else POSIX_RW_SWITCHES' },
         { name: 'requests', value: ops, unit: 'count', source: 'POSIX_READS + POSIX_WRITES' },
       ],
       details,

@@ -16,7 +16,7 @@ function rmw(posixRead: number, posixWritten: number) {
   };
   const mpiio: MpiioFilesFact = {
     ids: BigUint64Array.of(7n), shared: col(1), indepReads: z, indepWrites: col(4096), collReads: z, collWrites: z, nbReads: z, nbWrites: z, splitReads: z, splitWrites: z,
-    views: col(4), bytesRead: z, bytesWritten: col(64 * MiB), smallReads: z, smallWrites: col(4096), readTime: z, writeTime: col(2), metaTime: z, slowestRankBytes: z, fastestRankBytes: z,
+    views: col(4), rwSwitches: z, bytesRead: z, bytesWritten: col(64 * MiB), smallReads: z, smallWrites: col(4096), readTime: z, writeTime: col(2), metaTime: z, slowestRankBytes: z, fastestRankBytes: z,
   };
   return { 'posix.files': posix, 'mpiio.files': mpiio };
 }

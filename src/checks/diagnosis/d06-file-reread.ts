@@ -1,10 +1,11 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { subjectName } from '../families/diagnosis-common.js';
+import { indexOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D06: files read more than once: bytes read exceed the file's extent (typically every rank reading the whole shared
- * input). Level by cost: the share of the job's read bytes that were redundant.
+ * input). MPI-IO files count the bytes the application read through MPI-IO (data sieving reads extra bytes at POSIX
+ * by itself). Level by cost: HIGH when most of the job's read bytes were redundant, WARN otherwise.
  */
 export default defineCheck({
   meta: {
@@ -39,11 +40,14 @@ export default defineCheck({
   },
   run(ctx) {
     const p = ctx.fact('posix.files');
+    const mp = ctx.tryFact('mpiio.files');
+    const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
     const nprocs = ctx.fact('job').processes;
     const details: DetailInput<'file'>[] = [];
     let extra = 0, readFiles = 0, extentSum = 0, allRead = 0;
     for (let i = 0; i < p.ids.length; i++) {
-      const r = p.bytesRead[i], e = p.extent[i];
+      const m = mi.get(p.ids[i]);
+      const r = m === undefined ? p.bytesRead[i] : mp!.bytesRead[m], e = p.extent[i];
       if (r > 0) allRead += r;
       if (!(r > 0 && e > 0 && r / e > ctx.options.factor && r - e >= ctx.options.minBytes)) continue;
       extra += r - e;

@@ -1,7 +1,7 @@
 import { defineCheck } from '../define-check.js';
 import type { Check, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { subjectName } from './diagnosis-common.js';
+import { significant, subjectName } from './diagnosis-common.js';
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
@@ -78,7 +78,7 @@ export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, super
       const o = ctx.options;
       if (!(small >= o.min && share > o.warn)) return;
       const details: DetailInput<'file'>[] = [];
-      for (const r of rows.filter((x) => x.small > 0).sort((a, b) => b.small - a.small)) {
+      for (const r of significant(rows, (x) => x.small)) {
         const subject = ctx.file(r.id);
         details.push({ messageId: 'file', data: { count: r.small, ratio: r.total ? r.small / r.total : 0, layer: r.layer, file: subjectName(subject) }, subject });
       }

@@ -1,7 +1,7 @@
 import { defineCheck } from '../define-check.js';
 import type { Check, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { subjectName } from './diagnosis-common.js';
+import { significant, subjectName } from './diagnosis-common.js';
 
 /**
  * D16/D17: random POSIX access. Darshan counts a request as sequential when its offset is past the previous one
@@ -58,7 +58,7 @@ export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, superse
       }
       const share = total ? random / total : 0;
       if (!(random >= ctx.options.min && share > ctx.options.ratio)) return;
-      const details: DetailInput<'file'>[] = per.sort((a, b) => b.n - a.n).map(({ i, n }) => {
+      const details: DetailInput<'file'>[] = significant(per, (x) => x.n).map(({ i, n }) => {
         const subject = ctx.file(p.ids[i]);
         return { messageId: 'file' as const, data: { count: n, ratio: n / ops[i], file: subjectName(subject) }, subject };
       });
