@@ -105,3 +105,61 @@ test('rules explain the hand trace and coverage is reported', () => {
   const ids = BUILTIN_RULES.map((x) => x.id);
   assert.equal(new Set(ids).size, ids.length);
 });
+
+/**
+ * The time view, by hand: the same four files laid end to end in time (A 0–10 s, C 10–14 s, D 14–17 s, B 17–20 s),
+ * 5-second windows, calls binned by their start:
+ *   0 s:  A's one call                          → ops 1/20 = 5%,  time 10/20 = 50%   → atan2(50, 5)     = 84.29° → critical
+ *   5 s:  nothing starts here                   → no record
+ *   10 s: C's 4 calls + D's first (1.5 s)       → ops 25%,        time 5.5/20 = 27.5% → atan2(27.5, 25) = 47.73° → trivial
+ *   15 s: D's second call + B's 13              → ops 70%,        time 4.5/20 = 22.5% → 17.82°                   → none
+ */
+test('time-window view: exact severities, values and keys on a hand-checkable trace', () => {
+  const dicts = new TraceDicts();
+  const cube = new Cube({ layerMask: 1 << Layer.POSIX, smallBytes: MiB, fixedBase: 5 });
+  const w = new ChunkWriter(dicts, (c) => cube.add(c));
+  const p0 = dicts.proc('0', 'h', 'app');
+  const p1 = dicts.proc('1', 'h', 'app');
+  const wr = dicts.funcs.id('write');
+  let t = 0;
+  const emit = (proc: number, file: string, ops: number, secs: number) => {
+    const f = dicts.files.id(file);
+    for (let i = 0; i < ops; i++) {
+      w.push(proc, f, wr, Layer.POSIX, Category.WRITE, i * MiB, MiB, t, t + secs / ops);
+      t += secs / ops;
+    }
+  };
+  emit(p0, '/d/A', 1, 10);
+  emit(p0, '/d/C', 4, 4);
+  emit(p1, '/d/D', 2, 3);
+  emit(p1, '/d/B', 13, 3);
+  w.flush();
+  const r = buildReport(cube.snapshot(), dicts, { format: 'dxt', events: w.count, sources: 1, warnings: [] }, ['hand'], {
+    views: ['time'],
+    metric: 'iops_slope',
+    granularity: 5,
+    minTimeShare: 0,
+    smallBytes: MiB,
+    rules: BUILTIN_RULES,
+    top: 0,
+    layers: ['POSIX'],
+  });
+  assert.equal(r.options.granularity, 5);
+  const v = r.views[0];
+  assert.equal(v.name, 'time');
+  assert.equal(v.records, 3);
+  assert.equal(v.bottlenecks, 2);
+  assert.deepEqual(v.by_severity, { none: 1, trivial: 1, 'very low': 0, low: 0, medium: 0, high: 0, 'very high': 0, critical: 1 });
+  assert.deepEqual(v.top.map((b) => [b.key.time, b.severity]), [[0, 'critical'], [10, 'trivial']]);
+  const [w0, w10] = v.top;
+  assert.equal(w0.value.toFixed(4), (Math.atan2(50, 5) * 180 / Math.PI).toFixed(4));
+  assert.equal(w0.score.toFixed(4), ((Math.atan2(50, 5) * 180 / Math.PI - 45) / 45).toFixed(4));
+  assert.equal(w0.metrics.ops, 1);
+  assert.equal(w0.metrics.time, 10);
+  assert.equal(w10.value.toFixed(4), (Math.atan2(27.5, 25) * 180 / Math.PI).toFixed(4));
+  assert.equal(w10.score.toFixed(4), ((Math.atan2(27.5, 25) * 180 / Math.PI - 45) / 45).toFixed(4));
+  assert.equal(w10.metrics.ops, 5);
+  assert.equal(w10.metrics.time.toFixed(9), '5.500000000');
+  assert.equal(w10.metrics.nprocs, 2);
+  assert.equal(w10.metrics.nfiles, 2);
+});
