@@ -16,6 +16,7 @@ import d14SharedFileRankImbalance from './diagnosis/d14-shared-file-rank-imbalan
 import d15IndependentMpiio from './diagnosis/d15-independent-mpiio.js';
 import d16RandomWrites from './diagnosis/d16-random-writes.js';
 import d17RandomReads from './diagnosis/d17-random-reads.js';
+import d18IoPhases from './diagnosis/d18-io-phases.js';
 
 /**
  * The diagnosis checks (issue 5): default mode only, each tagged with a problem and graded by cost. Several supersede
@@ -40,4 +41,5 @@ export const DIAGNOSIS_CHECKS: readonly AnyCheck[] = [
   d15IndependentMpiio,
   d16RandomWrites,
   d17RandomReads,
+  d18IoPhases,
 ];

@@ -10,7 +10,7 @@ import { defineFact } from './define-fact.js';
 export default defineFact({
   name: 'dxt.posixRanks',
   description: 'DXT_POSIX per file × rank: operations, busy and span seconds, consecutive / forward-gap / backward offsets, and repeated forward gaps (regular strides).',
-  compute(src) {
+  compute(src, facts) {
     let t: DxtTable | null = null;
     try {
       t = src.log.table<DxtTable>('DXT_POSIX');
@@ -20,14 +20,27 @@ export default defineFact({
     if (!t || !t.length) return null;
     const n = t.length;
     const off = t.offsetLength.col(0), len = t.offsetLength.col(1);
-    const ops = new Float64Array(n), busy = new Float64Array(n), span = new Float64Array(n);
+    const ops = new Float64Array(n), busy = new Float64Array(n), span = new Float64Array(n), lastEnd = new Float64Array(n);
     const consecutive = new Float64Array(n), forward = new Float64Array(n), backward = new Float64Array(n), regular = new Float64Array(n);
+    // Alignment per file: the Lustre stripe size when the log has it, else Darshan's POSIX_FILE_ALIGNMENT.
+    const align = new Map<bigint, number>();
+    const px = facts.tryGet('posix.files');
+    if (px) for (let i = 0; i < px.ids.length; i++) if (px.alignment[i] > 0) align.set(px.ids[i], px.alignment[i]);
+    const ls = facts.tryGet('lustre.stripes');
+    if (ls) for (let i = 0; i < ls.ids.length; i++) if (ls.stripeSize[i] > 0) align.set(ls.ids[i], ls.stripeSize[i]);
+    const largeOps = new Float64Array(n), misaligned = new Float64Array(n), alignment = new Float64Array(n);
     const order: number[] = [];
     for (let r = 0; r < n; r++) {
       const s0 = t.segStart[r];
       const m = t.writeCount[r] + t.readCount[r];
       ops[r] = m;
       if (!m) continue;
+      const a = align.get(t.ids[r]) ?? 0;
+      alignment[r] = a;
+      if (a > 0) for (let k = s0; k < s0 + m; k++) if (len[k] >= a) {
+        largeOps[r]++;
+        if (off[k] % a !== 0) misaligned[r]++;
+      }
       order.length = 0;
       for (let k = s0; k < s0 + m; k++) order.push(k);
       order.sort((a, b) => t!.start[a] - t!.start[b]);
@@ -48,7 +61,8 @@ export default defineFact({
         prevEnd = off[k] + len[k];
       }
       span[r] = last - first;
+      lastEnd[r] = last;
     }
-    return { ids: t.ids, ranks: t.ranks.col(0), ops, busySeconds: busy, spanSeconds: span, consecutive, forwardGaps: forward, regularGaps: regular, backwardGaps: backward };
+    return { ids: t.ids, ranks: t.ranks.col(0), ops, busySeconds: busy, spanSeconds: span, consecutive, forwardGaps: forward, regularGaps: regular, backwardGaps: backward, largeOps, misalignedLargeOps: misaligned, alignment, lastEndSeconds: lastEnd };
   },
 });

@@ -5,8 +5,10 @@ import filesCounts from './file-counts.js';
 import hdf5 from './hdf5.js';
 import hints from './hints.js';
 import hlFiles from './hl-files.js';
+import heatmapTimeline from './heatmap-timeline.js';
 import job from './job.js';
 import lustre from './lustre.js';
+import lustreStripes from './lustre-stripes.js';
 import modules from './modules.js';
 import mpiioFiles from './mpiio-files.js';
 import mpiioRecords from './mpiio-records.js';
@@ -26,11 +28,13 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'dxt.posixRanks': dxtPosixRanks,
   'files.counts': filesCounts,
   hdf5,
+  'heatmap.timeline': heatmapTimeline,
   hints,
   'hl.files': hlFiles,
   'io.rankBytes': ioRankBytes,
   job,
   lustre,
+  'lustre.stripes': lustreStripes,
   modules,
   'mpiio.files': mpiioFiles,
   'mpiio.records': mpiioRecords,

@@ -261,6 +261,28 @@ export interface DxtPosixRanksFact {
   readonly forwardGaps: Float64Array;
   readonly regularGaps: Float64Array;
   readonly backwardGaps: Float64Array;
+  /** Requests at least as long as the file's alignment (Lustre stripe size when known, else POSIX_FILE_ALIGNMENT). */
+  readonly largeOps: Float64Array;
+  /** Of those, requests whose offset is not a multiple of the alignment. */
+  readonly misalignedLargeOps: Float64Array;
+  /** The alignment used for the record's file. */
+  readonly alignment: Float64Array;
+  /** End of the record's last traced request, in seconds from the job start. */
+  readonly lastEndSeconds: Float64Array;
+}
+
+/** `lustre.stripes`: stripe layout per Lustre file (first component), in log order. */
+export interface LustreStripesFact {
+  readonly ids: BigUint64Array;
+  readonly stripeSize: Float64Array;
+  readonly stripeCount: Float64Array;
+}
+
+/** `heatmap.timeline`: bytes per time bin over all ranks, per instrumented layer. */
+export interface HeatmapTimelineFact {
+  readonly binSeconds: number;
+  /** Layer name (POSIX, MPIIO, STDIO) → bytes read + written per bin, summed over ranks. */
+  readonly layers: readonly { readonly layer: string; readonly bytes: Float64Array; readonly activeRanks: Float64Array }[];
 }
 
 /** Every fact, by name. */
@@ -285,6 +307,8 @@ export interface FactValues {
   'hl.files': HlFilesFact;
   'io.rankBytes': RankBytesFact;
   'dxt.posixRanks': DxtPosixRanksFact;
+  'lustre.stripes': LustreStripesFact;
+  'heatmap.timeline': HeatmapTimelineFact;
 }
 
 export type FactName = keyof FactValues;

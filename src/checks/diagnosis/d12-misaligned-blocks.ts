@@ -7,6 +7,7 @@ import { subjectName } from '../families/diagnosis-common.js';
  * not a multiple of the file alignment (block or stripe size), whatever their size; a request smaller than a block
  * cannot be aligned in any useful sense (that is the small-request problem, D10/D11). So only requests of at least
  * one block are judged: misaligned large ≥ not-aligned − requests smaller than the alignment (a lower bound).
+ * With DXT the count is exact, against the Lustre stripe size when the LUSTRE module has the file's layout.
  */
 export default defineCheck({
   meta: {
@@ -42,18 +43,30 @@ export default defineCheck({
   },
   run(ctx) {
     const p = ctx.fact('posix.files');
+    const dxt = ctx.tryFact('dxt.posixRanks');
+    const traced = new Map<bigint, { large: number; bad: number; alignment: number }>();
+    if (dxt) for (let r = 0; r < dxt.ids.length; r++) {
+      if (!(dxt.alignment[r] > 0) || !dxt.ops[r]) continue;
+      const e = traced.get(dxt.ids[r]) ?? { large: 0, bad: 0, alignment: dxt.alignment[r] };
+      e.large += dxt.largeOps[r];
+      e.bad += dxt.misalignedLargeOps[r];
+      traced.set(dxt.ids[r], e);
+    }
     const details: DetailInput<'file'>[] = [];
-    let count = 0, large = 0, alignment = 0;
+    let count = 0, large = 0, alignment = 0, exact = false;
     for (let i = 0; i < p.ids.length; i++) {
+      const d = traced.get(p.ids[i]);
       const ops = p.reads[i] + p.writes[i];
-      const big = Math.max(0, ops - p.subBlockOps[i]);
-      const bad = Math.max(0, p.notAligned[i] - p.subBlockOps[i]);
+      const big = d ? d.large : Math.max(0, ops - p.subBlockOps[i]);
+      const bad = d ? d.bad : Math.max(0, p.notAligned[i] - p.subBlockOps[i]);
+      const a = d ? d.alignment : p.alignment[i];
       if (!(big > 0 && bad >= ctx.options.min && bad / big > ctx.options.share)) continue;
+      if (d) exact = true;
       count += bad;
       large += big;
-      alignment = Math.max(alignment, p.alignment[i]);
+      alignment = Math.max(alignment, a);
       const subject = ctx.file(p.ids[i]);
-      details.push({ messageId: 'file', data: { count: bad, alignment: p.alignment[i], file: subjectName(subject) }, subject });
+      details.push({ messageId: 'file', data: { count: bad, alignment: a, file: subjectName(subject) }, subject });
     }
     if (!details.length) return;
     const h = ctx.tryFact('hdf5');
@@ -62,7 +75,7 @@ export default defineCheck({
       messageId: 'misaligned',
       data: { count, large, ratio: count / large, alignment, files: details.length },
       evidence: [
-        { name: 'misalignedLarge', value: count, unit: 'count', source: 'POSIX_FILE_NOT_ALIGNED − requests below POSIX_FILE_ALIGNMENT (lower bound)' },
+        { name: 'misalignedLarge', value: count, unit: 'count', source: exact ? 'DXT_POSIX offsets and lengths vs the stripe size (LUSTRE) or POSIX_FILE_ALIGNMENT' : 'POSIX_FILE_NOT_ALIGNED − requests below POSIX_FILE_ALIGNMENT (lower bound)' },
         { name: 'largeRequests', value: large, unit: 'count', source: 'POSIX_READS + POSIX_WRITES − requests below POSIX_FILE_ALIGNMENT' },
         { name: 'alignment', value: alignment, unit: 'bytes', source: 'POSIX_FILE_ALIGNMENT' },
       ],
