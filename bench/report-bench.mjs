@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { machine, median, OUT, ROOT, SHARED } from './lib.mjs';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
-const cli = join(ROOT, 'bin', 'iolens.js');
+const cli = process.env.IOLENS_CLI ?? join(ROOT, 'bin', 'iolens.js');
 function wall(args) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });

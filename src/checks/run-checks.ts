@@ -1,5 +1,5 @@
 import { KNOBS, type Knob, type KnobValues } from '../config/knobs.js';
-import type { ReportConfig } from '../config/load.js';
+import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import { renderTemplate } from '../report/format.js';
 import type { CheckOutcome, Detail, Insight, Mode, Subject, ThresholdUsed } from '../report/types.js';

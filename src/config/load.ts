@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CheckOverride, ReportConfig } from './defaults.js';
 import { ALL_KNOB_NAMES, KNOBS, defaultKnobValues, type Knob, type KnobValues } from './knobs.js';
 import { LEVELS, type Level } from '../report/types.js';
 
@@ -11,15 +12,8 @@ import { LEVELS, type Level } from '../report/types.js';
  *
  * Parsing is pure (text in, config out); reading the file is the CLI's job.
  */
-export interface CheckOverride {
-  readonly enabled: boolean;
-  readonly level?: Level;
-}
-
-export interface ReportConfig {
-  readonly knobs: KnobValues;
-  readonly checks: Readonly<Record<string, CheckOverride>>;
-}
+export type { CheckOverride, ReportConfig } from './defaults.js';
+export { defaultConfig } from './defaults.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -41,10 +35,6 @@ const iolensForm = z
   })
   .strict();
 const drishtiForm = z.record(z.string(), z.record(z.string(), knobValue));
-
-export function defaultConfig(): ReportConfig {
-  return { knobs: defaultKnobValues(), checks: {} };
-}
 
 function setKnob(out: Record<Knob, number>, key: string, value: number, where: string): void {
   if (!(ALL_KNOB_NAMES as readonly string[]).includes(key)) {

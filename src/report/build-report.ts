@@ -1,6 +1,6 @@
 import type { DarshanLog } from '../formats/darshan/index.js';
 import { KNOBS, KNOB_NAMES } from '../config/knobs.js';
-import { defaultConfig, type ReportConfig } from '../config/load.js';
+import { defaultConfig, type ReportConfig } from '../config/defaults.js';
 import { FactContext } from '../facts/fact-context.js';
 import { FactSource } from '../facts/source.js';
 import { CHECKS } from '../checks/registry.js';

@@ -7,7 +7,7 @@ import { openLogOrExit } from '../open-log.js';
 import { EXIT_FAIL_ON, UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
 import { buildReport } from '../../report/build-report.js';
-import { ConfigError, defaultConfig, parseConfig, type ReportConfig } from '../../config/load.js';
+import { defaultConfig, type ReportConfig } from '../../config/defaults.js';
 import { SNIPPETS } from '../../checks/types.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
 import type { RenderOptions } from '../../render/options.js';
@@ -78,7 +78,8 @@ function positiveInt(v: string, flag: string): number {
   return n;
 }
 
-function readConfig(path: string | undefined): ReportConfig {
+/** Reads a --config file; the validator (zod) is loaded only then, to keep start-up fast. */
+async function readConfig(path: string | undefined): Promise<ReportConfig> {
   if (!path) return defaultConfig();
   let text: string;
   try {
@@ -86,6 +87,7 @@ function readConfig(path: string | undefined): ReportConfig {
   } catch (err) {
     throw new UserError(`--config ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  const { ConfigError, parseConfig } = await import('../../config/load.js');
   try {
     return parseConfig(text, path);
   } catch (err) {
@@ -126,8 +128,8 @@ const report: CommandModule = {
       .option('--no-sacct', 'do not ask Slurm sacct for the node count')
       .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
       .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
-      .action((file: string, flags: ReportFlags) => {
-        const config = readConfig(flags.config);
+      .action(async (file: string, flags: ReportFlags) => {
+        const config = await readConfig(flags.config);
         const log = openLogOrExit(file);
         let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
         if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
