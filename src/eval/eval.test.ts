@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED } from '../testing/corpus.js';
+import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { evaluateDirectory, formatEvaluation } from './evaluate.js';
 import { labelTokens, parseManifest } from './manifest.js';
 
@@ -18,8 +19,14 @@ test('MANIFEST parsing: label tokens leave parenthesised notes and free text out
 
 test('evaluation on the labelled shared logs: every label found, no HIGH false alarm', () => {
   const e = evaluateDirectory(DIR);
-  // The table goes to the test output.
-  console.log(formatEvaluation(e));
+  // The table goes to the test output, and docs/eval.md shows the latest one (IOLENS_UPDATE_DOCS=1 rewrites it).
+  const table = formatEvaluation(e, '../shared/darshan-logs/generated');
+  console.log(table);
+  const doc = join(REPO_ROOT, 'docs', 'eval.md');
+  const text = readFileSync(doc, 'utf8');
+  const fenced = /```text\n[\s\S]*?```/;
+  if (process.env.IOLENS_UPDATE_DOCS) writeFileSync(doc, text.replace(fenced, `\`\`\`text\n${table}\`\`\``));
+  assert.equal(fenced.exec(readFileSync(doc, 'utf8'))?.[0], `\`\`\`text\n${table}\`\`\``, 'docs/eval.md shows the current table (IOLENS_UPDATE_DOCS=1 rewrites it)');
   assert.equal(e.missingLogs.length, 0, `logs listed in MANIFEST.md are present: ${e.missingLogs.join(', ')}`);
   assert.equal(e.logs.length, e.manifest.logs.length);
   assert.ok(e.logs.length >= 30 && e.totals.healthy >= 10, 'the MANIFEST was read (logs and healthy twins)');

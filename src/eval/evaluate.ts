@@ -106,9 +106,9 @@ function pad(s: string, n: number): string {
 }
 
 /** The evaluation as plain-text tables (per label, per log, totals). Log-derived names are printed as is: they come from the MANIFEST, a trusted file of the repository's data set. */
-export function formatEvaluation(e: Evaluation): string {
+export function formatEvaluation(e: Evaluation, dirLabel: string = e.dir): string {
   const o: string[] = [];
-  o.push(`Evaluation of ${e.dir} (default mode; HIGH/WARN insights vs EXPECTED labels)`, '');
+  o.push(`Evaluation of ${dirLabel} (default mode; HIGH/WARN insights vs EXPECTED labels)`, '');
   o.push(`${pad('label', 20)} ${pad('logs', 5)} ${pad('hits', 5)} ${pad('misses', 7)} false alarms`);
   for (const r of e.labels) o.push(`${pad(r.label, 20)} ${pad(String(r.logs), 5)} ${pad(String(r.hits), 5)} ${pad(String(r.misses), 7)} ${r.falseAlarms}`);
   o.push('');

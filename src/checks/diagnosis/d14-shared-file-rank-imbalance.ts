@@ -5,7 +5,8 @@ import { indexOf, jobBytes, subjectName } from '../families/diagnosis-common.js'
 /**
  * D14: bytes per rank on a shared file are very uneven, judged at the layer the application called: an MPI-IO file
  * by its MPI-IO slowest/fastest rank bytes, because in a healthy collective run only the aggregators issue POSIX I/O
- * (MANIFEST caveat 5); other files by POSIX.
+ * (MANIFEST caveat 5); other files by POSIX. Darshan keeps the bytes of the slowest and the fastest rank, a proxy
+ * for the most and least loaded ones. HIGH above `rank_spread`, WARN above `rank_spread_warn`.
  */
 export default defineCheck({
   meta: {
@@ -23,7 +24,8 @@ export default defineCheck({
     modes: ['default'],
     supersedes: ['P18'],
     options: {
-      spread: { knob: 'rank_spread', description: '(slowest − fastest rank bytes) / slowest rank bytes.' },
+      spread: { knob: 'rank_spread', description: '(slowest − fastest rank bytes) / slowest rank bytes above which the finding is HIGH.' },
+      warn: { knob: 'rank_spread_warn', description: 'The same spread above which the finding is WARN.' },
       minBytes: { knob: 'io_bytes_min', description: 'Minimum bytes moved on the file.' },
     },
     messages: {
@@ -44,7 +46,7 @@ export default defineCheck({
     const consider = (id: bigint, layer: string, slow: number, fast: number, total: number) => {
       if (!(slow > 0) || total < ctx.options.minBytes) return;
       const spread = (slow - Math.max(0, fast)) / slow;
-      if (!(spread > ctx.options.spread)) return;
+      if (!(spread > ctx.options.warn)) return;
       worst = Math.max(worst, spread);
       bytes += total;
       const subject = ctx.file(id);
@@ -60,6 +62,7 @@ export default defineCheck({
     const all = jobBytes(ctx);
     const share = all ? Math.min(1, bytes / all) : 0;
     ctx.report({
+      level: worst > ctx.options.spread ? 'HIGH' : 'WARN',
       cost: { share, basis: 'bytes' },
       messageId: 'imbalance',
       data: { spread: worst, files: details.length, share },
