@@ -31,6 +31,7 @@ function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffe
   const parts: Buffer[] = [];
   let total = 0;
   let off = 0;
+  let lastOut = 0;
   const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   while (off < input.length) {
     let out: Buffer;
@@ -39,8 +40,9 @@ function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffe
       const res = inflateSync(input.subarray(off), {
         info: true,
         maxOutputLength: Math.max(1, maxBytes - total),
-        // Large output chunks: fewer pieces for zlib to hand back and for Node to concatenate.
-        chunkSize: Math.min(1 << 24, Math.max(1 << 16, (input.length - off) * 4)),
+        // Output chunks sized from the previous stream (regions hold one stream per rank, of similar sizes):
+        // few pieces to concatenate, without allocating a large buffer per small stream.
+        chunkSize: Math.min(1 << 24, Math.max(1 << 14, Math.ceil(lastOut * 1.25) || Math.min(input.length * 4, 1 << 20))),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
       out = res.buffer;
       used = res.engine.bytesWritten;
@@ -51,6 +53,7 @@ function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffe
     }
     if (used <= 0) throw new DarshanFormatError(`corrupt ${what} region (zlib stream made no progress)`);
     parts.push(out);
+    lastOut = out.length;
     total += out.length;
     off += used;
     if (total > maxBytes) throw new DarshanFormatError(`${what} region inflates to more than ${maxBytes} bytes`);

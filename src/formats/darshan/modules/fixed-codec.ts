@@ -40,8 +40,8 @@ export interface FixedCodecSpec<I extends string, F extends string> {
   readonly unsignedInts?: readonly I[];
   /** File-name column when the id has no name (darshan-parser prints `(null)`). */
   readonly missingName?: string;
-  /** Drops records before decoding (POSIX v1 stdio records). */
-  readonly keepRecord?: (p: Payload, base: number, ctx: DecodeContext) => boolean;
+  /** Drops records of the given stored versions before decoding (POSIX v1 stdio records). */
+  readonly keepRecord?: { readonly versions: readonly number[]; test(p: Payload, base: number, ctx: DecodeContext): boolean };
   /** Old-version float counters that darshan-util leaves unswapped on big-endian logs. */
   readonly unswappedFloats?: (ctx: DecodeContext) => readonly string[];
   /** Whether the file record id is left unswapped on big-endian logs. */
@@ -200,9 +200,9 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
     const tailBytes = v === spec.currentVersion ? (spec.tailBytes ?? 0) : 0;
     const total = Math.floor(p.length / S);
     let bases: number[] | null = null;
-    if (spec.keepRecord) {
+    if (spec.keepRecord && spec.keepRecord.versions.includes(v)) {
       bases = [];
-      for (let r = 0; r < total; r++) if (spec.keepRecord(p, r * S, ctx)) bases.push(r * S);
+      for (let r = 0; r < total; r++) if (spec.keepRecord.test(p, r * S, ctx)) bases.push(r * S);
     }
     const n = bases ? bases.length : total;
     const ids = new BigUint64Array(n);

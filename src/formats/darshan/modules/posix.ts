@@ -14,6 +14,6 @@ export default defineFixedCodec({
   floatNames: POSIX_FLOAT_COUNTERS,
   layouts: POSIX_VERSIONS,
   unsignedInts: ['POSIX_RENAMED_FROM'],
-  keepRecord: (p, base, ctx) => ctx.version !== 1 || p.i64LE(base + 16 + 8 * 6) <= 0n,
+  keepRecord: { versions: [1], test: (p, base) => p.i64LE(base + 16 + 8 * 6) <= 0n },
   unswappedFloats: (ctx) => (ctx.version < 4 ? ['POSIX_F_META_TIME', 'POSIX_F_MAX_READ_TIME', 'POSIX_F_MAX_WRITE_TIME'] : []),
 });
