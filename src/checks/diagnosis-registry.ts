@@ -17,6 +17,7 @@ import d15IndependentMpiio from './diagnosis/d15-independent-mpiio.js';
 import d16RandomWrites from './diagnosis/d16-random-writes.js';
 import d17RandomReads from './diagnosis/d17-random-reads.js';
 import d18IoPhases from './diagnosis/d18-io-phases.js';
+import d19Hdf5PnetcdfMetadata from './diagnosis/d19-hdf5-pnetcdf-metadata.js';
 
 /**
  * The diagnosis checks (issue 5): default mode only, each tagged with a problem and graded by cost. Several supersede
@@ -42,4 +43,5 @@ export const DIAGNOSIS_CHECKS: readonly AnyCheck[] = [
   d16RandomWrites,
   d17RandomReads,
   d18IoPhases,
+  d19Hdf5PnetcdfMetadata,
 ];

@@ -150,6 +150,8 @@ const DIAGNOSIS_KNOBS = {
   stdio_min: { default: 256, unit: 'count', label: 'STDIO requests at least', description: 'STDIO reads + writes (standard streams left out) a job must reach before STDIO use is reported.', min: 0 },
   misaligned_share: { default: 0.5, unit: 'ratio', label: 'Misaligned block-size requests above', description: 'Share of requests at least one file-system block long whose offset is not block-aligned, above which misalignment is reported.', min: 0, max: 1 },
   misaligned_min: { default: 16, unit: 'count', label: 'Misaligned block-size requests at least', description: 'Misaligned requests of at least one block needed before misalignment is reported.', min: 0 },
+  hl_opens_per_process: { default: 8, unit: 'count', label: 'HDF5/PnetCDF opens per process above', description: 'Opens of one HDF5 or PnetCDF file per process above which the file is reopened again and again.', min: 0 },
+  hl_datasets_min: { default: 256, unit: 'count', label: 'Small HDF5 datasets / PnetCDF variables at least', description: 'Datasets or variables smaller than small_file_bytes a job must write before they are reported.', min: 0 },
   independent_min: { default: 8, unit: 'count', label: 'Independent MPI-IO requests at least', description: 'Independent requests on a collectively opened (or shared) file needed before missing collective I/O is reported.', min: 0 },
 } as const satisfies Record<string, KnobSpec>;
 

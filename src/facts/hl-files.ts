@@ -12,7 +12,7 @@ export default defineFact({
   description: 'HDF5 dataset (H5D) and PnetCDF variable counters summed per file: requests, bytes, small requests, independent vs collective.',
   compute(src) {
     const ids: bigint[] = [];
-    const cols = { reads: [] as number[], writes: [] as number[], bytesRead: [] as number[], bytesWritten: [] as number[], smallReads: [] as number[], smallWrites: [] as number[], indep: [] as number[], coll: [] as number[] };
+    const cols = { datasets: [] as number[], reads: [] as number[], writes: [] as number[], bytesRead: [] as number[], bytesWritten: [] as number[], smallReads: [] as number[], smallWrites: [] as number[], indep: [] as number[], coll: [] as number[] };
     const layers: ('HDF5' | 'PnetCDF')[] = [];
     for (const [mod, p, layer] of [['H5D', 'H5D', 'HDF5'], ['PNETCDF_VAR', 'PNETCDF_VAR', 'PnetCDF']] as const) {
       const t = src.fixed(mod);
@@ -33,25 +33,35 @@ export default defineFact({
         mod === 'H5D' ? sumByGroup(g, t.int(`H5D_${dir}` as never)) : (['INDEP', 'COLL', 'NB'] as const).map((k) => sumByGroup(g, t.int(`PNETCDF_VAR_${k}_${dir}` as never))).reduce((a, b) => a.map((v, i) => v + b[i]));
       const reads = count('READS');
       const writes = count('WRITES');
+      const add = (x: Float64Array, y: Float64Array) => x.map((v, i) => v + y[i]);
       let indep: Float64Array, coll: Float64Array;
       if (mod === 'H5D') {
         // H5D_USE_MPIIO_COLLECTIVE: the dataset's transfers used a collective property list (per record, 0/1).
         const flag = t.int('H5D_USE_MPIIO_COLLECTIVE');
-        const ops = t.int('H5D_READS').map((v, r) => v + t.int('H5D_WRITES')[r]);
+        const ops = add(t.int('H5D_READS'), t.int('H5D_WRITES'));
         const c = new Float64Array(t.length), ind = new Float64Array(t.length);
         for (let r = 0; r < t.length; r++) (flag[r] > 0 ? c : ind)[r] = ops[r];
         indep = sumByGroup(g, ind);
         coll = sumByGroup(g, c);
       } else {
-        indep = sumByGroup(g, t.int('PNETCDF_VAR_INDEP_READS')).map((v, i) => v + sumByGroup(g, t.int('PNETCDF_VAR_INDEP_WRITES'))[i]);
-        coll = sumByGroup(g, t.int('PNETCDF_VAR_COLL_READS')).map((v, i) => v + sumByGroup(g, t.int('PNETCDF_VAR_COLL_WRITES'))[i]);
+        indep = add(sumByGroup(g, t.int('PNETCDF_VAR_INDEP_READS')), sumByGroup(g, t.int('PNETCDF_VAR_INDEP_WRITES')));
+        coll = add(sumByGroup(g, t.int('PNETCDF_VAR_COLL_READS')), sumByGroup(g, t.int('PNETCDF_VAR_COLL_WRITES')));
       }
       const br = sumByGroup(g, t.int(`${p}_BYTES_READ` as never));
       const bw = sumByGroup(g, t.int(`${p}_BYTES_WRITTEN` as never));
       const sr = sumByGroup(g, sR), sw = sumByGroup(g, sW);
+      // Distinct dataset (variable) records per file: ranks' records of one dataset share its id.
+      const seen = new Set<bigint>();
+      const datasets = new Float64Array(g.keys.length);
+      for (let r = 0; r < t.length; r++) {
+        if (g.groupOf[r] < 0 || seen.has(t.ids[r])) continue;
+        seen.add(t.ids[r]);
+        datasets[g.groupOf[r]]++;
+      }
       for (let i = 0; i < g.keys.length; i++) {
         ids.push(g.keys[i]);
         layers.push(layer);
+        cols.datasets.push(datasets[i]);
         cols.reads.push(reads[i]);
         cols.writes.push(writes[i]);
         cols.bytesRead.push(br[i]);
@@ -66,6 +76,7 @@ export default defineFact({
     return {
       ids: BigUint64Array.from(ids),
       layers,
+      datasets: Float64Array.from(cols.datasets),
       reads: Float64Array.from(cols.reads),
       writes: Float64Array.from(cols.writes),
       bytesRead: Float64Array.from(cols.bytesRead),

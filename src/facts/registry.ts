@@ -5,6 +5,7 @@ import filesCounts from './file-counts.js';
 import hdf5 from './hdf5.js';
 import hints from './hints.js';
 import hlFiles from './hl-files.js';
+import hlOpens from './hl-opens.js';
 import heatmapTimeline from './heatmap-timeline.js';
 import job from './job.js';
 import lustre from './lustre.js';
@@ -31,6 +32,7 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'heatmap.timeline': heatmapTimeline,
   hints,
   'hl.files': hlFiles,
+  'hl.opens': hlOpens,
   'io.rankBytes': ioRankBytes,
   job,
   lustre,

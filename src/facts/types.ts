@@ -233,6 +233,8 @@ export interface StdioFilesFact {
 export interface HlFilesFact {
   readonly ids: BigUint64Array;
   readonly layers: readonly ('HDF5' | 'PnetCDF')[];
+  /** Distinct datasets (variables) of the file. */
+  readonly datasets: Float64Array;
   readonly reads: Float64Array;
   readonly writes: Float64Array;
   readonly bytesRead: Float64Array;
@@ -285,6 +287,14 @@ export interface HeatmapTimelineFact {
   readonly layers: readonly { readonly layer: string; readonly bytes: Float64Array; readonly activeRanks: Float64Array }[];
 }
 
+/** `hl.opens`: HDF5 / PnetCDF file opens and metadata seconds per file. */
+export interface HlOpensFact {
+  readonly ids: BigUint64Array;
+  readonly layers: readonly ('HDF5' | 'PnetCDF')[];
+  readonly opens: Float64Array;
+  readonly metaSeconds: Float64Array;
+}
+
 /** Every fact, by name. */
 export interface FactValues {
   job: JobFact;
@@ -309,6 +319,7 @@ export interface FactValues {
   'dxt.posixRanks': DxtPosixRanksFact;
   'lustre.stripes': LustreStripesFact;
   'heatmap.timeline': HeatmapTimelineFact;
+  'hl.opens': HlOpensFact;
 }
 
 export type FactName = keyof FactValues;

@@ -1,0 +1,88 @@
+import { defineCheck } from '../define-check.js';
+import type { DetailInput } from '../types.js';
+import { subjectName } from '../families/diagnosis-common.js';
+
+/**
+ * D19: HDF5 and PnetCDF metadata patterns: a file reopened many times per process (open/close around every step) or
+ * many small datasets/variables. Each HDF5/PnetCDF open reads the file's metadata (superblock, headers, or the netCDF
+ * header broadcast) and each close flushes it; tiny datasets are all header. WARN: the cost depends on the metadata
+ * servers, which the counters do not show, and HDF5's own metadata time dominates short healthy runs too.
+ */
+export default defineCheck({
+  meta: {
+    code: 'D19',
+    slug: 'hdf5-pnetcdf-metadata',
+    title: 'HDF5/PnetCDF files are opened once and hold few, large datasets',
+    failureTitle: 'HDF5/PnetCDF files reopened many times, or many tiny datasets',
+    description:
+      'Opening an HDF5 or PnetCDF file reads and checks its metadata on every rank, closing flushes it; datasets of a ' +
+      'few kilobytes carry as much header as data. Both turn data output into metadata traffic.',
+    panel: 'METADATA',
+    layer: 'HDF5',
+    scope: 'file',
+    level: 'WARN',
+    problem: 'metadata-heavy',
+    requires: ['job'],
+    modes: ['default'],
+    options: {
+      opens: { knob: 'hl_opens_per_process', description: 'Opens of one file per process.' },
+      datasets: { knob: 'hl_datasets_min', description: 'Minimum number of small datasets/variables.' },
+      bytes: { knob: 'small_file_bytes', description: 'Dataset/variable size below which it is small.' },
+    },
+    messages: {
+      reopen: '{files} HDF5/PnetCDF file(s) opened {perProcess:fixed2} times per process on average ({seconds:fixed2} s of library metadata time)',
+      small: '{count} datasets/variables hold less than {limit:bytes} each',
+      file: '"{file}" ({layer}): {opens} opens',
+    },
+    recommendations: {
+      keepOpen: { text: 'Open the file once and keep it open across steps (flush with H5Fflush / ncmpi_sync if needed)' },
+      bigger: { text: 'Store many small arrays as slices of one larger dataset/variable (add a dimension for the step or the item)' },
+      collectiveMeta: { text: 'With HDF5, make metadata reads and writes collective so one rank talks to the file system', snippet: 'hdf5-collective-metadata.c' },
+    },
+    compat: { differences: [{ id: 'new', description: 'Drishti has no HDF5 or PnetCDF rule of its own.' }] },
+  },
+  run(ctx) {
+    const nprocs = Math.max(1, ctx.fact('job').processes);
+    const o = ctx.tryFact('hl.opens');
+    if (o) {
+      const details: DetailInput<'file'>[] = [];
+      let opens = 0, seconds = 0;
+      for (let i = 0; i < o.ids.length; i++) {
+        if (!(o.opens[i] / nprocs > ctx.options.opens)) continue;
+        opens += o.opens[i];
+        seconds += Math.max(0, o.metaSeconds[i]);
+        const subject = ctx.file(o.ids[i]);
+        details.push({ messageId: 'file', data: { file: subjectName(subject), layer: o.layers[i], opens: o.opens[i] }, subject });
+      }
+      if (details.length) {
+        ctx.report({
+          messageId: 'reopen',
+          data: { files: details.length, perProcess: opens / nprocs / details.length, seconds },
+          evidence: [
+            { name: 'opens', value: opens, unit: 'count', source: 'H5F_OPENS / PNETCDF_FILE_OPENS + PNETCDF_FILE_CREATES' },
+            { name: 'metadataSeconds', value: seconds, unit: 'seconds', source: 'H5F_F_META_TIME / PNETCDF_FILE_F_META_TIME' },
+          ],
+          details,
+          recommendations: ['keepOpen', 'collectiveMeta'],
+        });
+      }
+    }
+    const hl = ctx.tryFact('hl.files');
+    if (hl) {
+      // Datasets of files whose mean dataset size is below the limit.
+      let count = 0;
+      for (let i = 0; i < hl.ids.length; i++) {
+        const d = hl.datasets[i];
+        if (d > 0 && (hl.bytesRead[i] + hl.bytesWritten[i]) / d < ctx.options.bytes) count += d;
+      }
+      if (count >= ctx.options.datasets) {
+        ctx.report({
+          messageId: 'small',
+          data: { count, limit: ctx.options.bytes },
+          evidence: [{ name: 'smallDatasets', value: count, unit: 'count', source: 'H5D / PNETCDF_VAR records per file and their bytes' }],
+          recommendations: ['bigger', 'collectiveMeta'],
+        });
+      }
+    }
+  },
+});
