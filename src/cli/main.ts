@@ -20,7 +20,8 @@ function requestedCommand(argv: readonly string[]): string | undefined {
  */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const wanted = requestedCommand(argv);
-  const names = wanted && wanted !== 'help' && COMMANDS[wanted] ? [wanted] : Object.keys(COMMANDS);
+  const versionOnly = !wanted && argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version');
+  const names = versionOnly ? [] : wanted && wanted !== 'help' && COMMANDS[wanted] ? [wanted] : Object.keys(COMMANDS);
   const modules = await Promise.all(names.map(async (n) => (await COMMANDS[n]()).default));
   const program = new Command('iolens')
     .description('I/O performance diagnosis for HPC jobs (Darshan logs, DXT, Recorder and DFTracer traces)')

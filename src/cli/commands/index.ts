@@ -14,6 +14,7 @@ export interface CommandModule {
 export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandModule }>>> = {
   parse: () => import('./parse.js'),
   report: () => import('./report.js'),
+  'list-checks': () => import('./list-checks.js'),
   trace: () => import('./trace.js'),
   ingest: () => import('./ingest.js'),
   merge: () => import('./merge.js'),

@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+const listChecks: CommandModule = {
+  name: 'list-checks',
+  register(program: Command) {
+    program
+      .command('list-checks')
+      .description('print the catalogue of report checks: code, level, problem tag, modes, options with defaults')
+      .option('--json', 'print it as JSON')
+      .action(async (opts: { json?: boolean }) => {
+        const { CHECKS } = await import('../../checks/registry.js');
+        const { defaultKnobValues } = await import('../../config/knobs.js');
+        const knobs = defaultKnobValues();
+        type Meta = (typeof CHECKS)[number]['meta'] & { modes?: readonly string[]; supersedes?: readonly string[] };
+        const metas = CHECKS.map((c) => c.meta as Meta);
+        const allModes = ['default', 'drishti'];
+        const runsIn = (m: Meta, mode: string) => !m.modes || m.modes.includes(mode);
+        // A check runs in a mode unless a check of that mode supersedes it there.
+        const supersededIn = (code: string, mode: string) => metas.find((o) => runsIn(o, mode) && o.supersedes?.includes(code))?.code;
+        const rows = metas.map((m) => {
+          return {
+            code: m.code,
+            slug: m.slug,
+            level: m.level,
+            problem: m.problem ?? null,
+            modes: allModes.filter((mode) => runsIn(m, mode) && !supersededIn(m.code, mode)),
+            supersededBy: supersededIn(m.code, 'default') ?? null,
+            panel: m.panel,
+            layer: m.layer,
+            title: m.failureTitle,
+            options: Object.fromEntries(Object.entries(m.options).map(([k, o]) => [k, { knob: o.knob, default: knobs[o.knob] }])),
+            docs: m.docsUrl,
+          };
+        });
+        if (opts.json) {
+          process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+          return;
+        }
+        const w = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+        const lines = [`${w('CODE', 5)} ${w('LEVEL', 5)} ${w('PROBLEM', 18)} ${w('MODES', 16)} TITLE`];
+        for (const r of rows) lines.push(`${w(r.code, 5)} ${w(r.level, 5)} ${w(r.problem ?? '-', 18)} ${w(r.modes.join(','), 16)} ${r.title}`);
+        process.stdout.write(lines.join('\n') + `\n\n${rows.length} checks; details and options: iolens list-checks --json, docs/checks/<CODE>.md\n`);
+      });
+  },
+};
+
+export default listChecks;
