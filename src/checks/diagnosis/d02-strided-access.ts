@@ -26,6 +26,7 @@ export default defineCheck({
     options: {
       share: { knob: 'strided_share', description: "Share of a file's requests with a regular non-zero stride." },
       min: { knob: 'strided_min', description: 'Minimum number of strided requests on a file.' },
+      large: { knob: 'large_piece_bytes', description: 'Mean request size of the strided files from which the finding is WARN rather than HIGH.' },
     },
     messages: {
       strided: '{count} of {total} requests ({ratio:pct}) on {files} file(s) jump forward by a regular stride',
@@ -53,7 +54,7 @@ export default defineCheck({
     const collective = new Set<bigint>();
     if (mp) for (let i = 0; i < mp.ids.length; i++) if (mp.collReads[i] + mp.collWrites[i] >= mp.indepReads[i] + mp.indepWrites[i] && mp.collReads[i] + mp.collWrites[i] > 0) collective.add(mp.ids[i]);
     const details: DetailInput<'file'>[] = [];
-    let count = 0, total = 0;
+    let count = 0, total = 0, bytes = 0;
     for (let i = 0; i < p.ids.length; i++) {
       if (collective.has(p.ids[i])) continue;
       const ops = p.reads[i] + p.writes[i];
@@ -61,6 +62,7 @@ export default defineCheck({
       if (!(ops > 0 && s >= ctx.options.min && s / ops > ctx.options.share)) continue;
       count += s;
       total += ops;
+      bytes += Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
       const subject = ctx.file(p.ids[i]);
       const d = dIdx.get(p.ids[i]);
       details.push({ messageId: 'file', data: { count: s, ratio: s / ops, file: subjectName(subject), dxt: d && d.ops ? ` (DXT: ${d.regular} of ${d.ops} requests repeat the previous forward jump)` : '' }, subject });
@@ -68,6 +70,8 @@ export default defineCheck({
     if (!details.length) return;
     const all = p.reads.reduce((a, v) => a + v, 0) + p.writes.reduce((a, v) => a + v, 0);
     ctx.report({
+      // Small interleaved pieces share blocks and stripes between ranks; large pieces fill them and cost little.
+      level: bytes / total < ctx.options.large ? 'HIGH' : 'WARN',
       cost: { share: all ? count / all : 0, basis: 'operations' },
       messageId: 'strided',
       data: { count, total, ratio: count / total, files: details.length },

@@ -9,7 +9,7 @@ import { significant, subjectName } from './diagnosis-common.js';
  * calls that first request random, so a job touching thousands of one-request files looks 100% random. Here random
  * = requests − sequential − one first request per rank and file.
  */
-export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, supersedes: readonly string[]): Check<'ratio' | 'min', 'random' | 'file', 'order' | 'collective'> {
+export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, supersedes: readonly string[]): Check<'ratio' | 'min' | 'large', 'random' | 'file', 'order' | 'collective'> {
   const w = WORDS[dir];
   return defineCheck({
     meta: {
@@ -29,6 +29,7 @@ export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, superse
       options: {
         ratio: { knob: 'random_operations', description: `Share of random ${w.ops} above which access is random.` },
         min: { knob: 'random_min', description: `Minimum number of random ${w.ops}.` },
+        large: { knob: 'large_piece_bytes', description: `Mean ${w.op} size of the files with random ${w.ops} from which the finding is WARN rather than HIGH.` },
       },
       messages: {
         random: `{count} of {total} POSIX ${w.ops} ({ratio:pct}) go backwards or jump around the file`,
@@ -45,7 +46,8 @@ export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, superse
       const nprocs = Math.max(1, ctx.fact('job').processes);
       const ops = dir === 'read' ? p.reads : p.writes;
       const seq = dir === 'read' ? p.seqReads : p.seqWrites;
-      let random = 0, total = 0;
+      const bytes = dir === 'read' ? p.bytesRead : p.bytesWritten;
+      let random = 0, total = 0, randomBytes = 0, randomOps = 0;
       const per: { i: number; n: number }[] = [];
       for (let i = 0; i < p.ids.length; i++) {
         if (ops[i] <= 0) continue;
@@ -54,7 +56,11 @@ export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, superse
         const n = Math.max(0, ops[i] - Math.max(0, seq[i]) - Math.min(firsts, ops[i]));
         random += n;
         total += ops[i];
-        if (n > 0) per.push({ i, n });
+        if (n > 0) {
+          per.push({ i, n });
+          randomBytes += Math.max(0, bytes[i]);
+          randomOps += ops[i];
+        }
       }
       const share = total ? random / total : 0;
       if (!(random >= ctx.options.min && share > ctx.options.ratio)) return;
@@ -63,6 +69,8 @@ export function firstOpRandomAccess(code: 'D16' | 'D17', dir: Direction, superse
         return { messageId: 'file' as const, data: { count: n, ratio: n / ops[i], file: subjectName(subject) }, subject };
       });
       ctx.report({
+        // Random small requests pay a seek and a server round trip each; random multi-MiB requests mostly stream.
+        level: randomBytes / randomOps < ctx.options.large ? 'HIGH' : 'WARN',
         cost: { share, basis: 'operations' },
         messageId: 'random',
         data: { count: random, total, ratio: share },
