@@ -1,14 +1,18 @@
 import { test } from 'node:test';
 import check from './d01-sync-per-write.js';
 import { runCheckCases } from '../testing/check-tester.js';
+import { posixFiles } from '../testing/diagnosis-facts.js';
 
 test('D01 on labelled logs of the shared corpus', () => {
   runCheckCases(check, {
     fires: [
+    { facts: { 'posix.files': posixFiles({ writes: 100, syncs: 95, writeTime: 3 }, { writes: 10, readTime: 1 }) }, expect: { data: { syncs: 95, writes: 100, files: 1, share: 0.75 } } },
     { log: 'ior-small-seq-write-1k-fsync.darshan', expect: { data: { syncs: 8192, writes: 4096, files: 1 }, details: 1 } },
     { log: 'ior-stride-write-1k-fsync.darshan' },
     ],
     quiet: [
+    { facts: { 'posix.files': posixFiles({ writes: 100, syncs: 90 }) } },
+    { facts: { 'posix.files': posixFiles({ writes: 15, syncs: 15 }) } },
     { log: 'iopat-straggler-fsync-write.darshan' },
     { log: 'ior-healthy-posix-fpp-large.darshan' },
     { log: 'ior-small-seq-write-1k.darshan' },

@@ -1,13 +1,18 @@
 import { test } from 'node:test';
 import check from './d03-single-rank-io.js';
 import { runCheckCases } from '../testing/check-tester.js';
+import { rankBytes } from '../testing/diagnosis-facts.js';
 
 test('D03 on labelled logs of the shared corpus', () => {
   runCheckCases(check, {
     fires: [
+    { facts: { 'io.rankBytes': rankBytes([0, 95e6, 2.5e6, 2.5e6]) }, expect: { data: { rank: 1, share: 0.95 } } },
     { log: 'iopat-rank0-shared-write.darshan', expect: { data: { rank: 0, share: 1, nprocs: 4 } } },
     ],
     quiet: [
+    { facts: { 'io.rankBytes': rankBytes([90e6, 5e6, 5e6]) } },
+    { facts: { 'io.rankBytes': rankBytes([64e6]) } },
+    { facts: { 'io.rankBytes': rankBytes([1e5, 0, 0, 0]) } },
     { log: 'iopat-mpiio-strided-coll-4k.darshan' },
     { log: 'iopat-balanced-shared-write.darshan' },
     { log: 'ior-healthy-posix-fpp-large.darshan' },
