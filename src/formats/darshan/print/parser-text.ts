@@ -1,7 +1,7 @@
 import { cCtimeUtc, cFixed } from '../../../util/cfmt.js';
 import type { DarshanLog } from '../log.js';
 import type { RecordSink } from '../module-types.js';
-import { MODULES } from '../modules/registry.js';
+import { MODULES, type ModuleRow } from '../modules/registry.js';
 import type { TextOut } from './text-out.js';
 import { ByteSink } from '../../../util/byte-sink.js';
 
@@ -168,14 +168,46 @@ export function printParserText(log: DarshanLog, out: TextOut | ByteSink, warn: 
       '#   rank -1: a file shared by all processes (counters aggregated over them)\n' +
       '#   record id: 64-bit hash of the file name; value -1: not measured\n',
   );
-  let empty = 0;
   const names = log.parserNames();
   const sink: RecordSink = out instanceof ByteSink ? new ByteLineSink(out) : new LineSink(out);
+  const allEmpty = visitModuleSections(log, warn, ({ id, row, name, regionLen, partial }) => {
+    out.write(moduleBanner(name));
+    if (partial) out.write(incompleteNotice(name));
+    if (regionLen === 0 || !row?.codec?.print) return;
+    out.write(describe(name));
+    out.write('\n#<module>\t<rank>\t<record id>\t<counter>\t<value>\t<file name>\t<mount pt>\t<fs type>\n');
+    const res = log.decode(id);
+    if (!res) return;
+    row.codec.print(res.table, sink, names);
+    sink.end();
+    if (res.error) warn(`Error: failed to parse ${name} module record. (${res.error})`);
+  });
+  if (allEmpty) out.write('\n# no module data available.\n');
+}
+
+/** A module slot that gets a section (banner) in darshan-parser's output. */
+export interface ModuleSection {
+  readonly id: number;
+  /** Registry row; undefined for ids darshan-util does not know (printed as `<UNKNOWN>`). */
+  readonly row: ModuleRow | undefined;
+  readonly name: string;
+  readonly regionLen: number;
+  readonly partial: boolean;
+}
+
+/**
+ * darshan-parser's module loop: visits, in id order, every slot that gets a section — slots with data that have a
+ * printer, and empty slots flagged incomplete — and warns (one line each) about slots with data it cannot print:
+ * unknown ids, and modules without handlers (DXT is skipped silently: darshan-dxt-parser prints it). Returns true
+ * when every slot is empty, for the final "no module data" line.
+ */
+export function visitModuleSections(log: DarshanLog, warn: (line: string) => void, visit: (m: ModuleSection) => void): boolean {
+  let empty = 0;
   for (let i = 0; i < 64; i++) {
-    const region = log.header.moduleRegions[i];
+    const regionLen = log.header.moduleRegions[i].len;
     const partial = log.isPartial(i);
     const row = MODULES[i];
-    if (region.len === 0) {
+    if (regionLen === 0) {
       empty++;
       if (!partial) continue;
     } else if (!row) {
@@ -185,17 +217,7 @@ export function printParserText(log: DarshanLog, out: TextOut | ByteSink, warn: 
       if (row.name !== 'DXT_POSIX' && row.name !== 'DXT_MPIIO') warn(`# Warning: no log utility handlers defined for module ${row.name}, SKIPPING.`);
       continue;
     }
-    const name = row ? row.name : `<UNKNOWN>`;
-    out.write(moduleBanner(name));
-    if (partial) out.write(incompleteNotice(name));
-    if (region.len === 0 || !row?.codec?.print) continue;
-    out.write(describe(name));
-    out.write('\n#<module>\t<rank>\t<record id>\t<counter>\t<value>\t<file name>\t<mount pt>\t<fs type>\n');
-    const res = log.decode(i);
-    if (!res) continue;
-    row.codec.print(res.table, sink, names);
-    sink.end();
-    if (res.error) warn(`Error: failed to parse ${name} module record. (${res.error})`);
+    visit({ id: i, row, name: row ? row.name : '<UNKNOWN>', regionLen, partial });
   }
-  if (empty === 64) out.write('\n# no module data available.\n');
+  return empty === 64;
 }

@@ -1,9 +1,8 @@
 import { cF6 } from '../../../util/cfmt.js';
 import type { ByteSink } from '../../../util/byte-sink.js';
 import type { DarshanLog } from '../log.js';
-import { MODULES } from '../modules/registry.js';
 import { computeModulePerf, hasPerfSupport, type PerfEstimate } from '../perf.js';
-import { incompleteNotice, moduleBanner, printJobHeader } from './parser-text.js';
+import { incompleteNotice, moduleBanner, printJobHeader, visitModuleSections } from './parser-text.js';
 import type { TextOut } from './text-out.js';
 
 /** The `# performance` block of one module: data lines exactly as darshan-parser --perf prints them. */
@@ -36,32 +35,17 @@ export function perfBlock(e: PerfEstimate): string {
  */
 export function printPerfText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
   printJobHeader(log, out);
-  let empty = 0;
-  for (let i = 0; i < 64; i++) {
-    const region = log.header.moduleRegions[i];
-    const partial = log.isPartial(i);
-    const row = MODULES[i];
-    if (region.len === 0) {
-      empty++;
-      if (!partial) continue;
-    } else if (!row) {
-      warn(`# Warning: module id ${i} is unknown. You may need a newer version of IOLens to parse it.`);
-      continue;
-    } else if (!row.codec || !row.codec.print) {
-      if (row.name !== 'DXT_POSIX' && row.name !== 'DXT_MPIIO') warn(`# Warning: no log utility handlers defined for module ${row.name}, SKIPPING.`);
-      continue;
-    } else if (row.name === 'DXT_POSIX' || row.name === 'DXT_MPIIO' || !hasPerfSupport(i)) {
-      continue;
-    }
-    const name = row ? row.name : '<UNKNOWN>';
+  const allEmpty = visitModuleSections(log, warn, ({ id, name, regionLen, partial }) => {
+    // Only modules with darshan-util accumulators get a section; others print nothing unless empty and incomplete.
+    if (regionLen > 0 && !hasPerfSupport(id)) return;
     out.write(moduleBanner(name));
     if (partial) out.write(incompleteNotice(name));
-    if (region.len === 0) continue;
-    const e = computeModulePerf(log, i);
-    if (!e) continue;
+    if (regionLen === 0) return;
+    const e = computeModulePerf(log, id);
+    if (!e) return;
     if (e.decodeError) {
       warn(`Error: failed to parse ${name} module record. (${e.decodeError})`);
-      continue;
+      return;
     }
     if (e.ranksBeyondNprocs > 0) {
       const n = e.ranksBeyondNprocs;
@@ -71,6 +55,6 @@ export function printPerfText(log: DarshanLog, out: TextOut | ByteSink, warn: (l
       );
     }
     out.write(perfBlock(e));
-  }
-  if (empty === 64) out.write('\n# no module data available.\n');
+  });
+  if (allEmpty) out.write('\n# no module data available.\n');
 }
