@@ -124,13 +124,13 @@ const DRISHTI_KNOBS = {
  */
 const DIAGNOSIS_KNOBS = {
   small_share: { default: 0.5, unit: 'ratio', label: 'Small requests share for HIGH above', description: 'Share of requests below 1 MiB, judged at the layer the application called (HDF5/PnetCDF, else MPI-IO, else POSIX), above which small requests are HIGH (above small_requests they are WARN).', min: 0, max: 1 },
-  small_min: { default: 32, unit: 'count', label: 'Small requests at least', description: 'Number of small requests (at the application layer) a job must reach before small requests are reported.', min: 0 },
+  small_min: { default: 16, unit: 'count', label: 'Small requests at least', description: 'Number of small requests (at the application layer) a job must reach before small requests are reported.', min: 0 },
   fsync_per_write: { default: 0.9, unit: 'ratio', label: 'fsync/fdatasync per write above', description: 'fsync + fdatasync calls per write on a file above which the file syncs after (nearly) every write.', min: 0 },
   fsync_min: { default: 16, unit: 'count', label: 'fsync/fdatasync calls at least', description: 'Number of sync calls on a file needed before per-write syncing is reported.', min: 0 },
   strided_share: { default: 0.5, unit: 'ratio', label: 'Strided requests share above', description: 'Share of a file\'s requests that jump forward by a regular stride (Darshan stride counters) above which the access is strided.', min: 0, max: 1 },
   strided_min: { default: 32, unit: 'count', label: 'Strided requests at least', description: 'Number of strided requests on a file needed before strided access is reported.', min: 0 },
   large_piece_bytes: { default: 1048576, unit: 'bytes', label: 'Large strided/random piece at least', description: 'Mean request size from which strided or random access is only WARN: each piece then fills whole blocks and stripes.', min: 0 },
-  random_min: { default: 64, unit: 'count', label: 'Random requests at least', description: 'Number of random requests (neither sequential nor the first of a rank) needed before random access is reported.', min: 0 },
+  random_min: { default: 32, unit: 'count', label: 'Random requests at least', description: 'Number of random requests (neither sequential nor the first of a rank) needed before random access is reported.', min: 0 },
   single_rank_share: { default: 0.9, unit: 'ratio', label: 'One rank\'s share of bytes above', description: 'Share of all bytes moved by the busiest rank above which the job\'s I/O is single-process (nprocs > 1).', min: 0, max: 1 },
   io_bytes_min: { default: 1048576, unit: 'bytes', label: 'Bytes moved at least', description: 'Bytes a job (or a file, for per-file checks) must move before volume-based diagnoses apply.', min: 0 },
   rank_spread: { default: 0.5, unit: 'ratio', label: 'Per-rank bytes spread above', description: '(slowest − fastest rank bytes) / slowest rank bytes on a shared file, at the layer the application called (MPI-IO bytes for MPI-IO files), above which the file is imbalanced.', min: 0, max: 1 },
