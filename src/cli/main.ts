@@ -1,13 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_INTERNAL, UserError } from './errors.js';
 import { OutputClosedError } from '../util/output.js';
+import { packageVersion } from '../util/package-root.js';
 
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 /** The subcommand named on the command line (the first argument that is not an option), if any. */
 function requestedCommand(argv: readonly string[]): string | undefined {

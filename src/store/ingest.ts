@@ -1,3 +1,4 @@
+import { distFile } from '../util/package-root.js';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -157,7 +158,7 @@ async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accep
   let next = 0;
   let nextId = 0;
   const data: IngestWorkerData = { files: !!opts.files, iolensVersion: opts.iolensVersion ?? '' };
-  const workers = Array.from({ length: n }, () => new Worker(new URL('./worker.js', import.meta.url), { workerData: data }));
+  const workers = Array.from({ length: n }, () => new Worker(distFile('store/worker.js'), { workerData: data }));
   // Results are handled one batch at a time so commits never interleave.
   let chain: Promise<void> = Promise.resolve();
   try {

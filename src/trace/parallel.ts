@@ -1,3 +1,4 @@
+import { distFile } from '../util/package-root.js';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -133,7 +134,7 @@ function mergeDetails(src: TraceSource, meta: Record<string, unknown> | undefine
 
 function runWorker(req: WorkerRequest): Promise<WorkerReply> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./worker.js', import.meta.url), { workerData: req });
+    const w = new Worker(distFile('trace/worker.js'), { workerData: req });
     let done = false;
     w.once('message', (msg: WorkerReply | WorkerFailure) => {
       done = true;

@@ -45,6 +45,9 @@ function tieHalfEven(y: number, digits: number): string {
 
 /** C `%f`. */
 export function cF6(x: number): string {
+  // The two values darshan counters hold most often.
+  if (x === 0 && 1 / x > 0) return '0.000000';
+  if (x === -1) return '-1.000000';
   return cFixed(x, 6);
 }
 

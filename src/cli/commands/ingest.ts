@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import type { CommandModule } from './index.js';
 import { UserError } from '../errors.js';
+import { packageVersion } from '../../util/package-root.js';
 import { DEFAULT_DB } from '../../store/db.js';
 import { ingest } from '../../store/ingest.js';
 import { loadSacct } from '../../store/sacct.js';
@@ -10,7 +10,7 @@ import { parseShard } from '../../store/walk.js';
 
 function version(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return packageVersion();
   } catch {
     return '';
   }

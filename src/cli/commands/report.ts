@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CommandModule } from './index.js';
 import { openLogOrExit } from '../open-log.js';
+import { packageRoot, packageVersion } from '../../util/package-root.js';
 import { EXIT_FAIL_ON, UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
 import { buildReport } from '../../report/build-report.js';
@@ -34,11 +35,9 @@ interface ReportFlags {
   color?: boolean;
 }
 
-const PACKAGE_ROOT = new URL('../../../', import.meta.url);
-
-function packageVersion(): string {
+function toolVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version;
+    return packageVersion();
   } catch {
     return '0.0.0';
   }
@@ -48,7 +47,7 @@ function packageVersion(): string {
 function loadSnippets(): Record<string, { language: string; text: string }> {
   const out: Record<string, { language: string; text: string }> = {};
   for (const [id, language] of Object.entries(SNIPPETS)) {
-    const p = new URL(`snippets/${id}`, PACKAGE_ROOT);
+    const p = join(packageRoot(), 'snippets', id);
     if (existsSync(p)) out[id] = { language, text: readFileSync(p, 'utf8') };
   }
   return out;
@@ -109,7 +108,7 @@ const report: CommandModule = {
     program
       .command('report')
       .description('job-level I/O diagnosis of a Darshan log: every Drishti insight, fixed (or exactly as Drishti with --drishti)')
-      .argument('<log>', 'Darshan log file (.darshan)')
+      .argument('<logs...>', 'Darshan log files (.darshan); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log)')
       .option('--drishti', "reproduce Drishti's output exactly (which insights, order, panels, numbers), quirks included")
       .option('--json', 'print the report JSON (see docs/report-schema.md)')
       .option('--csv', "print Drishti's CSV: JOB then True/False for each of the 32 codes")
@@ -128,8 +127,34 @@ const report: CommandModule = {
       .option('--no-sacct', 'do not ask Slurm sacct for the node count')
       .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
       .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
-      .action(async (file: string, flags: ReportFlags) => {
+      .action(async (files: string[], flags: ReportFlags) => {
         const config = await readConfig(flags.config);
+        const formats = (['json', 'csv', 'html', 'markdown'] as const).filter((f) => flags[f]);
+        if (!flags.exportDir && formats.length > 1) throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
+        if (files.length > 1 && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
+        const out = new FdSink(1);
+        let failed = 0;
+        let gate = false;
+        for (const [i, file] of files.entries()) {
+          try {
+            gate = runOne(file, flags, config, formats, out, files.length > 1, i === 0) || gate;
+          } catch (err) {
+            if (files.length === 1 || !(err instanceof UserError)) throw err;
+            // In a batch one bad log never stops the rest: its error line, then on to the next.
+            out.flush();
+            process.stderr.write(`iolens: ${err.message}\n`);
+            failed++;
+          }
+        }
+        out.flush();
+        if (failed) process.exitCode = 2;
+        else if (gate) process.exitCode = EXIT_FAIL_ON;
+      });
+  },
+};
+
+/** Builds and renders one log's report; returns whether it trips --fail-on. */
+function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, batch: boolean, first: boolean): boolean {
         const log = openLogOrExit(file);
         let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
         if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
@@ -137,7 +162,6 @@ const report: CommandModule = {
           const n = nodesFromSacct(log.job.jobid.toString());
           if (n !== null) nodes = { count: n, source: 'sacct' };
         }
-        const formats = (['json', 'csv', 'html', 'markdown'] as const).filter((f) => flags[f]);
         const needSnippets = !!flags.verbose || formats.includes('html') || formats.includes('json');
         const rep = buildReport(log, {
           mode: flags.drishti ? 'drishti' : 'default',
@@ -145,7 +169,7 @@ const report: CommandModule = {
           config,
           nodes,
           applicationHints: flags.hints ?? null,
-          toolVersion: packageVersion(),
+          toolVersion: toolVersion(),
           ...(needSnippets ? { snippets: loadSnippets() } : {}),
         });
         const tty = !!process.stdout.isTTY;
@@ -158,22 +182,20 @@ const report: CommandModule = {
           width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
           color: flags.color !== false && tty && !process.env.NO_COLOR,
         };
-        const out = new FdSink(1);
         const stem = basename(file).replace(/\.darshan$/, '');
         if (flags.exportDir) {
           mkdirSync(flags.exportDir, { recursive: true });
           for (const f of formats) writeFileSync(join(flags.exportDir, `${stem}.${EXTENSIONS[f]}`), RENDERERS[f](rep, { ...opts, color: false }));
           out.write(RENDERERS.terminal(rep, opts));
-        } else if (formats.length > 1) {
-          throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
         } else {
           const f: RendererName = formats.length ? formats[0] : 'terminal';
-          out.write(RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts));
+          let text = RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts);
+          // Batches: JSON lines, and one CSV header.
+          if (batch && f === 'json') text = `${JSON.stringify(rep)}\n`;
+          else if (batch && f === 'csv' && !first) text = text.slice(text.indexOf('\n') + 1);
+          out.write(text);
         }
-        out.flush();
-        if (failOnHit(rep, flags.failOn)) process.exitCode = EXIT_FAIL_ON;
-      });
-  },
-};
+        return failOnHit(rep, flags.failOn);
+}
 
 export default report;

@@ -129,18 +129,12 @@ class ByteLineSink implements RecordSink {
     return names.map((n) => Buffer.from(n + '\t', 'latin1'));
   }
   counterIntPrepared(name: unknown, value: number): void {
-    const o = this.out;
-    o.bytes(this.first ? this.pre : this.glue);
+    this.out.headNameInt(this.first ? this.pre : this.glue, name as Uint8Array, value);
     this.first = false;
-    o.bytes(name as Uint8Array);
-    o.int(value);
   }
   counterPrepared(name: unknown, value: string): void {
-    const o = this.out;
-    o.bytes(this.first ? this.pre : this.glue);
+    this.out.headNameText(this.first ? this.pre : this.glue, name as Uint8Array, value);
     this.first = false;
-    o.bytes(name as Uint8Array);
-    o.write(value);
   }
   end(): void {
     if (this.open && !this.first) this.out.bytes(this.suf);
