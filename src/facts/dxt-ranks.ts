@@ -20,7 +20,8 @@ export default defineFact({
     if (!t || !t.length) return null;
     const n = t.length;
     const off = t.offsetLength.col(0), len = t.offsetLength.col(1);
-    const ops = new Float64Array(n), busy = new Float64Array(n), span = new Float64Array(n), lastEnd = new Float64Array(n);
+    const ops = new Float64Array(n), busy = new Float64Array(n), span = new Float64Array(n), lastEnd = new Float64Array(n), medianCall = new Float64Array(n);
+    const durations: number[] = [];
     const consecutive = new Float64Array(n), forward = new Float64Array(n), backward = new Float64Array(n), regular = new Float64Array(n);
     // Alignment per file: the Lustre stripe size when the log has it, else Darshan's POSIX_FILE_ALIGNMENT.
     const align = new Map<bigint, number>();
@@ -41,6 +42,10 @@ export default defineFact({
         largeOps[r]++;
         if (off[k] % a !== 0) misaligned[r]++;
       }
+      durations.length = 0;
+      for (let k = s0; k < s0 + m; k++) durations.push(t.end[k] - t.start[k]);
+      durations.sort((a, b) => a - b);
+      medianCall[r] = m % 2 ? durations[m >> 1] : (durations[(m >> 1) - 1] + durations[m >> 1]) / 2;
       order.length = 0;
       for (let k = s0; k < s0 + m; k++) order.push(k);
       order.sort((a, b) => t!.start[a] - t!.start[b]);
@@ -63,6 +68,6 @@ export default defineFact({
       span[r] = last - first;
       lastEnd[r] = last;
     }
-    return { ids: t.ids, ranks: t.ranks.col(0), ops, busySeconds: busy, spanSeconds: span, consecutive, forwardGaps: forward, regularGaps: regular, backwardGaps: backward, largeOps, misalignedLargeOps: misaligned, alignment, lastEndSeconds: lastEnd };
+    return { ids: t.ids, ranks: t.ranks.col(0), ops, busySeconds: busy, spanSeconds: span, consecutive, forwardGaps: forward, regularGaps: regular, backwardGaps: backward, largeOps, misalignedLargeOps: misaligned, alignment, lastEndSeconds: lastEnd, medianCallSeconds: medianCall };
   },
 });

@@ -271,6 +271,8 @@ export interface DxtPosixRanksFact {
   readonly alignment: Float64Array;
   /** End of the record's last traced request, in seconds from the job start. */
   readonly lastEndSeconds: Float64Array;
+  /** Median duration of one traced call. */
+  readonly medianCallSeconds: Float64Array;
 }
 
 /** `lustre.stripes`: stripe layout per Lustre file (first component), in log order. */
