@@ -1,4 +1,9 @@
 import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runChecks } from '../run-checks.js';
+import { FactContext } from '../../facts/fact-context.js';
+import { defaultConfig } from '../../config/defaults.js';
+import { jobFact, posixFiles } from '../testing/diagnosis-facts.js';
 import check from './d10-small-writes-by-layer.js';
 import { runCheckCases } from '../testing/check-tester.js';
 
@@ -15,4 +20,18 @@ test('D10 on labelled logs of the shared corpus', () => {
     { log: 'iopat-posix-bulk-records.darshan' },
     ],
   });
+});
+
+test('D10: collective small writes merged into large POSIX writes are WARN, independent ones HIGH', () => {
+  const z = Float64Array.of(0);
+  const mpiio = (coll: boolean) => ({
+    ids: BigUint64Array.of(1n), shared: Float64Array.of(1), indepReads: z, indepWrites: Float64Array.of(coll ? 0 : 4096), collReads: z, collWrites: Float64Array.of(coll ? 4096 : 0),
+    nbReads: z, nbWrites: z, splitReads: z, splitWrites: z, views: z, rwSwitches: z, bytesRead: z, bytesWritten: Float64Array.of(16 << 20), smallReads: z, smallWrites: Float64Array.of(4096),
+    readTime: z, writeTime: z, metaTime: z, slowestRankBytes: z, fastestRankBytes: z,
+  });
+  for (const [coll, level] of [[true, 'WARN'], [false, 'HIGH']] as const) {
+    const facts = FactContext.fromValues({ job: jobFact(4), 'mpiio.files': mpiio(coll), 'posix.files': posixFiles({ shared: 1, writes: coll ? 4 : 4096, smallWrites: coll ? 0 : 4096, bytesWritten: 16 << 20 }) });
+    const r = runChecks([check], facts, { mode: 'default', config: defaultConfig(), env: { nodes: null, applicationHints: null } });
+    assert.equal(r.insights[0]?.level, level);
+  }
 });

@@ -1,7 +1,7 @@
 import { defineCheck } from '../define-check.js';
 import type { Check, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { significant, subjectName } from './diagnosis-common.js';
+import { indexOf, significant, subjectName } from './diagnosis-common.js';
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
@@ -11,7 +11,9 @@ type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
  * variable) records is judged by their request sizes, an MPI-IO file by its MPI-IO requests, other files by POSIX:
  * after collective buffering the POSIX requests are what ROMIO made of them, not what the application asked for.
  * Small = strictly below 1 MiB (1 MiB requests sit in Darshan's 100K_1M bin but are not small; MANIFEST caveat 3).
- * Level by share of the application's requests: HIGH above `small_share`, WARN above `small_requests`.
+ * Level by share of the application's requests: HIGH above `small_share`, WARN above `small_requests`. Small
+ * requests made collectively, on files whose POSIX requests are then mostly large (collective buffering did its job),
+ * cost only their call overhead: they count toward WARN, not HIGH.
  */
 export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, supersedes: readonly string[]): Check<'high' | 'warn' | 'min', 'many' | 'file', Rec> {
   const w = WORDS[dir];
@@ -54,25 +56,36 @@ export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, super
       const mp = ctx.tryFact('mpiio.files');
       const px = ctx.tryFact('posix.files');
       const judged = new Set<bigint>();
-      const rows: { id: bigint; layer: Layer; small: number; total: number }[] = [];
+      const rows: { id: bigint; layer: Layer; small: number; total: number; collective: boolean }[] = [];
+      // Whether a file's POSIX requests are mostly large: then collective small calls were merged before the file system.
+      const pIdx = px ? indexOf(px.ids) : new Map<bigint, number>();
+      const posixLarge = (id: bigint) => {
+        const i = pIdx.get(id);
+        if (i === undefined || !px) return false;
+        const n = dir === 'read' ? px.reads[i] : px.writes[i];
+        return n > 0 && (dir === 'read' ? px.smallReads[i] : px.smallWrites[i]) / n <= ctx.options.high;
+      };
       if (hl) for (let i = 0; i < hl.ids.length; i++) {
         judged.add(hl.ids[i]);
-        rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i] });
+        const collective = hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(hl.ids[i]);
+        rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i], collective });
       }
       if (mp) for (let i = 0; i < mp.ids.length; i++) {
         if (judged.has(mp.ids[i])) continue;
         judged.add(mp.ids[i]);
-        const total = dir === 'read' ? mp.indepReads[i] + mp.collReads[i] + mp.nbReads[i] + mp.splitReads[i] : mp.indepWrites[i] + mp.collWrites[i] + mp.nbWrites[i] + mp.splitWrites[i];
-        rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total });
+        const coll = dir === 'read' ? mp.collReads[i] + mp.splitReads[i] : mp.collWrites[i] + mp.splitWrites[i];
+        const indep = dir === 'read' ? mp.indepReads[i] + mp.nbReads[i] : mp.indepWrites[i] + mp.nbWrites[i];
+        rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total: coll + indep, collective: coll > indep && posixLarge(mp.ids[i]) });
       }
       if (px) for (let i = 0; i < px.ids.length; i++) {
         if (judged.has(px.ids[i])) continue;
-        rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i] });
+        rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false });
       }
-      let small = 0, total = 0;
+      let small = 0, total = 0, costly = 0;
       for (const r of rows) {
         small += Math.max(0, r.small);
         total += Math.max(0, r.total);
+        if (!r.collective) costly += Math.max(0, r.small);
       }
       const share = total ? small / total : 0;
       const o = ctx.options;
@@ -87,7 +100,7 @@ export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, super
       if (mp) recs.push('collective');
       if (layers.has('HDF5')) recs.push('hdf5Chunk');
       ctx.report({
-        level: share > o.high ? 'HIGH' : 'WARN',
+        level: total && costly / total > o.high ? 'HIGH' : 'WARN',
         cost: { share, basis: 'operations' },
         messageId: 'many',
         data: { count: small, total, ratio: share },
