@@ -27,7 +27,7 @@ export default defineCheck({
       perData: { knob: 'metadata_per_data_op', description: 'opens + stats per read/write request.' },
       min: { knob: 'metadata_min', description: 'Minimum opens + stats.' },
     },
-    messages: { load: '{meta} opens and stats for {data} reads and writes ({perData:fixed2} per request); metadata takes {timeShare:pct} of the I/O time' },
+    messages: { load: '{meta} opens and stats for {data} reads and writes ({perData:fixed2} per request, {perFile:fixed2} per file over {files} files); metadata takes {timeShare:pct} of the I/O time' },
     recommendations: {
       fewerFiles: { text: 'Keep files open across phases, avoid repeated stat/open/close of the same file, and cache what stat returns' },
       combine: { text: 'Pack many small outputs into one shared file (or a container such as HDF5) instead of one file each' },
@@ -38,6 +38,7 @@ export default defineCheck({
   run(ctx) {
     const p = ctx.fact('posix.files');
     let meta = 0, data = 0, mt = 0, tt = 0;
+    let files = p.ids.length;
     for (let i = 0; i < p.ids.length; i++) {
       meta += Math.max(0, p.opens[i]) + Math.max(0, p.stats[i]);
       data += Math.max(0, p.reads[i]) + Math.max(0, p.writes[i]);
@@ -45,6 +46,7 @@ export default defineCheck({
       tt += Math.max(0, p.metaTime[i]) + Math.max(0, p.readTime[i]) + Math.max(0, p.writeTime[i]);
     }
     const s = ctx.tryFact('stdio.files');
+    if (s) files += s.ids.length;
     if (s) for (let i = 0; i < s.ids.length; i++) {
       meta += Math.max(0, s.opens[i]);
       data += Math.max(0, s.reads[i]) + Math.max(0, s.writes[i]);
@@ -59,10 +61,11 @@ export default defineCheck({
     ctx.report({
       cost: { share: timeShare, basis: 'time' },
       messageId: 'load',
-      data: { meta, data, perData, timeShare },
+      data: { meta, data, perData, perFile: files ? meta / files : 0, files, timeShare },
       evidence: [
         { name: 'metadataCalls', value: meta, unit: 'count', source: 'POSIX_OPENS + POSIX_STATS + STDIO_OPENS' },
         { name: 'dataRequests', value: data, unit: 'count', source: 'POSIX_READS + POSIX_WRITES + STDIO_READS + STDIO_WRITES' },
+        { name: 'files', value: files, unit: 'files', source: 'POSIX and STDIO records (standard streams left out)' },
         { name: 'metadataSeconds', value: mt, unit: 'seconds', source: 'POSIX_F_META_TIME + STDIO_F_META_TIME' },
         { name: 'timeShare', value: timeShare, unit: 'ratio', source: 'metadata / (read + write + metadata) time' },
       ],
