@@ -27,11 +27,23 @@ const big = join(dir, 'synth-50000.darshan');
 if (!existsSync(big)) spawnSync(process.execPath, [cli, 'synth', '--posix-files', '50000', '--shared-files', '100', '--nprocs', '64', '--mpiio', big], { stdio: 'inherit' });
 const bigTimes = { default: median(Array.from({ length: runs }, () => wall(['report', big]))), drishti: median(Array.from({ length: runs }, () => wall(['report', '--drishti', big]))) };
 const noop = median(Array.from({ length: runs }, () => wall(['--version'])));
+// Node itself, for scale: the floor under any whole-process time on this machine.
+const nodeOnly = median(
+  Array.from({ length: runs }, () => {
+    const t0 = process.hrtime.bigint();
+    spawnSync(process.execPath, ['-e', '0']);
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  }),
+);
+// Batch: every public log in one process (`iolens report LOG...`), per log.
+const batch = median(Array.from({ length: runs }, () => wall(['report', ...logs]))) / logs.length;
 const summary = {
   machine: machine(),
   runs,
   logs: logs.length,
-  nodeStartupSeconds: noop,
+  nodeStartupSeconds: nodeOnly,
+  versionSeconds: noop,
+  batchPerLogSeconds: batch,
   medianDefault: median(perLog.filter((x) => x.mode === 'default').map((x) => x.seconds)),
   medianDrishti: median(perLog.filter((x) => x.mode === '--drishti').map((x) => x.seconds)),
   maxDefault: Math.max(...perLog.filter((x) => x.mode === 'default').map((x) => x.seconds)),

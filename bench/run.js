@@ -4,9 +4,11 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Quick ones run by default; trace and ingest need generated inputs (see BENCHMARKS.md) and are run by name.
 const ALL = {
   reader: ['reader.mjs'],
   perf: ['darshan-perf-bench.mjs'],
+  report: ['report-bench.mjs', '--runs', '3'],
 };
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);
 for (const name of names) {
