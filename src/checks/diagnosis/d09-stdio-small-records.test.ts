@@ -10,6 +10,7 @@ test('D09 on labelled logs of the shared corpus', () => {
     quiet: [
     { log: 'iopat-posix-bulk-records.darshan' },
     { log: 'ior-seq-write-1m.darshan' },
+    { log: 'darshan-apmpi-2nodes-64mpi.darshan' },
     ],
   });
 });

@@ -26,6 +26,7 @@ export default defineCheck({
       share: { knob: 'interface_stdio', description: "STDIO share of the job's bytes." },
       record: { knob: 'stdio_record_bytes', description: 'Mean STDIO request size under which records are small.' },
       min: { knob: 'stdio_min', description: 'Minimum STDIO requests.' },
+      minBytes: { knob: 'io_bytes_min', description: 'Minimum bytes moved through STDIO.' },
     },
     messages: { stdio: 'STDIO moves {share:pct} of the data ({bytes:bytes}) in {ops} requests of {record:bytes} on average' },
     recommendations: {
@@ -45,7 +46,7 @@ export default defineCheck({
     const share = total ? bytes / total : 0;
     const record = ops ? bytes / ops : 0;
     const o = ctx.options;
-    if (!(ops >= o.min && share > o.share && record < o.record)) return;
+    if (!(ops >= o.min && bytes >= o.minBytes && share > o.share && record < o.record)) return;
     ctx.report({
       cost: { share, basis: 'bytes' },
       messageId: 'stdio',
