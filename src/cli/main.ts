@@ -60,7 +60,7 @@ function handleError(err: unknown): number {
   }
   if (err instanceof OutputClosedError) return 0;
   if (err instanceof UserError) {
-    process.stderr.write(`iolens: ${err.message}\n`);
+    process.stderr.write(`iolens: ${oneLine(err.message)}\n`);
     return err.exitCode;
   }
   const e = err as NodeJS.ErrnoException;
@@ -68,7 +68,13 @@ function handleError(err: unknown): number {
     process.stderr.write(`iolens: ${e.syscall} ${e.path ?? ''}: ${e.code}\n`.replace(/ :/, ':'));
     return 2;
   }
-  process.stderr.write(`iolens: internal error: ${e && e.message ? e.message : String(err)}\n`);
+  process.stderr.write(`iolens: internal error: ${oneLine(e && e.message ? e.message : String(err))}\n`);
   if (process.env.IOLENS_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
   return EXIT_INTERNAL;
+}
+
+/** Error text as one line: messages can quote text from the user's files, which may hold newlines or controls. */
+export function oneLine(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  return message.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { oneLine } from './main.js';
+import { REPO_ROOT } from '../testing/corpus.js';
+
+test('error messages are one line, control characters shown escaped', () => {
+  assert.equal(oneLine('bad JSON ("# IOLens\n\n...")'), 'bad JSON ("# IOLens ...")');
+  assert.equal(oneLine('name\x1b[31m\x07'), 'name\\x1b[31m\\x07');
+});
+
+test('a --config file that is not JSON gives one error line and exit 2', () => {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'report', '--config', join(REPO_ROOT, 'README.md'), join(REPO_ROOT, 'samples', 'ior-hdf5-indep-small-write-4k.darshan')], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+  assert.match(r.stderr, /^iolens: .*README\.md: not valid JSON/);
+});
