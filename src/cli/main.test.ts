@@ -17,3 +17,19 @@ test('a --config file that is not JSON gives one error line and exit 2', () => {
   assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
   assert.match(r.stderr, /^iolens: .*README\.md: not valid JSON/);
 });
+
+test('report --export-dir never overwrites an existing file without --force', async () => {
+  const { mkdtempSync, writeFileSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-export-'));
+  const mine = join(dir, 'ior-hdf5-indep-small-write-4k.json');
+  writeFileSync(mine, 'my notes');
+  const run = (...extra: string[]) =>
+    spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'report', '--json', '--export-dir', dir, ...extra, join(REPO_ROOT, 'samples', 'ior-hdf5-indep-small-write-4k.darshan')], { encoding: 'utf8' });
+  const r = run();
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /already exists; not overwriting \(use --force\)/);
+  assert.equal(readFileSync(mine, 'utf8'), 'my notes');
+  assert.equal(run('--force').status, 0);
+  assert.equal(JSON.parse(readFileSync(mine, 'utf8')).schemaVersion, 1);
+});

@@ -33,6 +33,7 @@ interface ReportFlags {
   hints?: string;
   sacct?: boolean;
   color?: boolean;
+  force?: boolean;
 }
 
 function toolVersion(): string {
@@ -115,6 +116,7 @@ const report: CommandModule = {
       .option('--html', 'print a self-contained HTML report')
       .option('--markdown', 'print a Markdown report')
       .option('--export-dir <dir>', 'write the requested formats to <dir>/<log name>.<ext> instead of printing them')
+      .option('--force', 'with --export-dir: overwrite existing files')
       .option('--issues', 'hide recommendations')
       .option('--code', 'prefix each insight with its code')
       .option('--verbose', 'show example code snippets under recommendations')
@@ -185,7 +187,11 @@ function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats:
         const stem = basename(file).replace(/\.darshan$/, '');
         if (flags.exportDir) {
           mkdirSync(flags.exportDir, { recursive: true });
-          for (const f of formats) writeFileSync(join(flags.exportDir, `${stem}.${EXTENSIONS[f]}`), RENDERERS[f](rep, { ...opts, color: false }));
+          const targets = formats.map((f) => [f, join(flags.exportDir!, `${stem}.${EXTENSIONS[f]}`)] as const);
+          // Never overwrite the user's files unless asked to.
+          const existing = targets.filter(([, p]) => existsSync(p)).map(([, p]) => p);
+          if (existing.length && !flags.force) throw new UserError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; not overwriting (use --force)`);
+          for (const [f, p] of targets) writeFileSync(p, RENDERERS[f](rep, { ...opts, color: false }));
           out.write(RENDERERS.terminal(rep, opts));
         } else {
           const f: RendererName = formats.length ? formats[0] : 'terminal';
