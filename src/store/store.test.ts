@@ -75,11 +75,15 @@ test('ingest of the whole shared corpus: one jobs row per log, values as darshan
       const text = readFileSync(perfFile, 'latin1');
       const jobid = /^# jobid: (\d+)$/m.exec(text);
       const nprocs = /^# nprocs: (\d+)$/m.exec(text);
+      if (/^# nprocs: 4427712942739450220$/m.test(text)) {
+        // darshan-parser misreads this "3.41" log's older job record layout (and then prints zeroed metrics);
+        // IOLens reads it as written: the job id is the one in the file name.
+        assert.equal(String(r[1]), /_id(\d+)-/.exec(l.name)![1], l.name);
+        assert.equal(String(r[2]), '4', l.name);
+        continue;
+      }
       if (jobid) assert.equal(String(r[1]), jobid[1], l.name);
       if (nprocs) assert.equal(String(r[2]), nprocs[1], l.name);
-      // darshan-parser cannot allocate its per-rank arrays when nprocs is garbage and prints zeros; IOLens does not.
-      const np = BigInt(String(r[2]));
-      if (np < 0n || np * 24n >= 1n << 64n) continue;
       const perf = perfFromText(text);
       for (const [mod, col] of [['POSIX', 3], ['MPI-IO', 4], ['STDIO', 5]] as const) {
         const want = perf.get(mod);

@@ -36,6 +36,9 @@ const DATA_COMMENT = [
   /^#\t\[Component \d+\] /,
 ];
 
+/** Job-header lines that hold the job record's values (and the run time derived from them). */
+export const JOB_RECORD_LINE = /^# (exe|uid|jobid|start_time|start_time_asci|end_time|end_time_asci|nprocs|run time|metadata): /;
+
 /** The lines a comparison looks at, in order. Works on raw (latin1) text. */
 export function comparableLines(text: string): string[] {
   const out: string[] = [];

@@ -23,6 +23,9 @@ export function runParse(file: string, opts: ParseOptions): void {
   }
   const out = new ByteSink(1);
   const warn = (line: string) => process.stderr.write(line + '\n');
+  if (log.job.legacyJobLayout) {
+    warn('# Note: this 3.41 log stores its job record in the older layout (a Darshan 3.4 development runtime); read in that layout, where darshan-parser misreads it.');
+  }
   if (opts.dxt) printDxtText(log, out, warn);
   else if (opts.perf) printPerfText(log, out, warn);
   else printParserText(log, out, warn);

@@ -31,6 +31,12 @@ export interface JobRecord {
   readonly mountsInFileOrder: readonly MountEntry[];
   /** Run time in seconds as darshan-parser computes it. */
   readonly runTimeSeconds: number;
+  /**
+   * True when a log that says 3.41 stores its job record in the older layout (no nanosecond fields), as some
+   * 3.4 development runtimes wrote it. darshan-util misreads such records (nprocs prints as the text `lib_ver=`);
+   * IOLens reads them in the layout they were written in.
+   */
+  readonly legacyJobLayout: boolean;
 }
 
 function cString(bytes: Uint8Array, start: number, end: number): string {
@@ -70,7 +76,10 @@ export function parseJob(payload: Uint8Array, header: LogHeader): JobRecord {
   const dv = new DataView(bytes.buffer);
   const little = header.byteOrder === 'little';
   const i64 = (off: number) => dv.getBigInt64(off, little);
-  const is341 = header.minor >= 41;
+  // A 3.41 job record has nprocs at offset 40; the older layout has its metadata text there, which always starts
+  // with the runtime's `lib_ver=`. A real process count never reads as that text.
+  const legacyJobLayout = header.minor >= 41 && Buffer.from(bytes.subarray(40, 48)).toString('latin1') === 'lib_ver=';
+  const is341 = header.minor >= 41 && !legacyJobLayout;
   const uid = i64(0);
   const startTimeSec = i64(8);
   const startTimeNsec = is341 ? i64(16) : 0n;
@@ -94,8 +103,10 @@ export function parseJob(payload: Uint8Array, header: LogHeader): JobRecord {
   const exe = nl < 0 ? '' : text.slice(0, nl);
   const mountsInFileOrder = parseMounts(text);
   const mounts = mountsInFileOrder.slice().sort((a, b) => b.path.length - a.path.length); // Array.sort is stable
-  const runTimeSeconds = is341
-    ? Number(endTimeSec) + Number(endTimeNsec) / 1e9 - (Number(startTimeSec) + Number(startTimeNsec) / 1e9)
-    : Number(BigInt.asIntN(64, endTimeSec - startTimeSec + 1n));
-  return { uid, startTimeSec, startTimeNsec, endTimeSec, endTimeNsec, nprocs, jobid, metadata, exe, mounts, mountsInFileOrder, runTimeSeconds };
+  // Run time: the 3.41 formula where the record has nanoseconds, else whole seconds plus one.
+  const runTimeSeconds =
+    is341
+      ? Number(endTimeSec) + Number(endTimeNsec) / 1e9 - (Number(startTimeSec) + Number(startTimeNsec) / 1e9)
+      : Number(BigInt.asIntN(64, endTimeSec - startTimeSec + 1n));
+  return { uid, startTimeSec, startTimeNsec, endTimeSec, endTimeNsec, nprocs, jobid, metadata, exe, mounts, mountsInFileOrder, runTimeSeconds, legacyJobLayout };
 }

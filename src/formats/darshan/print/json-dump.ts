@@ -40,6 +40,7 @@ export function printJsonDump(log: DarshanLog, out: TextOut, opts: { dxt?: boole
       endTime: j.endTimeSec.toString(),
       endTimeNsec: j.endTimeNsec.toString(),
       runTimeSeconds: j.runTimeSeconds,
+      legacyJobLayout: j.legacyJobLayout,
       exe: utf8(j.exe),
       metadata: j.metadata.map(([k, v]) => [utf8(k), utf8(v)]),
       mounts: j.mountsInFileOrder.map((m) => ({ path: utf8(m.path), fsType: utf8(m.fsType) })),
