@@ -7,40 +7,7 @@ import { TraceInputError } from '../errors.js';
  * with each line and its 1-based number. Memory is bounded by the stream's chunk size plus the longest line.
  */
 export async function forEachLine(path: string, onLine: (line: string, lineNo: number) => void): Promise<number> {
-  const gz = await isGzip(path);
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  const stream = gz ? file.pipe(createGunzip({ chunkSize: 1 << 20 })) : file;
-  if (gz) file.on('error', (err) => stream.destroy(err));
-  let rest: Buffer | null = null;
-  let lineNo = 0;
-  try {
-    for await (const raw of stream as AsyncIterable<Buffer>) {
-      let buf: Buffer = rest ? Buffer.concat([rest, raw]) : raw;
-      rest = null;
-      let pos = 0;
-      for (;;) {
-        const nl = buf.indexOf(10, pos);
-        if (nl < 0) break;
-        lineNo++;
-        let e = nl;
-        if (e > pos && buf[e - 1] === 13) e--;
-        if (e > pos) onLine(buf.toString('utf8', pos, e), lineNo);
-        pos = nl + 1;
-      }
-      if (pos < buf.length) rest = buf.subarray(pos);
-    }
-  } catch (err) {
-    if (err instanceof TraceInputError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    if (e && e.code && e.code.startsWith('Z_')) throw new TraceInputError(`${path}: corrupt gzip data (${e.message})`);
-    if (e && e.code === 'ENOENT') throw new TraceInputError(`${path}: no such file`);
-    throw err;
-  }
-  if (rest && rest.length > 0) {
-    lineNo++;
-    onLine(rest.toString('utf8'), lineNo);
-  }
-  return lineNo;
+  return forEachLineBytes(path, (buf, start, end, lineNo) => onLine(buf.toString('utf8', start, end), lineNo));
 }
 
 /**
