@@ -130,6 +130,7 @@ function buildInsight(
     level,
     panel: meta.panel,
     ...(meta.problem ? { problem: meta.problem } : {}),
+    ...(input.cost ? { cost: input.cost } : {}),
     messageId: qualify(input.messageId),
     message: renderTemplate(templates[input.messageId], input.data),
     data: input.data,

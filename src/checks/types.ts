@@ -1,7 +1,7 @@
 import type { Knob } from '../config/knobs.js';
 import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
-import type { Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../report/types.js';
+import type { Evidence, HintsInfo, InsightCost, Level, MessageData, Mode, Panel, Problem, Subject } from '../report/types.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
 export interface OptionSpec {
@@ -89,12 +89,6 @@ export interface CheckMeta<O extends string, M extends string, R extends string>
     /** What the default mode does differently from `--drishti`. */
     readonly differences?: readonly DrishtiDifference[];
   };
-}
-
-/** The cost of a problem: its share (0–1) of the job's I/O time, bytes or operations, and which one. */
-export interface InsightCost {
-  readonly share: number;
-  readonly basis: 'time' | 'bytes' | 'operations';
 }
 
 /** A detail line as a check produces it. */

@@ -1,12 +1,12 @@
 import type { DarshanLog } from '../formats/darshan/index.js';
-import { KNOBS, KNOB_NAMES } from '../config/knobs.js';
+import { DIAGNOSIS_KNOB_NAMES, KNOBS, KNOB_NAMES } from '../config/knobs.js';
 import { defaultConfig, type ReportConfig } from '../config/defaults.js';
 import { FactContext } from '../facts/fact-context.js';
 import { FactSource } from '../facts/source.js';
 import { CHECKS } from '../checks/registry.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { AnyCheck } from '../checks/types.js';
-import { PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Insight, type JobInfo, type Mode, type Report } from './types.js';
+import { LEVELS, PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Insight, type JobInfo, type Mode, type Report } from './types.js';
 
 /** Options of `buildReport`. Everything from outside the log comes in here; the function itself does no I/O. */
 export interface BuildReportOptions {
@@ -63,7 +63,14 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
   });
 
   const panelIndex = (i: Insight) => PANELS.indexOf(i.panel);
-  const insights = run.insights.map((ins, order) => ({ ins, order })).sort((a, b) => panelIndex(a.ins) - panelIndex(b.ins) || a.order - b.order).map((x) => x.ins);
+  // Drishti's order is panel, then check order. The default mode lists, within each panel, issues before
+  // observations and the costliest problems first (the share of the job's I/O time, bytes or requests).
+  const rank = (i: Insight) => (mode === 'default' ? LEVELS.indexOf(i.level) : 0);
+  const cost = (i: Insight) => (mode === 'default' ? (i.cost?.share ?? -1) : 0);
+  const insights = run.insights
+    .map((ins, order) => ({ ins, order }))
+    .sort((a, b) => panelIndex(a.ins) - panelIndex(b.ins) || rank(a.ins) - rank(b.ins) || cost(b.ins) - cost(a.ins) || a.order - b.order)
+    .map((x) => x.ins);
 
   const summary = { high: 0, warn: 0, ok: 0, info: 0, recommendations: 0 };
   for (const i of insights) {
@@ -121,7 +128,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     job: jobInfo,
     insights,
     summary,
-    thresholds: KNOB_NAMES.map((k) => ({ knob: k, label: KNOBS[k].label, value: config.knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
+    thresholds: (mode === 'default' ? [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES] : KNOB_NAMES).map((k) => ({ knob: k, label: KNOBS[k].label, value: config.knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
     checks: run.outcomes,
     notes,
     messages: run.messages,

@@ -39,6 +39,15 @@ export const PROBLEMS = [
   'redundant-read',
   'rw-switches',
   'read-modify-write',
+  // Added with the diagnosis checks (issue 5), so every insight names the problem it is about (its level says
+  // whether the problem is present): observations and Drishti checks that had no tag.
+  'io-intensity',
+  'misaligned-memory',
+  'redundant-write',
+  'no-mpiio',
+  'blocking-io',
+  'aggregator-placement',
+  'io-phases',
 ] as const;
 export type Problem = (typeof PROBLEMS)[number];
 
@@ -86,11 +95,19 @@ export interface Recommendation {
   readonly snippet?: string;
 }
 
+/** The cost of a problem: its share (0–1) of the job's I/O time, bytes or requests, and which one. */
+export interface InsightCost {
+  readonly share: number;
+  readonly basis: 'time' | 'bytes' | 'operations';
+}
+
 export interface Insight {
   readonly code: string;
   readonly level: Level;
   readonly panel: Panel;
   readonly problem?: Problem;
+  /** Set by the diagnosis checks (default mode): the default-mode report lists the costliest problems first. */
+  readonly cost?: InsightCost;
   readonly messageId: string;
   readonly message: string;
   readonly data: MessageData;

@@ -17,6 +17,7 @@ export default defineCheck({
     layer: 'job',
     scope: 'job',
     level: 'INFO',
+    problem: 'io-phases',
     requires: ['heatmap.timeline'],
     modes: ['default'],
     options: {},

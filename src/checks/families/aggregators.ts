@@ -25,6 +25,7 @@ export function aggregators(code: 'M08' | 'M09' | 'M10', rel: Relation): Check<n
       layer: 'MPI-IO',
       scope: 'job',
       level: LEVEL[rel],
+      problem: 'aggregator-placement',
       requires: ['mpiio.totals', 'hints'],
       options: {},
       messages: {

@@ -21,6 +21,7 @@ export function nonBlocking(code: 'M06' | 'M07', dir: Direction): Check<never, '
       layer: 'MPI-IO',
       scope: 'job',
       level: 'WARN',
+      problem: 'blocking-io',
       requires: ['mpiio.totals'],
       options: {},
       messages: { blocking: `Non-blocking (asynchronous) ${w.ops} could hide I/O time: no non-blocking MPI-IO ${w.ops}` },

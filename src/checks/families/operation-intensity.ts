@@ -22,6 +22,7 @@ export function operationIntensity(code: 'P01' | 'P02' | 'P03' | 'P04', dir: Dir
       layer: 'POSIX',
       scope: 'job',
       level: 'INFO',
+      problem: 'io-intensity',
       requires: ['posix.totals'],
       options: { imbalanceRatio: { knob: 'imbalance_operations', description: `Minimum |W − R| / (R + W) of POSIX ${what}.` } },
       messages: {

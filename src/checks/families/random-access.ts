@@ -71,6 +71,7 @@ export function sequentialAccess(code: 'P12' | 'P14', dir: Direction): Check<'ra
       layer: 'POSIX',
       scope: 'job',
       level: 'OK',
+      problem: dir === 'read' ? 'random-read' : 'random-write',
       requires: ['posix.totals'],
       options: {
         ratio: { knob: 'random_operations', description: `Share of random ${w.ops} at or below which this observation is made.` },

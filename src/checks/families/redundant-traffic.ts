@@ -26,7 +26,7 @@ export function redundantTraffic(code: 'P09' | 'P10', dir: Direction): Check<nev
       layer: 'POSIX',
       scope: 'file',
       level: 'WARN',
-      ...(dir === 'read' ? { problem: 'redundant-read' as const } : {}),
+      problem: dir === 'read' ? 'redundant-read' : 'redundant-write',
       requires: ['posix.totals', 'posix.byFile'],
       options: {},
       messages: {

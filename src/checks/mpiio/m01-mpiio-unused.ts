@@ -18,6 +18,7 @@ export default defineCheck({
     layer: 'MPI-IO',
     scope: 'job',
     level: 'WARN',
+    problem: 'no-mpiio',
     requires: ['modules', 'job'],
     options: {},
     messages: { unused: 'No MPI-IO: the job uses only low-performance interfaces' },

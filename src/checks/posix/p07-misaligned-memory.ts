@@ -14,6 +14,7 @@ export default defineCheck({
     layer: 'POSIX',
     scope: 'job',
     level: 'HIGH',
+    problem: 'misaligned-memory',
     requires: ['posix.totals'],
     options: { ratio: { knob: 'misaligned_requests', description: 'Share of requests with misaligned memory above which this fires.' } },
     messages: { misaligned: '{ratio:pct} of the POSIX requests use misaligned memory buffers' },
