@@ -124,6 +124,7 @@ const DRISHTI_KNOBS = {
  */
 const DIAGNOSIS_KNOBS = {
   small_share: { default: 0.5, unit: 'ratio', label: 'Small requests share for HIGH above', description: 'Share of requests below 1 MiB, judged at the layer the application called (HDF5/PnetCDF, else MPI-IO, else POSIX), above which small requests are HIGH (above small_requests they are WARN).', min: 0, max: 1 },
+  small_time_share: { default: 0.25, unit: 'ratio', label: 'Time in small-request files for HIGH above', description: 'Share of the POSIX read (write) time spent on files, weighted by their share of small requests, above which small requests are HIGH: a few small writes to a log file beside large data writes cost nothing.', min: 0, max: 1 },
   small_min: { default: 16, unit: 'count', label: 'Small requests at least', description: 'Number of small requests (at the application layer) a job must reach before small requests are reported.', min: 0 },
   fsync_per_write: { default: 0.9, unit: 'ratio', label: 'fsync/fdatasync per write above', description: 'fsync + fdatasync calls per write on a file above which the file syncs after (nearly) every write.', min: 0 },
   fsync_min: { default: 16, unit: 'count', label: 'fsync/fdatasync calls at least', description: 'Number of sync calls on a file needed before per-write syncing is reported.', min: 0 },

@@ -13,9 +13,11 @@ type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
  * Small = strictly below 1 MiB (1 MiB requests sit in Darshan's 100K_1M bin but are not small; MANIFEST caveat 3).
  * Level by share of the application's requests: HIGH above `small_share`, WARN above `small_requests`. Small
  * requests made collectively, on files whose POSIX requests are then mostly large (collective buffering did its job),
- * cost only their call overhead: they count toward WARN, not HIGH.
+ * cost only their call overhead: they count toward WARN, not HIGH. HIGH also needs the files with small requests to
+ * hold `small_time_share` of the POSIX time of that direction (weighted by their small share), so a few small writes
+ * to a log file next to large data writes stay WARN.
  */
-export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, supersedes: readonly string[]): Check<'high' | 'warn' | 'min', 'many' | 'file', Rec> {
+export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, supersedes: readonly string[]): Check<'high' | 'warn' | 'min' | 'time', 'many' | 'file', Rec> {
   const w = WORDS[dir];
   return defineCheck({
     meta: {
@@ -39,6 +41,7 @@ export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, super
         high: { knob: 'small_share', description: `Share of small ${w.ops} among the application's ${w.ops} above which the finding is HIGH.` },
         warn: { knob: 'small_requests', description: `Share above which the finding is WARN.` },
         min: { knob: 'small_min', description: `Minimum number of small ${w.ops}.` },
+        time: { knob: 'small_time_share', description: `Share of the POSIX ${w.op} time on files with small ${w.ops} (weighted by their small share) needed for HIGH.` },
       },
       messages: {
         many: `{count} of {total} ${w.ops} ({ratio:pct}) are smaller than 1 MiB at the layer the application calls`,
@@ -81,13 +84,19 @@ export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, super
         if (judged.has(px.ids[i])) continue;
         rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false });
       }
-      let small = 0, total = 0, costly = 0;
+      let small = 0, total = 0, costly = 0, smallTime = 0, allTime = 0;
+      const time = px ? (dir === 'read' ? px.readTime : px.writeTime) : null;
+      if (time) for (let i = 0; i < time.length; i++) allTime += Math.max(0, time[i]);
       for (const r of rows) {
         small += Math.max(0, r.small);
         total += Math.max(0, r.total);
         if (!r.collective) costly += Math.max(0, r.small);
+        const i = pIdx.get(r.id);
+        if (time && i !== undefined && r.total > 0) smallTime += Math.max(0, time[i]) * Math.min(1, Math.max(0, r.small) / r.total);
       }
       const share = total ? small / total : 0;
+      // Time spent on the files with small requests, in proportion to their small share: the cost where Darshan has it.
+      const timeShare = allTime > 0 ? smallTime / allTime : share;
       const o = ctx.options;
       if (!(small >= o.min && share > o.warn)) return;
       const details: DetailInput<'file'>[] = [];
@@ -100,8 +109,8 @@ export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, super
       if (mp) recs.push('collective');
       if (layers.has('HDF5')) recs.push('hdf5Chunk');
       ctx.report({
-        level: total && costly / total > o.high ? 'HIGH' : 'WARN',
-        cost: { share, basis: 'operations' },
+        level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
+        cost: allTime > 0 ? { share: timeShare, basis: 'time' } : { share, basis: 'operations' },
         messageId: 'many',
         data: { count: small, total, ratio: share },
         evidence: [
