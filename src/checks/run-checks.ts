@@ -38,7 +38,13 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   const outcomes: CheckOutcome[] = [];
   const marked = new Set<Knob>();
   const messages: Record<string, string> = {};
-  const modules = new Set(facts.tryGet('modules')?.names ?? []);
+  let moduleNames: readonly string[] = [];
+  try {
+    moduleNames = facts.tryGet('modules')?.names ?? [];
+  } catch {
+    // leave it empty: the checks that need modules then report their own error or not-applicable outcome
+  }
+  const modules = new Set(moduleNames);
   // Checks of other modes do not run at all; checks superseded by a check of this mode are skipped.
   const active = checks.filter((c) => !c.meta.modes || c.meta.modes.includes(opts.mode));
   const supersededBy = new Map<string, string>();
@@ -82,14 +88,14 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
         emitted.push(buildInsight(check, override?.level ?? input.level ?? level, input, thresholds, qualify));
       },
     };
-    for (const f of meta.requires) {
-      if (facts.tryGet(f) === null) {
-        outcomes.push({ code: meta.code, status: 'notApplicable', reason: `no ${f} for this log` });
-        break;
-      }
-    }
-    if (outcomes.length && outcomes[outcomes.length - 1].code === meta.code) continue;
     try {
+      // Required facts are computed here, inside the try: a fact that fails (a damaged module region, say)
+      // makes this check an `error` outcome, never the whole report.
+      const missing = meta.requires.find((f) => facts.tryGet(f) === null);
+      if (missing) {
+        outcomes.push({ code: meta.code, status: 'notApplicable', reason: `no ${missing} for this log` });
+        continue;
+      }
       check.run(ctx);
     } catch (err) {
       if (err instanceof FactUnavailable) {
