@@ -33,13 +33,24 @@ for (const name of FIXED) {
   out += `export const ${id}_FLOAT_COUNTERS = ${fmtList(cur.float_counters ?? [])} as const;\n\n`;
   out += `export type ${id}IntCounter = (typeof ${id}_INT_COUNTERS)[number];\n`;
   out += `export type ${id}FloatCounter = (typeof ${id}_FLOAT_COUNTERS)[number];\n\n`;
+  // Each distinct counter list is written once; versions that share a list refer to it.
+  const lists = new Map([[JSON.stringify(cur.int_counters), `${id}_INT_COUNTERS`], [JSON.stringify(cur.float_counters ?? []), `${id}_FLOAT_COUNTERS`]]);
+  const listRef = (xs, constName) => {
+    const key = JSON.stringify(xs);
+    if (!lists.has(key)) {
+      lists.set(key, constName);
+      out += `const ${constName} = ${fmtList(xs)} as const;\n\n`;
+    }
+    return lists.get(key);
+  };
+  const refs = Object.entries(m.versions).map(([v, x]) => [v, listRef(x.int_counters, `${id}_V${v}_INT_COUNTERS`), listRef(x.float_counters ?? [], `${id}_V${v}_FLOAT_COUNTERS`)]);
   out += `/** Every stored format version: record size, counters, and for old versions the name-based upgrade map. */\n`;
   out += `export const ${id}_VERSIONS = {\n`;
-  for (const [v, x] of Object.entries(m.versions)) {
+  for (const [v, ints, floats] of refs) {
+    const x = m.versions[v];
     const up = x[`upconvert_to_v${m.current_version}`];
     out += `  ${v}: {\n    recordSize: ${typeof x.record_size === 'number' ? x.record_size : JSON.stringify(x.record_size)},\n`;
-    out += `    ints: ${fmtList(x.int_counters).replace(/\n {4}/g, '\n      ').replace(/\n {2}\]/, '\n    ]')},\n`;
-    out += `    floats: ${fmtList(x.float_counters ?? []).replace(/\n {4}/g, '\n      ').replace(/\n {2}\]/, '\n    ]')},\n`;
+    out += `    ints: ${ints},\n    floats: ${floats},\n`;
     if (up && typeof up === 'object') out += `    upgrade: {\n      ints: ${fmtMap(up.int_counters).replace(/\n {6}/g, '\n        ').replace(/\n {4}\]/, '\n      ]')},\n      floats: ${fmtMap(up.float_counters ?? []).replace(/\n {6}/g, '\n        ').replace(/\n {4}\]/, '\n      ]')},\n    },\n`;
     if (typeof up === 'string') out += `    // upgrade: ${up}\n`;
     out += `  },\n`;

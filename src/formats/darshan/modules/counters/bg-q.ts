@@ -28,41 +28,13 @@ export type BG_QFloatCounter = (typeof BG_Q_FLOAT_COUNTERS)[number];
 export const BG_Q_VERSIONS = {
   1: {
     recordSize: 120,
-    ints: [
-      "BGQ_CSJOBID",
-      "BGQ_NNODES",
-      "BGQ_RANKSPERNODE",
-      "BGQ_DDRPERNODE",
-      "BGQ_INODES",
-      "BGQ_ANODES",
-      "BGQ_BNODES",
-      "BGQ_CNODES",
-      "BGQ_DNODES",
-      "BGQ_ENODES",
-      "BGQ_TORUSENABLED",
-    ],
-    floats: [
-      "BGQ_F_TIMESTAMP",
-    ],
+    ints: BG_Q_INT_COUNTERS,
+    floats: BG_Q_FLOAT_COUNTERS,
     // upgrade: Drop the 8 bytes at offset 16 (a 4-byte int plus 4 bytes padding); counters identical.
   },
   2: {
     recordSize: 112,
-    ints: [
-      "BGQ_CSJOBID",
-      "BGQ_NNODES",
-      "BGQ_RANKSPERNODE",
-      "BGQ_DDRPERNODE",
-      "BGQ_INODES",
-      "BGQ_ANODES",
-      "BGQ_BNODES",
-      "BGQ_CNODES",
-      "BGQ_DNODES",
-      "BGQ_ENODES",
-      "BGQ_TORUSENABLED",
-    ],
-    floats: [
-      "BGQ_F_TIMESTAMP",
-    ],
+    ints: BG_Q_INT_COUNTERS,
+    floats: BG_Q_FLOAT_COUNTERS,
   },
 } as const;

@@ -20,17 +20,28 @@ export const H5F_FLOAT_COUNTERS = [
 export type H5FIntCounter = (typeof H5F_INT_COUNTERS)[number];
 export type H5FFloatCounter = (typeof H5F_FLOAT_COUNTERS)[number];
 
+const H5F_V1_INT_COUNTERS = [
+    "HDF5_OPENS",
+  ] as const;
+
+const H5F_V1_FLOAT_COUNTERS = [
+    "HDF5_F_OPEN_TIMESTAMP",
+    "HDF5_F_CLOSE_TIMESTAMP",
+  ] as const;
+
+const H5F_V2_FLOAT_COUNTERS = [
+    "HDF5_F_OPEN_START_TIMESTAMP",
+    "HDF5_F_CLOSE_START_TIMESTAMP",
+    "HDF5_F_OPEN_END_TIMESTAMP",
+    "HDF5_F_CLOSE_END_TIMESTAMP",
+  ] as const;
+
 /** Every stored format version: record size, counters, and for old versions the name-based upgrade map. */
 export const H5F_VERSIONS = {
   1: {
     recordSize: 40,
-    ints: [
-      "HDF5_OPENS",
-    ],
-    floats: [
-      "HDF5_F_OPEN_TIMESTAMP",
-      "HDF5_F_CLOSE_TIMESTAMP",
-    ],
+    ints: H5F_V1_INT_COUNTERS,
+    floats: H5F_V1_FLOAT_COUNTERS,
     upgrade: {
       ints: [
         "HDF5_OPENS",
@@ -48,15 +59,8 @@ export const H5F_VERSIONS = {
   },
   2: {
     recordSize: 56,
-    ints: [
-      "HDF5_OPENS",
-    ],
-    floats: [
-      "HDF5_F_OPEN_START_TIMESTAMP",
-      "HDF5_F_CLOSE_START_TIMESTAMP",
-      "HDF5_F_OPEN_END_TIMESTAMP",
-      "HDF5_F_CLOSE_END_TIMESTAMP",
-    ],
+    ints: H5F_V1_INT_COUNTERS,
+    floats: H5F_V2_FLOAT_COUNTERS,
     upgrade: {
       ints: [
         "HDF5_OPENS",
@@ -74,17 +78,7 @@ export const H5F_VERSIONS = {
   },
   3: {
     recordSize: 80,
-    ints: [
-      "H5F_OPENS",
-      "H5F_FLUSHES",
-      "H5F_USE_MPIIO",
-    ],
-    floats: [
-      "H5F_F_OPEN_START_TIMESTAMP",
-      "H5F_F_CLOSE_START_TIMESTAMP",
-      "H5F_F_OPEN_END_TIMESTAMP",
-      "H5F_F_CLOSE_END_TIMESTAMP",
-      "H5F_F_META_TIME",
-    ],
+    ints: H5F_INT_COUNTERS,
+    floats: H5F_FLOAT_COUNTERS,
   },
 } as const;

@@ -25,18 +25,7 @@ export type MDHIMFloatCounter = (typeof MDHIM_FLOAT_COUNTERS)[number];
 export const MDHIM_VERSIONS = {
   1: {
     recordSize: "96 + 8*(MDHIM_SERVERS-1) when MDHIM_SERVERS > 1, else 96",
-    ints: [
-      "MDHIM_PUTS",
-      "MDHIM_GETS",
-      "MDHIM_PUT_MAX_SIZE",
-      "MDHIM_GET_MAX_SIZE",
-      "MDHIM_SERVERS",
-    ],
-    floats: [
-      "MDHIM_F_PUT_TIMESTAMP",
-      "MDHIM_F_GET_TIMESTAMP",
-      "MDHIM_F_PUT_MAX_DURATION",
-      "MDHIM_F_GET_MAX_DURATION",
-    ],
+    ints: MDHIM_INT_COUNTERS,
+    floats: MDHIM_FLOAT_COUNTERS,
   },
 } as const;

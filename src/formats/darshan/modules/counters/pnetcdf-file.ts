@@ -29,18 +29,29 @@ export const PNETCDF_FILE_FLOAT_COUNTERS = [
 export type PNETCDF_FILEIntCounter = (typeof PNETCDF_FILE_INT_COUNTERS)[number];
 export type PNETCDF_FILEFloatCounter = (typeof PNETCDF_FILE_FLOAT_COUNTERS)[number];
 
+const PNETCDF_FILE_V1_INT_COUNTERS = [
+    "PNETCDF_INDEP_OPENS",
+    "PNETCDF_COLL_OPENS",
+  ] as const;
+
+const PNETCDF_FILE_V1_FLOAT_COUNTERS = [
+    "PNETCDF_F_OPEN_TIMESTAMP",
+    "PNETCDF_F_CLOSE_TIMESTAMP",
+  ] as const;
+
+const PNETCDF_FILE_V2_FLOAT_COUNTERS = [
+    "PNETCDF_F_OPEN_START_TIMESTAMP",
+    "PNETCDF_F_CLOSE_START_TIMESTAMP",
+    "PNETCDF_F_OPEN_END_TIMESTAMP",
+    "PNETCDF_F_CLOSE_END_TIMESTAMP",
+  ] as const;
+
 /** Every stored format version: record size, counters, and for old versions the name-based upgrade map. */
 export const PNETCDF_FILE_VERSIONS = {
   1: {
     recordSize: 48,
-    ints: [
-      "PNETCDF_INDEP_OPENS",
-      "PNETCDF_COLL_OPENS",
-    ],
-    floats: [
-      "PNETCDF_F_OPEN_TIMESTAMP",
-      "PNETCDF_F_CLOSE_TIMESTAMP",
-    ],
+    ints: PNETCDF_FILE_V1_INT_COUNTERS,
+    floats: PNETCDF_FILE_V1_FLOAT_COUNTERS,
     upgrade: {
       ints: [
         { const: -1 },
@@ -67,16 +78,8 @@ export const PNETCDF_FILE_VERSIONS = {
   },
   2: {
     recordSize: 64,
-    ints: [
-      "PNETCDF_INDEP_OPENS",
-      "PNETCDF_COLL_OPENS",
-    ],
-    floats: [
-      "PNETCDF_F_OPEN_START_TIMESTAMP",
-      "PNETCDF_F_CLOSE_START_TIMESTAMP",
-      "PNETCDF_F_OPEN_END_TIMESTAMP",
-      "PNETCDF_F_CLOSE_END_TIMESTAMP",
-    ],
+    ints: PNETCDF_FILE_V1_INT_COUNTERS,
+    floats: PNETCDF_FILE_V2_FLOAT_COUNTERS,
     upgrade: {
       ints: [
         { const: -1 },
@@ -103,26 +106,7 @@ export const PNETCDF_FILE_VERSIONS = {
   },
   3: {
     recordSize: 152,
-    ints: [
-      "PNETCDF_FILE_CREATES",
-      "PNETCDF_FILE_OPENS",
-      "PNETCDF_FILE_REDEFS",
-      "PNETCDF_FILE_INDEP_WAITS",
-      "PNETCDF_FILE_COLL_WAITS",
-      "PNETCDF_FILE_SYNCS",
-      "PNETCDF_FILE_BYTES_READ",
-      "PNETCDF_FILE_BYTES_WRITTEN",
-      "PNETCDF_FILE_WAIT_FAILURES",
-    ],
-    floats: [
-      "PNETCDF_FILE_F_OPEN_START_TIMESTAMP",
-      "PNETCDF_FILE_F_CLOSE_START_TIMESTAMP",
-      "PNETCDF_FILE_F_WAIT_START_TIMESTAMP",
-      "PNETCDF_FILE_F_OPEN_END_TIMESTAMP",
-      "PNETCDF_FILE_F_CLOSE_END_TIMESTAMP",
-      "PNETCDF_FILE_F_WAIT_END_TIMESTAMP",
-      "PNETCDF_FILE_F_META_TIME",
-      "PNETCDF_FILE_F_WAIT_TIME",
-    ],
+    ints: PNETCDF_FILE_INT_COUNTERS,
+    floats: PNETCDF_FILE_FLOAT_COUNTERS,
   },
 } as const;
