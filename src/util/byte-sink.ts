@@ -7,23 +7,12 @@ import { writeAllSync } from './output.js';
 export class ByteSink {
   private buf: Uint8Array;
   private pos = 0;
-  private readonly encoded = new Map<string, Uint8Array>();
 
   constructor(
     private readonly fd: number,
     size = 1 << 20,
   ) {
     this.buf = new Uint8Array(size);
-  }
-
-  /** Latin1 bytes of a string that recurs (counter names, record prefixes), cached. */
-  intern(s: string): Uint8Array {
-    let b = this.encoded.get(s);
-    if (b === undefined) {
-      b = Buffer.from(s, 'latin1');
-      if (this.encoded.size < 100_000) this.encoded.set(s, b);
-    }
-    return b;
   }
 
   room(n: number): void {
@@ -102,36 +91,6 @@ export class ByteSink {
     for (let i = 0; i < nn; i++) buf[p++] = name[i];
     for (let i = 0; i < vn; i++) buf[p++] = v.charCodeAt(i);
     this.pos = p;
-  }
-
-  /** Writes a safe integer in decimal without building a string. */
-  int(v: number): void {
-    this.room(24);
-    const buf = this.buf;
-    let p = this.pos;
-    if (v < 0) {
-      buf[p++] = 45;
-      v = -v;
-    }
-    if (v < 10) {
-      buf[p++] = 48 + v;
-      this.pos = p;
-      return;
-    }
-    let digits = 0;
-    for (let t = v; t >= 1; t = Math.floor(t / 10)) digits++;
-    let q = p + digits;
-    this.pos = q;
-    while (q > p) {
-      const d = v % 10;
-      buf[--q] = 48 + d;
-      v = (v - d) / 10;
-    }
-  }
-
-  byte(c: number): void {
-    if (this.pos >= this.buf.length) this.flush();
-    this.buf[this.pos++] = c;
   }
 
   flush(): void {

@@ -1,5 +1,5 @@
 /** Public surface of the Darshan reader. */
-export { DarshanLog, looksLikeDarshanLog, type ModuleSlotInfo } from './log.js';
+export { DarshanLog, type ModuleSlotInfo } from './log.js';
 export { DarshanFormatError } from './errors.js';
 export type { LogHeader, Region, ByteOrder } from './header.js';
 export type { JobRecord, MountEntry } from './job.js';
@@ -12,7 +12,7 @@ export type { HeatmapTable } from './modules/heatmap.js';
 export type { MdhimTable } from './modules/mdhim.js';
 export type { ApmpiTable } from './modules/apmpi.js';
 export type { ApxcTable } from './modules/apxc.js';
-export { MODULES, moduleByName, moduleName } from './modules/registry.js';
+export { MODULES, moduleByName } from './modules/registry.js';
 export { Int64Block } from './int64-block.js';
 
 import { DarshanLog } from './log.js';

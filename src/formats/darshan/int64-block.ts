@@ -75,14 +75,13 @@ export class Int64Block {
   }
 
   /** Copies column `src` of `from` (same row count) into column `dst` of this block, overflow included. */
-  copyColumn(dst: number, from: Int64Block, src: number, rowMap?: Int32Array): void {
+  copyColumn(dst: number, from: Int64Block, src: number): void {
     const d = dst * this.rows;
     const s = src * from.rows;
-    if (!rowMap) this.data.set(from.data.subarray(s, s + from.rows), d);
-    else for (let r = 0; r < this.rows; r++) this.data[d + r] = from.data[s + rowMap[r]];
+    this.data.set(from.data.subarray(s, s + from.rows), d);
     if (from.overflow) {
       for (let r = 0; r < this.rows; r++) {
-        const b = from.overflow.get(s + (rowMap ? rowMap[r] : r));
+        const b = from.overflow.get(s + r);
         if (b !== undefined) (this.overflow ??= new Map()).set(d + r, b);
       }
     }

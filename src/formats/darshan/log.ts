@@ -1,4 +1,4 @@
-import { readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { decompressRegion, type CompressionName, COMPRESSION_NAMES } from './compression.js';
 import { DarshanFormatError } from './errors.js';
 import { parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
@@ -152,20 +152,5 @@ export class DarshanLog {
 
   private inflate(region: Region, what: string): Uint8Array {
     return decompressRegion(this.buf.subarray(region.off, region.off + region.len), this.header.compression, what);
-  }
-}
-
-/** Reads just the first bytes of a file to tell whether it looks like a Darshan log (for directory walks). */
-export function looksLikeDarshanLog(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const b = Buffer.alloc(16);
-    const n = readSync(fd, b, 0, 16, 0);
-    if (n < 16) return false;
-    const le = b.readBigInt64LE(8);
-    const be = b.readBigInt64BE(8);
-    return le === 6567223n || be === 6567223n;
-  } finally {
-    closeSync(fd);
   }
 }

@@ -36,8 +36,6 @@ export interface RecordSink {
   record(module: string, rank: string, id: string, file: string, mount: string, fs: string): void;
   /** One counter line of the current record. */
   counter(name: string, value: string): void;
-  /** One counter line whose value is a safe integer (printed in signed decimal). */
-  counterInt(name: string, value: number): void;
   /** Closes the last record (called by the printer after a module's records). */
   end(): void;
   /** Prepares a list of counter names once; `counterIntPrepared`/`counterPrepared` then print by handle. */

@@ -155,6 +155,3 @@ function makeCodec(id: number, name: 'DXT_POSIX' | 'DXT_MPIIO', versions: number
 
 export const dxtPosix = makeCodec(10, 'DXT_POSIX', [1, 2]);
 export const dxtMpiio = makeCodec(11, 'DXT_MPIIO', [1, 2, 3]);
-
-/** Segment size in bytes for a DXT module version (for writers choosing a version). */
-export { segmentBytes as dxtSegmentBytes };

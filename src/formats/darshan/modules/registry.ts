@@ -59,6 +59,3 @@ export function moduleByName(name: string): ModuleRow | undefined {
   return byName.get(name);
 }
 
-export function moduleName(id: number): string | null {
-  return MODULES[id]?.name ?? null;
-}

@@ -69,9 +69,6 @@ class LineSink implements RecordSink {
   counter(name: string, value: string): void {
     this.out.write(this.pre + name + '\t' + value + this.suf);
   }
-  counterInt(name: string, value: number): void {
-    this.counter(name, String(value));
-  }
   end(): void {}
   prepare(names: readonly string[]): readonly unknown[] {
     return names;
@@ -120,10 +117,6 @@ class ByteLineSink implements RecordSink {
   counter(name: string, value: string): void {
     this.head(name);
     this.out.write(value);
-  }
-  counterInt(name: string, value: number): void {
-    this.head(name);
-    this.out.int(value);
   }
   prepare(names: readonly string[]): readonly unknown[] {
     return names.map((n) => Buffer.from(n + '\t', 'latin1'));
