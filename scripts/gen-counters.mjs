@@ -18,8 +18,16 @@ const slug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 const ident = (name) => name.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
 
 const fmtList = (xs) => `[\n${xs.map((x) => `    ${JSON.stringify(x)},`).join('\n')}\n  ]`;
-const fmtMap = (xs) =>
-  `[\n${xs.map((x) => `      ${typeof x === 'string' ? JSON.stringify(x) : `{ const: ${JSON.stringify(x.const)} }`},`).join('\n')}\n    ]`;
+// An upgrade map lists only the current counters whose value does not come from the old counter of the same name:
+// a renamed counter, a sum (`A + B`), or a constant the reader fills in.
+const fmtUpgrade = (current, xs, indent) => {
+  const pad = ' '.repeat(indent);
+  const entries = xs
+    .map((x, i) => [current[i], x])
+    .filter(([name, x]) => x !== name)
+    .map(([name, x]) => `${pad}  ${name}: ${typeof x === 'string' ? JSON.stringify(x) : `{ const: ${JSON.stringify(x.const)} }`},`);
+  return entries.length ? `{\n${entries.join('\n')}\n${pad}}` : '{}';
+};
 
 for (const name of FIXED) {
   const m = cat.modules[name];
@@ -51,7 +59,7 @@ for (const name of FIXED) {
     const up = x[`upconvert_to_v${m.current_version}`];
     out += `  ${v}: {\n    recordSize: ${typeof x.record_size === 'number' ? x.record_size : JSON.stringify(x.record_size)},\n`;
     out += `    ints: ${ints},\n    floats: ${floats},\n`;
-    if (up && typeof up === 'object') out += `    upgrade: {\n      ints: ${fmtMap(up.int_counters).replace(/\n {6}/g, '\n        ').replace(/\n {4}\]/, '\n      ]')},\n      floats: ${fmtMap(up.float_counters ?? []).replace(/\n {6}/g, '\n        ').replace(/\n {4}\]/, '\n      ]')},\n    },\n`;
+    if (up && typeof up === 'object') out += `    upgrade: {\n      ints: ${fmtUpgrade(cur.int_counters, up.int_counters, 6)},\n      floats: ${fmtUpgrade(cur.float_counters ?? [], up.float_counters ?? [], 6)},\n    },\n`;
     if (typeof up === 'string') out += `    // upgrade: ${up}\n`;
     out += `  },\n`;
   }

@@ -15,7 +15,7 @@ export class ByteSink {
     this.buf = new Uint8Array(size);
   }
 
-  room(n: number): void {
+  private room(n: number): void {
     if (this.pos + n > this.buf.length) {
       this.flush();
       if (n > this.buf.length) this.buf = new Uint8Array(n * 2);

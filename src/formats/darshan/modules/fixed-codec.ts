@@ -11,12 +11,18 @@ export interface FixedLayout {
   readonly recordSize: number | string;
   readonly ints: readonly string[];
   readonly floats: readonly string[];
-  /** For old versions: per current counter, the old counter it comes from, `A + B`, or a constant. */
+  /**
+   * For old versions: the current counters whose value does not come from the old counter of the same name, each
+   * with the old counter it comes from, a sum `A + B`, or a constant the reader fills in.
+   */
   readonly upgrade?: {
-    readonly ints: readonly (string | { readonly const: number })[];
-    readonly floats: readonly (string | { readonly const: number })[];
+    readonly ints: Readonly<Record<string, UpgradeSource>>;
+    readonly floats: Readonly<Record<string, UpgradeSource>>;
   };
 }
+
+/** Where an up-converted counter's value comes from. */
+export type UpgradeSource = string | { readonly const: number };
 
 /** The three text columns after the counter value. */
 export interface RecordColumns {
@@ -162,12 +168,13 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
   /** Maps an old-version table onto the current counters, by name. */
   function upgrade(v: number, L: FixedLayout, n: number, ids: BigUint64Array, ranks: Int64Block, oldInts: Int64Block, oldFloats: Float64Array, fileRecIds: BigUint64Array | null): FixedTable<I, F> {
     const up = L.upgrade;
+    // Counters the map does not name come from the old counter of the same name.
     const ints = new Int64Block(n, spec.intNames.length);
     const floats = new Float64Array(n * spec.floatNames.length);
     const oldI = new Map(L.ints.map((x, i) => [x, i]));
     const oldF = new Map(L.floats.map((x, i) => [x, i]));
     spec.intNames.forEach((name, c) => {
-      const src = up ? up.ints[c] : name;
+      const src = up?.ints[name] ?? name;
       if (typeof src === 'object') ints.fillColumn(c, src.const);
       else if (src.includes(' + ')) {
         const [a, b] = src.split(' + ').map((s) => oldI.get(s)!);
@@ -179,7 +186,7 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
       }
     });
     spec.floatNames.forEach((name, c) => {
-      const src = up ? up.floats[c] : name;
+      const src = up?.floats[name] ?? name;
       if (typeof src === 'object') floats.fill(src.const, c * n, (c + 1) * n);
       else {
         const s = oldF.get(src);

@@ -43,18 +43,18 @@ export const H5F_VERSIONS = {
     ints: H5F_V1_INT_COUNTERS,
     floats: H5F_V1_FLOAT_COUNTERS,
     upgrade: {
-      ints: [
-        "HDF5_OPENS",
-        { const: -1 },
-        { const: -1 },
-      ],
-      floats: [
-        "HDF5_F_OPEN_TIMESTAMP",
-        { const: -1 },
-        { const: -1 },
-        "HDF5_F_CLOSE_TIMESTAMP",
-        { const: -1 },
-      ],
+      ints: {
+        H5F_OPENS: "HDF5_OPENS",
+        H5F_FLUSHES: { const: -1 },
+        H5F_USE_MPIIO: { const: -1 },
+      },
+      floats: {
+        H5F_F_OPEN_START_TIMESTAMP: "HDF5_F_OPEN_TIMESTAMP",
+        H5F_F_CLOSE_START_TIMESTAMP: { const: -1 },
+        H5F_F_OPEN_END_TIMESTAMP: { const: -1 },
+        H5F_F_CLOSE_END_TIMESTAMP: "HDF5_F_CLOSE_TIMESTAMP",
+        H5F_F_META_TIME: { const: -1 },
+      },
     },
   },
   2: {
@@ -62,18 +62,18 @@ export const H5F_VERSIONS = {
     ints: H5F_V1_INT_COUNTERS,
     floats: H5F_V2_FLOAT_COUNTERS,
     upgrade: {
-      ints: [
-        "HDF5_OPENS",
-        { const: -1 },
-        { const: -1 },
-      ],
-      floats: [
-        "HDF5_F_OPEN_START_TIMESTAMP",
-        "HDF5_F_CLOSE_START_TIMESTAMP",
-        "HDF5_F_OPEN_END_TIMESTAMP",
-        "HDF5_F_CLOSE_END_TIMESTAMP",
-        { const: -1 },
-      ],
+      ints: {
+        H5F_OPENS: "HDF5_OPENS",
+        H5F_FLUSHES: { const: -1 },
+        H5F_USE_MPIIO: { const: -1 },
+      },
+      floats: {
+        H5F_F_OPEN_START_TIMESTAMP: "HDF5_F_OPEN_START_TIMESTAMP",
+        H5F_F_CLOSE_START_TIMESTAMP: "HDF5_F_CLOSE_START_TIMESTAMP",
+        H5F_F_OPEN_END_TIMESTAMP: "HDF5_F_OPEN_END_TIMESTAMP",
+        H5F_F_CLOSE_END_TIMESTAMP: "HDF5_F_CLOSE_END_TIMESTAMP",
+        H5F_F_META_TIME: { const: -1 },
+      },
     },
   },
   3: {
