@@ -61,20 +61,10 @@ export function posixTotals(t: FixedTable | null): PosixTotals {
   const files = { total: 0, readOnly: 0, writeOnly: 0, readWrite: 0, shared: 0, unique: 0 };
   if (!t || t.length === 0) return { v, files };
   const n = t.length;
-  for (const c of SUM_COUNTERS) {
-    if (t.intCol(c) < 0) continue;
-    const col = t.int(c);
-    let s = 0;
-    for (let r = 0; r < n; r++) if (col[r] > 0) s += col[r];
-    v.set(c, s);
-  }
-  for (const c of SUM_FLOATS) {
-    if (t.floatCol(c) < 0) continue;
-    const col = t.float(c);
-    let s = 0;
-    for (let r = 0; r < n; r++) if (col[r] > 0) s += col[r];
-    v.set(c, s);
-  }
+  // Sums skip -1 ("not measured") and other negative values.
+  const positiveSum = (col: Float64Array) => col.reduce((s, x) => (x > 0 ? s + x : s), 0);
+  for (const c of SUM_COUNTERS) if (t.intCol(c) >= 0) v.set(c, positiveSum(t.int(c)));
+  for (const c of SUM_FLOATS) if (t.floatCol(c) >= 0) v.set(c, positiveSum(t.float(c)));
   for (const c of MAX_COUNTERS) {
     if (t.intCol(c) < 0) continue;
     const col = t.int(c);

@@ -15,9 +15,10 @@ const MiB = 1024 * 1024;
  *   D (proc 1):  2 ops, 3 s, 2 MiB  → ops 10%, time 15% → 56.31°       → low (badness 0.2514)
  *   B (proc 1): 13 ops, 3 s, 13 MiB → ops 65%, time 15% → 12.99°       → none
  */
-function handTrace(metric: MetricId, threshold?: number) {
+/** The four files below, traced into a cube (`fixedBase`: the time-window origin for the time view). */
+function handCube(fixedBase?: number) {
   const dicts = new TraceDicts();
-  const cube = new Cube({ layerMask: 1 << Layer.POSIX, smallBytes: MiB });
+  const cube = new Cube({ layerMask: 1 << Layer.POSIX, smallBytes: MiB, ...(fixedBase !== undefined ? { fixedBase } : {}) });
   const w = new ChunkWriter(dicts, (c) => cube.add(c));
   const p0 = dicts.proc('0', 'h', 'app');
   const p1 = dicts.proc('1', 'h', 'app');
@@ -35,7 +36,12 @@ function handTrace(metric: MetricId, threshold?: number) {
   emit(p1, '/d/D', 2, 3);
   emit(p1, '/d/B', 13, 3);
   w.flush();
-  return buildReport(cube.snapshot(), dicts, { format: 'dxt', events: w.count, sources: 1, warnings: [] }, ['hand'], {
+  return { cube, dicts, events: w.count };
+}
+
+function handTrace(metric: MetricId, threshold?: number) {
+  const { cube, dicts, events } = handCube();
+  return buildReport(cube.snapshot(), dicts, { format: 'dxt', events, sources: 1, warnings: [] }, ['hand'], {
     views: ['file', 'proc', 'proc>file'],
     metric,
     ...(threshold !== undefined ? { threshold } : {}),
@@ -115,26 +121,8 @@ test('rules explain the hand trace and coverage is reported', () => {
  *   15 s: D's second call + B's 13              → ops 70%,        time 4.5/20 = 22.5% → 17.82°                   → none
  */
 test('time-window view: exact severities, values and keys on a hand-checkable trace', () => {
-  const dicts = new TraceDicts();
-  const cube = new Cube({ layerMask: 1 << Layer.POSIX, smallBytes: MiB, fixedBase: 5 });
-  const w = new ChunkWriter(dicts, (c) => cube.add(c));
-  const p0 = dicts.proc('0', 'h', 'app');
-  const p1 = dicts.proc('1', 'h', 'app');
-  const wr = dicts.funcs.id('write');
-  let t = 0;
-  const emit = (proc: number, file: string, ops: number, secs: number) => {
-    const f = dicts.files.id(file);
-    for (let i = 0; i < ops; i++) {
-      w.push(proc, f, wr, Layer.POSIX, Category.WRITE, i * MiB, MiB, t, t + secs / ops);
-      t += secs / ops;
-    }
-  };
-  emit(p0, '/d/A', 1, 10);
-  emit(p0, '/d/C', 4, 4);
-  emit(p1, '/d/D', 2, 3);
-  emit(p1, '/d/B', 13, 3);
-  w.flush();
-  const r = buildReport(cube.snapshot(), dicts, { format: 'dxt', events: w.count, sources: 1, warnings: [] }, ['hand'], {
+  const { cube, dicts, events } = handCube(5);
+  const r = buildReport(cube.snapshot(), dicts, { format: 'dxt', events, sources: 1, warnings: [] }, ['hand'], {
     views: ['time'],
     metric: 'iops_slope',
     granularity: 5,
