@@ -33,3 +33,21 @@ test('report --export-dir never overwrites an existing file without --force', as
   assert.equal(run('--force').status, 0);
   assert.equal(JSON.parse(readFileSync(mine, 'utf8')).schemaVersion, 1);
 });
+
+test('report on several logs: one CSV header, a row per log, JSON lines; a bad log is reported and the rest still run', () => {
+  const gen = join(REPO_ROOT, '..', 'shared', 'darshan-logs', 'generated');
+  const logs = ['ior-seq-write-1m.darshan', 'ior-random-read-1k.darshan', 'iopat-rank0-shared-write.darshan'].map((f) => join(gen, f));
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'report', ...args], { encoding: 'utf8' });
+  const csv = cli('--csv', ...logs);
+  assert.equal(csv.status, 0);
+  const rows = csv.stdout.trim().split('\n');
+  assert.equal(rows.length, 4);
+  assert.match(rows[0], /^JOB,S01,/);
+  assert.equal(rows.filter((r) => r.startsWith('JOB,')).length, 1);
+  const bad = cli('--json', logs[0], join(REPO_ROOT, 'README.md'), logs[1]);
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr.trim().split('\n').length, 1);
+  assert.match(bad.stderr, /README\.md: not a Darshan log/);
+  const lines = bad.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((r) => r.job.logName), ['ior-seq-write-1m.darshan', 'ior-random-read-1k.darshan']);
+});

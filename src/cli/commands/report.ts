@@ -135,11 +135,12 @@ const report: CommandModule = {
         if (!flags.exportDir && formats.length > 1) throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
         if (files.length > 1 && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
         const out = new FdSink(1);
+        const ctx = batchContext();
         let failed = 0;
         let gate = false;
         for (const [i, file] of files.entries()) {
           try {
-            gate = runOne(file, flags, config, formats, out, files.length > 1, i === 0) || gate;
+            gate = runOne(file, flags, config, formats, out, ctx, files.length > 1, i === 0) || gate;
           } catch (err) {
             if (files.length === 1 || !(err instanceof UserError)) throw err;
             // In a batch one bad log never stops the rest: its error line, then on to the next.
@@ -156,52 +157,65 @@ const report: CommandModule = {
 };
 
 /** Builds and renders one log's report; returns whether it trips --fail-on. */
-function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, batch: boolean, first: boolean): boolean {
-        const log = openLogOrExit(file);
-        let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
-        if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
-        else if (flags.sacct !== false && log.has('MPI-IO')) {
-          const n = nodesFromSacct(log.job.jobid.toString());
-          if (n !== null) nodes = { count: n, source: 'sacct' };
-        }
-        const needSnippets = !!flags.verbose || formats.includes('html') || formats.includes('json');
-        const rep = buildReport(log, {
-          mode: flags.drishti ? 'drishti' : 'default',
-          logName: basename(file),
-          config,
-          nodes,
-          applicationHints: flags.hints ?? null,
-          toolVersion: toolVersion(),
-          ...(needSnippets ? { snippets: loadSnippets() } : {}),
-        });
-        const tty = !!process.stdout.isTTY;
-        const opts: RenderOptions = {
-          issuesOnly: !!flags.issues,
-          showCodes: !!flags.code,
-          verbose: !!flags.verbose,
-          fullPath: !!flags.path,
-          allThresholds: !!flags.threshold,
-          width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
-          color: flags.color !== false && tty && !process.env.NO_COLOR,
-        };
-        const stem = basename(file).replace(/\.darshan$/, '');
-        if (flags.exportDir) {
-          mkdirSync(flags.exportDir, { recursive: true });
-          const targets = formats.map((f) => [f, join(flags.exportDir!, `${stem}.${EXTENSIONS[f]}`)] as const);
-          // Never overwrite the user's files unless asked to.
-          const existing = targets.filter(([, p]) => existsSync(p)).map(([, p]) => p);
-          if (existing.length && !flags.force) throw new UserError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; not overwriting (use --force)`);
-          for (const [f, p] of targets) writeFileSync(p, RENDERERS[f](rep, { ...opts, color: false }));
-          out.write(RENDERERS.terminal(rep, opts));
-        } else {
-          const f: RendererName = formats.length ? formats[0] : 'terminal';
-          let text = RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts);
-          // Batches: JSON lines, and one CSV header.
-          if (batch && f === 'json') text = `${JSON.stringify(rep)}\n`;
-          else if (batch && f === 'csv' && !first) text = text.slice(text.indexOf('\n') + 1);
-          out.write(text);
-        }
-        return failOnHit(rep, flags.failOn);
+/** What every log of a batch shares: read once. */
+interface BatchContext {
+  readonly toolVersion: string;
+  /** Snippet files, read on first use. */
+  snippets(): Record<string, { language: string; text: string }>;
+}
+
+function batchContext(): BatchContext {
+  let snippets: Record<string, { language: string; text: string }> | null = null;
+  return { toolVersion: toolVersion(), snippets: () => (snippets ??= loadSnippets()) };
+}
+
+function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, ctx: BatchContext, batch: boolean, first: boolean): boolean {
+  const log = openLogOrExit(file);
+  let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
+  if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
+  else if (flags.sacct !== false && log.has('MPI-IO')) {
+    const n = nodesFromSacct(log.job.jobid.toString());
+    if (n !== null) nodes = { count: n, source: 'sacct' };
+  }
+  const needSnippets = !!flags.verbose || formats.includes('html') || formats.includes('json');
+  const rep = buildReport(log, {
+    mode: flags.drishti ? 'drishti' : 'default',
+    logName: basename(file),
+    config,
+    nodes,
+    applicationHints: flags.hints ?? null,
+    toolVersion: ctx.toolVersion,
+    ...(needSnippets ? { snippets: ctx.snippets() } : {}),
+  });
+  const tty = !!process.stdout.isTTY;
+  const opts: RenderOptions = {
+    issuesOnly: !!flags.issues,
+    showCodes: !!flags.code,
+    verbose: !!flags.verbose,
+    fullPath: !!flags.path,
+    allThresholds: !!flags.threshold,
+    width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
+    color: flags.color !== false && tty && !process.env.NO_COLOR,
+  };
+  const stem = basename(file).replace(/\.darshan$/, '');
+  if (flags.exportDir) {
+    mkdirSync(flags.exportDir, { recursive: true });
+    const targets = formats.map((f) => [f, join(flags.exportDir!, `${stem}.${EXTENSIONS[f]}`)] as const);
+    // Never overwrite the user's files unless asked to.
+    const existing = targets.filter(([, p]) => existsSync(p)).map(([, p]) => p);
+    if (existing.length && !flags.force) throw new UserError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; not overwriting (use --force)`);
+    for (const [f, p] of targets) writeFileSync(p, RENDERERS[f](rep, { ...opts, color: false }));
+    out.write(RENDERERS.terminal(rep, opts));
+  } else {
+    const f: RendererName = formats.length ? formats[0] : 'terminal';
+    if (batch && f === 'json') out.write(`${JSON.stringify(rep)}\n`); // batches: JSON lines
+    else {
+      const text = RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts);
+      // Batches: one CSV header.
+      out.write(batch && f === 'csv' && !first ? text.slice(text.indexOf('\n') + 1) : text);
+    }
+  }
+  return failOnHit(rep, flags.failOn);
 }
 
 export default report;
