@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../testing/corpus.js';
 import { ALL_KNOB_NAMES } from '../config/knobs.js';
 import { FACTS } from '../facts/registry.js';
-import { CHECKS, DRISHTI_CSV_CODES } from './registry.js';
+import { CHECKS } from './registry.js';
+import { DRISHTI_CSV_CODES } from '../contract/index.js';
 import { SNIPPETS } from './types.js';
 import { checkDoc, DOC_HEADINGS } from './docs.js';
 

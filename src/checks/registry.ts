@@ -76,7 +76,3 @@ export const CHECKS: readonly AnyCheck[] = [
 /** Checks by code. */
 export const CHECKS_BY_CODE: ReadonlyMap<string, AnyCheck> = new Map(CHECKS.map((c) => [c.meta.code, c]));
 
-/** Drishti's CSV columns after JOB, in its order. */
-export const DRISHTI_CSV_CODES = [
-  'S01', 'P01', 'P02', 'P03', 'P04', 'P05', 'P06', 'P07', 'P08', 'P09', 'P10', 'P11', 'P12', 'P13', 'P14', 'P15', 'P16', 'P17', 'P18', 'P19', 'P21', 'P22', 'M01', 'M02', 'M03', 'M04', 'M05', 'M06', 'M07', 'M08', 'M09', 'M10',
-] as const;

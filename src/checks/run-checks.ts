@@ -1,13 +1,13 @@
 import { KNOBS, type Knob, type KnobValues } from '../config/knobs.js';
 import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
-import { renderTemplate } from '../report/format.js';
-import type { CheckOutcome, Detail, Insight, Mode, Subject, ThresholdUsed } from '../report/types.js';
-import type { AnyCheck, CheckContext, CheckEnvironment, InsightInput } from './types.js';
+import { renderTemplate } from '../text/template.js';
+import type { CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
+import type { AnyCheck, CheckContext, CheckEnvironment, FindingInput } from './types.js';
 
 export interface RunResult {
   /** Insights in check order (not yet in display order). */
-  readonly insights: Insight[];
+  readonly insights: Finding[];
   readonly outcomes: CheckOutcome[];
   /** Knobs the fired checks mark for the THRESHOLDS panel. */
   readonly marked: Set<Knob>;
@@ -34,7 +34,7 @@ export function resolveOptions(check: AnyCheck, knobs: KnobValues): Record<strin
  * outcome for that check alone.
  */
 export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts: RunOptions): RunResult {
-  const insights: Insight[] = [];
+  const insights: Finding[] = [];
   const outcomes: CheckOutcome[] = [];
   const marked = new Set<Knob>();
   const messages: Record<string, string> = {};
@@ -70,7 +70,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       value: options[option],
       unit: KNOBS[spec.knob].unit,
     }));
-    const emitted: Insight[] = [];
+    const emitted: Finding[] = [];
     const qualify = (id: string) => {
       const q = `${meta.code}.${id}`;
       messages[q] = (meta.messages as Record<string, string>)[id];
@@ -84,7 +84,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       tryFact: (name) => facts.tryGet(name),
       hasModule: (name) => modules.has(name),
       file: (id, rank): Subject => ({ kind: 'file', id: id.toString(), name: facts.fileName(id), ...(rank !== undefined ? { rank } : {}) }),
-      report(input: InsightInput<string, string>) {
+      report(input: FindingInput<string, string>) {
         emitted.push(buildInsight(check, override?.level ?? input.level ?? level, input, thresholds, qualify));
       },
     };
@@ -117,11 +117,11 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
 
 function buildInsight(
   check: AnyCheck,
-  level: Insight['level'],
-  input: InsightInput<string, string>,
+  level: Finding['level'],
+  input: FindingInput<string, string>,
   thresholds: ThresholdUsed[],
   qualify: (id: string) => string,
-): Insight {
+): Finding {
   const meta = check.meta;
   const templates = meta.messages as Record<string, string>;
   const recs = meta.recommendations as Record<string, { text: string; snippet?: string }>;

@@ -1,7 +1,7 @@
 import type { Knob } from '../config/knobs.js';
 import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
-import type { Evidence, HintsInfo, InsightCost, Level, MessageData, Mode, Panel, Problem, Subject } from '../report/types.js';
+import type { Evidence, HintsInfo, Cost, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
 export interface OptionSpec {
@@ -99,11 +99,11 @@ export interface DetailInput<M extends string> {
 }
 
 /** An insight as a check produces it; the runner adds code, panel, texts and thresholds. */
-export interface InsightInput<M extends string, R extends string> {
+export interface FindingInput<M extends string, R extends string> {
   /** The level of this insight when the check grades it by cost (default: `meta.level`; a config override wins). */
   readonly level?: Level;
   /** What share of the job's I/O time or volume the problem accounts for (diagnosis checks; sorts the report). */
-  readonly cost?: InsightCost;
+  readonly cost?: Cost;
   readonly messageId: M;
   readonly data: MessageData;
   readonly evidence?: readonly Evidence[];
@@ -133,7 +133,7 @@ export interface CheckContext<O extends string, M extends string, R extends stri
   /** A detail subject for a file record id. */
   file(id: bigint, rank?: number): Subject;
   /** Emits one insight (a check may emit none, one, or — P10 in Drishti mode — the same twice). */
-  report(insight: InsightInput<M, R>): void;
+  report(insight: FindingInput<M, R>): void;
 }
 
 /** A check module's default export. */

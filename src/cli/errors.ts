@@ -1,16 +1,20 @@
+import { UsageError } from '../contract/errors.js';
+
 /**
- * An error the user can act on: bad input, a missing file, a wrong flag. The CLI prints its message as one line on
- * stderr and exits with `exitCode`; it never prints a stack trace for it.
+ * A usage error of the command line (a bad flag value, a missing argument). The CLI prints its message as one line
+ * on stderr and exits with `exitCode`. The library's own errors (`IOLensError` and its kinds) are mapped to exit
+ * status 2 by the CLI's error handler; only the CLI chooses exit codes.
  */
-export class UserError extends Error {
+export class UserError extends UsageError {
   readonly exitCode: number;
   constructor(message: string, exitCode = 2) {
     super(message);
-    this.name = 'UserError';
     this.exitCode = exitCode;
   }
 }
 
+/** Exit status for a usage error or bad input (the library's `IOLensError`). */
+export const EXIT_USAGE = 2;
 /** Exit status used when `--fail-on` finds insights at or above the requested level. */
 export const EXIT_FAIL_ON = 3;
 /** Exit status for an unexpected internal error (sysexits EX_SOFTWARE). */

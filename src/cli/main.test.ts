@@ -31,7 +31,7 @@ test('report --export-dir never overwrites an existing file without --force', as
   assert.match(r.stderr, /already exists; not overwriting \(use --force\)/);
   assert.equal(readFileSync(mine, 'utf8'), 'my notes');
   assert.equal(run('--force').status, 0);
-  assert.equal(JSON.parse(readFileSync(mine, 'utf8')).schemaVersion, 1);
+  assert.equal(JSON.parse(readFileSync(mine, 'utf8')).schemaVersion, 2);
 });
 
 test('report on several logs: one CSV header, a row per log, JSON lines; a bad log is reported and the rest still run', () => {

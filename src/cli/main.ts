@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { EXIT_INTERNAL, UserError } from './errors.js';
+import { EXIT_INTERNAL, EXIT_USAGE, UserError } from './errors.js';
+import { IOLensError } from '../contract/errors.js';
+import { escapeTerminal } from '../text/escape.js';
 import { OutputClosedError } from '../util/output.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -59,13 +61,13 @@ function handleError(err: unknown): number {
     return err.exitCode === 0 ? 0 : 2;
   }
   if (err instanceof OutputClosedError) return 0;
-  if (err instanceof UserError) {
+  if (err instanceof IOLensError) {
     process.stderr.write(`iolens: ${oneLine(err.message)}\n`);
-    return err.exitCode;
+    return err instanceof UserError ? err.exitCode : EXIT_USAGE;
   }
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e.code === 'string' && e.syscall) {
-    process.stderr.write(`iolens: ${e.syscall} ${e.path ?? ''}: ${e.code}\n`.replace(/ :/, ':'));
+    process.stderr.write(`iolens: ${oneLine(`${e.syscall} ${e.path ?? ''}: ${e.code}`.replace(/ :/, ':'))}\n`);
     return 2;
   }
   process.stderr.write(`iolens: internal error: ${oneLine(e && e.message ? e.message : String(err))}\n`);
@@ -75,6 +77,5 @@ function handleError(err: unknown): number {
 
 /** Error text as one line: messages can quote text from the user's files, which may hold newlines or controls. */
 export function oneLine(message: string): string {
-  // eslint-disable-next-line no-control-regex
-  return message.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return escapeTerminal(message.replace(/\s*[\r\n]+\s*/g, ' '));
 }

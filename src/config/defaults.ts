@@ -1,5 +1,5 @@
 import { defaultKnobValues, type KnobValues } from './knobs.js';
-import type { Level } from '../report/types.js';
+import type { Level } from '../contract/index.js';
 
 /** A per-code override from the configuration: disable the check or change its level. */
 export interface CheckOverride {

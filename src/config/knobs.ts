@@ -1,4 +1,4 @@
-import type { Unit } from '../report/types.js';
+import type { Unit } from '../contract/index.js';
 
 /**
  * The thresholds ("knobs") of the Drishti-compatible checks, with Drishti's configuration names and defaults

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { CheckOverride, ReportConfig } from './defaults.js';
 import { ALL_KNOB_NAMES, KNOBS, defaultKnobValues, type Knob, type KnobValues } from './knobs.js';
-import { LEVELS, type Level } from '../report/types.js';
+import { UsageError } from '../contract/errors.js';
+import { LEVELS, type Level } from '../contract/index.js';
 
 /**
  * IOLens report configuration. Two JSON forms are accepted:
@@ -15,12 +16,7 @@ import { LEVELS, type Level } from '../report/types.js';
 export type { CheckOverride, ReportConfig } from './defaults.js';
 export { defaultConfig } from './defaults.js';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export class ConfigError extends UsageError {}
 
 const knobValue = z.number().finite();
 const checkOverride = z.union([

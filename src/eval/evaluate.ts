@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { buildReport } from '../report/build-report.js';
 import type { ReportConfig } from '../config/load.js';
-import type { Insight } from '../report/types.js';
+import type { Finding } from '../contract/index.js';
 import { parseManifest, type LabelledLog, type Manifest } from './manifest.js';
 
 /** One log's outcome. */
@@ -40,7 +40,7 @@ export interface Evaluation {
   readonly missingLogs: readonly string[];
 }
 
-function judge(log: LabelledLog, insights: readonly Insight[]): Omit<LogResult, 'file' | 'labels' | 'healthy'> {
+function judge(log: LabelledLog, insights: readonly Finding[]): Omit<LogResult, 'file' | 'labels' | 'healthy'> {
   const byTag = new Map<string, { level: 'HIGH' | 'WARN'; codes: string[] }>();
   const falseAlarms: { problem: string; code: string }[] = [];
   for (const i of insights) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { buildReport } from '../report/build-report.js';
-import { LEVELS, PANELS, PROBLEMS } from '../report/types.js';
+import { LEVELS, PANELS, PROBLEMS } from '../contract/index.js';
 import { corpusLogs } from '../testing/corpus.js';
 
 const generated = corpusLogs().filter((l) => l.set === 'generated');

@@ -1,5 +1,4 @@
 import type { FactSource } from './source.js';
-import type { FactContext } from './fact-context.js';
 import type { FactName, FactValues } from './types.js';
 
 /**
@@ -7,10 +6,16 @@ import type { FactName, FactValues } from './types.js';
  * artifacts). `compute` returns null when the fact does not exist for this log (its module is absent), which makes
  * the checks that require it not applicable.
  */
+/** What a fact's `compute` may ask for: other facts (memoised by the fact context). */
+export interface FactReader {
+  tryGet<F extends FactName>(name: F): FactValues[F] | null;
+  get<F extends FactName>(name: F): FactValues[F];
+}
+
 export interface FactDefinition<K extends FactName = FactName> {
   readonly name: K;
   readonly description: string;
-  compute(source: FactSource, facts: FactContext): FactValues[K] | null;
+  compute(source: FactSource, facts: FactReader): FactValues[K] | null;
 }
 
 /** Declares a fact; the default export of every file under `facts/` (except the framework files). */

@@ -7,8 +7,11 @@ export interface JobFact {
   readonly exe: string;
   readonly command: string;
   readonly uid: string;
+  /** Seconds since 1970, with the nanoseconds Darshan 3.41+ records. */
   readonly startSeconds: number;
   readonly endSeconds: number;
+  /** darshan-parser's `run time`: end − start with nanoseconds (3.41+), else end − start + 1. */
+  readonly runSeconds: number;
   readonly processes: number;
   readonly darshanVersion: string;
   readonly metadata: readonly (readonly [string, string])[];

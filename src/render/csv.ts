@@ -1,6 +1,5 @@
-import { DRISHTI_CSV_CODES } from '../checks/registry.js';
-import type { Report } from '../report/types.js';
-import { escapeCsv } from './escape.js';
+import { DRISHTI_CSV_CODES, type Report } from '../contract/index.js';
+import { escapeCsv } from '../text/escape.js';
 
 /** Drishti's CSV: a header `JOB,S01,…,M10` and one row, the job id then True/False per code. */
 export function renderCsv(report: Report): string {

@@ -1,5 +1,5 @@
-import type { Report } from '../report/types.js';
-import { escapeHtml as H } from './escape.js';
+import type { Report } from '../contract/index.js';
+import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
 import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
 

@@ -1,4 +1,4 @@
-import type { Report } from '../report/types.js';
+import type { Report } from '../contract/index.js';
 
 /** The report as JSON (the report is the JSON; this only serialises it). */
 export function renderJson(report: Report): string {

@@ -1,5 +1,5 @@
-import type { Report } from '../report/types.js';
-import { escapeMarkdown as M } from './escape.js';
+import type { Report } from '../contract/index.js';
+import { escapeMarkdown as M } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
 import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
 

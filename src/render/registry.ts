@@ -1,4 +1,4 @@
-import type { Report } from '../report/types.js';
+import type { Report } from '../contract/index.js';
 import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';

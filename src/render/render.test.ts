@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { corpusLogs } from '../testing/corpus.js';
 import { buildReport } from '../report/build-report.js';
-import type { Report } from '../report/types.js';
+import type { Report } from '../contract/index.js';
 import { renderTerminal } from './terminal.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderCsv } from './csv.js';
-import { escapeCsv, escapeHtml, escapeTerminal } from './escape.js';
+import { escapeCsv, escapeHtml, escapeTerminal } from '../text/escape.js';
 
 const path = corpusLogs().find((l) => l.name === 'imbalanced-io.darshan')!.path;
 const report = buildReport(DarshanLog.open(path), { mode: 'drishti', logName: 'imbalanced-io.darshan' });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { buildReport } from '../report/build-report.js';
-import type { Mode } from '../report/types.js';
+import type { Mode } from '../contract/index.js';
 import { corpusLogs, REPO_ROOT } from '../testing/corpus.js';
 import { renderTerminal } from './terminal.js';
 

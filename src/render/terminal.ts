@@ -1,6 +1,6 @@
 import pc from 'picocolors';
-import type { Insight, Level, Report } from '../report/types.js';
-import { escapeTerminal } from './escape.js';
+import type { Finding, Level, Report } from '../contract/index.js';
+import { escapeTerminal } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
 import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
 
@@ -72,7 +72,7 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
   parts.push(panel(`IOLENS v${report.tool.version}${mode}`, banner, width, summaryLine(report), c.blue));
   parts.push('');
 
-  const insightLines = (ins: Insight): Line[] => {
+  const insightLines = (ins: Finding): Line[] => {
     const lines: Line[] = [];
     const code = opts.showCodes ? `[${ins.code}] ` : '';
     lines.push({ text: `▶ ${code}${E(ins.message)}`, indent: 1, paint: levelPaint[ins.level] });

@@ -1,5 +1,5 @@
-import { renderTemplate } from '../report/format.js';
-import type { Detail, Report } from '../report/types.js';
+import { renderTemplate } from '../text/template.js';
+import type { Detail, Report } from '../contract/index.js';
 
 /** A detail line's text with the file shown as a base name (or full path), re-rendered from its template. */
 export function detailText(report: Report, d: Detail, fullPath: boolean): string {
@@ -19,7 +19,9 @@ export function bannerTime(iso: string): string {
 export function bannerRows(r: Report): [string, string][] {
   const j = r.job;
   const f = j.files;
-  const hours = (j.durationSeconds / 3600).toFixed(2);
+  // Drishti divides whole seconds (end − start); the default mode shows Darshan's run time.
+  const seconds = r.mode === 'drishti' ? Math.floor(j.endTime.epochSeconds) - Math.floor(j.startTime.epochSeconds) : j.durationSeconds;
+  const hours = (seconds / 3600).toFixed(2);
   return [
     ['JOB', j.jobId],
     ['EXECUTABLE', j.exe || '(none recorded)'],

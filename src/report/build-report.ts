@@ -6,7 +6,7 @@ import { FactSource } from '../facts/source.js';
 import { CHECKS } from '../checks/registry.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { AnyCheck } from '../checks/types.js';
-import { LEVELS, PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Insight, type JobInfo, type Mode, type Report } from './types.js';
+import { LEVELS, PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Finding, type JobInfo, type Mode, type Report } from '../contract/index.js';
 
 /** Options of `buildReport`. Everything from outside the log comes in here; the function itself does no I/O. */
 export interface BuildReportOptions {
@@ -26,8 +26,9 @@ export interface BuildReportOptions {
   readonly checks?: readonly AnyCheck[];
 }
 
+/** ISO 8601 of the whole second (the banner's precision). */
 function iso(sec: number): string {
-  const d = new Date(sec * 1000);
+  const d = new Date(Math.floor(sec) * 1000);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
 }
 
@@ -62,11 +63,11 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     env: { nodes: nodes ? nodes.count : null, applicationHints: appHints },
   });
 
-  const panelIndex = (i: Insight) => PANELS.indexOf(i.panel);
+  const panelIndex = (i: Finding) => PANELS.indexOf(i.panel);
   // Drishti's order is panel, then check order. The default mode lists, within each panel, issues before
   // observations and the costliest problems first (the share of the job's I/O time, bytes or requests).
-  const rank = (i: Insight) => (mode === 'default' ? LEVELS.indexOf(i.level) : 0);
-  const cost = (i: Insight) => (mode === 'default' ? (i.cost?.share ?? -1) : 0);
+  const rank = (i: Finding) => (mode === 'default' ? LEVELS.indexOf(i.level) : 0);
+  const cost = (i: Finding) => (mode === 'default' ? (i.cost?.share ?? -1) : 0);
   const insights = run.insights
     .map((ins, order) => ({ ins, order }))
     .sort((a, b) => panelIndex(a.ins) - panelIndex(b.ins) || rank(a.ins) - rank(b.ins) || cost(b.ins) - cost(a.ins) || a.order - b.order)
@@ -93,7 +94,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     uid: job?.uid ?? '',
     startTime: { epochSeconds: start, iso: iso(start) },
     endTime: { epochSeconds: end, iso: iso(end) },
-    durationSeconds: end - start,
+    durationSeconds: job?.runSeconds ?? 0,
     processes: job?.processes ?? 0,
     nodes: { count: nodes ? nodes.count : null, source: nodes ? nodes.source : null },
     files: {
@@ -125,6 +126,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'iolens', version: options.toolVersion ?? '0.0.0' },
     mode,
+    input: { format: 'darshan', paths: options.logName ? [options.logName] : [], warnings: [] },
     job: jobInfo,
     insights,
     summary,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { corpusLogs, REPO_ROOT } from '../testing/corpus.js';
 import { buildReport } from './build-report.js';
-import type { Mode } from './types.js';
+import type { Mode } from '../contract/index.js';
 
 /** Fixture logs with golden reports: one per family of behaviour (MPI-IO, POSIX-only, STDIO, HDF5, damaged, huge). */
 export const GOLDEN_LOGS: readonly [string, Mode][] = [

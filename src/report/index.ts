@@ -1,4 +1,4 @@
 /** Public surface of the report stage. */
 export { buildReport, buildReportFromFacts, type BuildReportOptions } from './build-report.js';
-export { renderTemplate, humanBytes, pyFixed, pyFloat } from './format.js';
-export * from './types.js';
+export { renderTemplate, humanBytes, pyFixed, pyFloat } from '../text/template.js';
+export * from '../contract/index.js';

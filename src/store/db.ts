@@ -8,7 +8,7 @@ import {
 } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UserError } from '../cli/errors.js';
+import { BusyError, InputError, UsageError } from '../contract/errors.js';
 import type { Cell } from './row.js';
 import { MIGRATIONS, SCHEMA_VERSION, createStatements, type ColumnSpec } from './schema.js';
 
@@ -28,16 +28,16 @@ export function openError(path: string, err: unknown): Error {
   const msg = err instanceof Error ? err.message : String(err);
   const lock = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
   if (lock) {
-    return new UserError(
+    return new BusyError(
       `database ${path} is in use by another process (PID ${lock[2]}); DuckDB allows one writer at a time — wait for it to finish, or give each task its own --db and combine them with iolens merge`,
     );
   }
-  if (/Could not set lock/.test(msg)) return new UserError(`database ${path} is locked by another process; wait for it to finish or use another --db`);
+  if (/Could not set lock/.test(msg)) return new BusyError(`database ${path} is locked by another process; wait for it to finish or use another --db`);
   if (/not a valid DuckDB database file|Unable to open database|The file is not a valid/.test(msg)) {
-    return new UserError(`${path} is not a DuckDB database (or was written by an incompatible DuckDB version)`);
+    return new InputError(`${path} is not a DuckDB database (or was written by an incompatible DuckDB version)`);
   }
-  if (/No such file or directory|Cannot open file/.test(msg)) return new UserError(`cannot open database ${path}: ${msg.split('\n')[0]}`);
-  return new UserError(`cannot open database ${path}: ${msg.split('\n')[0]}`);
+  if (/No such file or directory|Cannot open file/.test(msg)) return new InputError(`cannot open database ${path}: ${msg.split('\n')[0]}`);
+  return new InputError(`cannot open database ${path}: ${msg.split('\n')[0]}`);
 }
 
 /**
@@ -46,7 +46,7 @@ export function openError(path: string, err: unknown): Error {
  */
 export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean } = {}): Promise<Store> {
   const full = resolve(path);
-  if (opts.readOnly && !existsSync(full)) throw new UserError(`no database at ${path} (run iolens ingest first, or pass --db)`);
+  if (opts.readOnly && !existsSync(full)) throw new InputError(`no database at ${path} (run iolens ingest first, or pass --db)`);
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(full, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
@@ -87,9 +87,9 @@ export async function schemaVersion(con: DuckDBConnection, catalog?: string): Pr
 
 async function checkVersion(store: Store): Promise<void> {
   const v = await schemaVersion(store.con);
-  if (v === 0) throw new UserError(`${store.path} is not an IOLens job store (no iolens_meta table)`);
-  if (v > SCHEMA_VERSION) throw new UserError(`${store.path} has store schema ${v}, newer than this IOLens understands (${SCHEMA_VERSION}); upgrade IOLens`);
-  if (v < SCHEMA_VERSION) throw new UserError(`${store.path} has store schema ${v}; run any iolens ingest on it (or iolens merge) to migrate it to ${SCHEMA_VERSION}`);
+  if (v === 0) throw new InputError(`${store.path} is not an IOLens job store (no iolens_meta table)`);
+  if (v > SCHEMA_VERSION) throw new UsageError(`${store.path} has store schema ${v}, newer than this IOLens understands (${SCHEMA_VERSION}); upgrade IOLens`);
+  if (v < SCHEMA_VERSION) throw new UsageError(`${store.path} has store schema ${v}; run any iolens ingest on it (or iolens merge) to migrate it to ${SCHEMA_VERSION}`);
 }
 
 /**
@@ -103,7 +103,7 @@ export async function ensureSchema(
 ): Promise<{ from: number; to: number }> {
   const con = store.con;
   const from = await schemaVersion(con);
-  if (from > target) throw new UserError(`${store.path} has store schema ${from}, newer than this IOLens understands (${target}); upgrade IOLens`);
+  if (from > target) throw new UsageError(`${store.path} has store schema ${from}, newer than this IOLens understands (${target}); upgrade IOLens`);
   if (from === target) return { from, to: target };
   const sql = async (s: string) => {
     await con.run(s);
@@ -115,7 +115,7 @@ export async function ensureSchema(
     } else {
       for (let v = from; v < target; v++) {
         const m = migrations[v - 1];
-        if (!m) throw new UserError(`no migration from store schema ${v} to ${v + 1}`);
+        if (!m) throw new UsageError(`no migration from store schema ${v} to ${v + 1}`);
         await m(sql);
       }
     }

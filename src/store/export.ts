@@ -1,4 +1,4 @@
-import { UserError } from '../cli/errors.js';
+import { UsageError } from '../contract/errors.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -26,7 +26,7 @@ export async function exportParquet(con: DuckDBConnection, dir: string, opts: { 
   }
   // Never overwrite the user's files unless asked to.
   const existing = plan.filter((p) => existsSync(p.file)).map((p) => p.file);
-  if (existing.length && !opts.force) throw new UserError(`export: ${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; not overwriting (use --force)`);
+  if (existing.length && !opts.force) throw new UsageError(`export: ${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; not overwriting (use --force)`);
   for (const { table: t, rows: n, file } of plan) {
     await con.run(`COPY "${t}" TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
     out.push({ table: t, rows: n, file });

@@ -3,6 +3,8 @@
  * file names), so each format escapes it: control characters are made visible in the terminal, CSV quotes per
  * RFC 4180 and defuses spreadsheet formulas, Markdown escapes pipes and markup.
  */
+import { escapeCsv, escapeMarkdown, escapeTerminal } from '../text/escape.js';
+
 export type Value = string | number | boolean | null | Value[] | { [k: string]: Value };
 
 /** Converts a DuckDB JS value (bigint, Date-like objects, lists) to plain JSON-able data. */
@@ -25,12 +27,6 @@ export function plain(v: unknown): Value {
   return String(v);
 }
 
-/** Makes control characters visible (\n, \t, \xNN) so log text cannot move the cursor or recolour the terminal. */
-export function termSafe(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
-}
-
 function cellText(v: Value): string {
   if (v === null) return '';
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
@@ -41,10 +37,10 @@ function cellText(v: Value): string {
 /** An aligned text table, numbers right-aligned; long cells are cut at `maxWidth` characters. */
 export function renderTable(columns: readonly string[], rows: readonly Value[][], maxWidth = 60): string {
   const text = rows.map((r) => r.map((v) => {
-    const s = termSafe(cellText(v));
+    const s = escapeTerminal(cellText(v));
     return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
   }));
-  const heads = columns.map(termSafe);
+  const heads = columns.map((c) => escapeTerminal(c));
   const widths = heads.map((h, i) => Math.max(h.length, ...text.map((r) => r[i].length)));
   const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
   const pad = (s: string, i: number) => (numeric[i] ? s.padStart(widths[i]) : s.padEnd(widths[i]));
@@ -53,11 +49,9 @@ export function renderTable(columns: readonly string[], rows: readonly Value[][]
   return lines.join('\n') + '\n';
 }
 
-/** RFC 4180 CSV; cells starting with = + - @ (spreadsheet formulas) get a leading apostrophe unless numeric. */
+/** A CSV cell (text escaped by the one CSV rule of `text/escape.ts`). */
 export function csvCell(v: Value): string {
-  let s = cellText(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-]?\d/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return typeof v === 'number' ? cellText(v) : v === null ? '' : escapeCsv(cellText(v));
 }
 
 export function renderCsv(columns: readonly string[], rows: readonly Value[][]): string {
@@ -67,7 +61,7 @@ export function renderCsv(columns: readonly string[], rows: readonly Value[][]):
 }
 
 export function mdCell(v: Value): string {
-  return termSafe(cellText(v)).replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
+  return typeof v === 'number' ? cellText(v) : escapeMarkdown(cellText(v));
 }
 
 export function renderMarkdown(columns: readonly string[], rows: readonly Value[][]): string {

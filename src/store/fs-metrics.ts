@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UserError } from '../cli/errors.js';
+import { InputError } from '../contract/errors.js';
 import { openStore, sqlString } from './db.js';
 
 /**
@@ -10,7 +10,7 @@ import { openStore, sqlString } from './db.js';
  * with `perTarget`. Timestamps may be epoch seconds or ISO-8601 (read as UTC).
  */
 export async function loadFsMetrics(db: string, file: string, opts: { perTarget?: boolean } = {}): Promise<{ samples: number; jobs: number; rows: number }> {
-  if (!existsSync(file)) throw new UserError(`${file}: no such file`);
+  if (!existsSync(file)) throw new InputError(`${file}: no such file`);
   const store = await openStore(db);
   const con = store.con;
   try {
@@ -20,7 +20,7 @@ export async function loadFsMetrics(db: string, file: string, opts: { perTarget?
       const d = await con.runAndReadAll(`DESCRIBE SELECT * FROM read_csv(${src}, header = true, all_varchar = true)`);
       cols = d.getRows().map((r) => String(r[0]));
     } catch (err) {
-      throw new UserError(`${file}: cannot read as CSV (${(err as Error).message.split('\n')[0]})`);
+      throw new InputError(`${file}: cannot read as CSV (${(err as Error).message.split('\n')[0]})`);
     }
     const find = (names: string[]) => cols.find((c) => names.includes(c.toLowerCase()));
     const ts = find(['timestamp', 'time', 'ts', 'epoch']);
@@ -28,7 +28,7 @@ export async function loadFsMetrics(db: string, file: string, opts: { perTarget?
     const metric = find(['metric', 'name', 'counter']);
     const value = find(['value', 'val']);
     if (!ts || !metric || !value) {
-      throw new UserError(`${file}: need columns timestamp, metric, value (and optionally target/server); found ${cols.join(', ')}`);
+      throw new InputError(`${file}: need columns timestamp, metric, value (and optionally target/server); found ${cols.join(', ')}`);
     }
     const q = (c: string) => `"${c.replace(/"/g, '""')}"`;
     await con.run(`CREATE OR REPLACE TEMP TABLE fsm AS
@@ -37,7 +37,7 @@ export async function loadFsMetrics(db: string, file: string, opts: { perTarget?
       FROM read_csv(${src}, header = true, all_varchar = true)`);
     const bad = await con.runAndReadAll(`SELECT count(*) FILTER (WHERE ts IS NULL OR value IS NULL), count(*) FROM fsm`);
     const [nBad, nAll] = bad.getRows()[0].map(Number);
-    if (nAll > 0 && nBad === nAll) throw new UserError(`${file}: no row has a readable timestamp and value`);
+    if (nAll > 0 && nBad === nAll) throw new InputError(`${file}: no row has a readable timestamp and value`);
     await con.run('BEGIN TRANSACTION');
     try {
       await con.run(`DELETE FROM fs_job_metrics WHERE metric IN (SELECT DISTINCT metric FROM fsm)`);

@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, existsSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { createGunzip } from 'node:zlib';
-import { UserError } from '../cli/errors.js';
+import { InputError } from '../contract/errors.js';
 import { openStore, sqlString } from './db.js';
 
 /** Counts the fields of one CSV line (double-quoted fields may hold commas). */
@@ -101,9 +101,9 @@ export function tableName(file: string): string {
  */
 export async function importFeatures(opts: ImportOptions): Promise<ImportResult> {
   const file = resolve(opts.file);
-  if (!existsSync(file)) throw new UserError(`${opts.file}: no such file`);
+  if (!existsSync(file)) throw new InputError(`${opts.file}: no such file`);
   const lines = await firstLines(file, 2);
-  if (lines.length === 0 || lines[0].trim() === '') throw new UserError(`${opts.file}: empty file`);
+  if (lines.length === 0 || lines[0].trim() === '') throw new InputError(`${opts.file}: empty file`);
   const delim = lines[0].includes('\t') && !lines[0].includes(',') ? '\t' : ',';
   let names = csvHeader(lines[0], delim);
   const dataFields = lines.length > 1 ? csvFieldCount(lines[1], delim) : names.length;
@@ -112,7 +112,7 @@ export async function importFeatures(opts: ImportOptions): Promise<ImportResult>
     names = ['_row', ...names];
     indexColumn = true;
   } else if (dataFields !== names.length) {
-    throw new UserError(`${opts.file}: the header has ${names.length} names but the first data row has ${dataFields} fields`);
+    throw new InputError(`${opts.file}: the header has ${names.length} names but the first data row has ${dataFields} fields`);
   }
   const seen = new Map<string, number>();
   names = names.map((n, i) => {
@@ -123,7 +123,7 @@ export async function importFeatures(opts: ImportOptions): Promise<ImportResult>
   });
   const key = opts.key ?? names.find((n) => KEYS.includes(n.toLowerCase()));
   if (!key || !names.includes(key)) {
-    throw new UserError(`${opts.file}: no job id column${opts.key ? ` named ${opts.key}` : ` (looked for ${KEYS.join(', ')}; name one with --key)`}`);
+    throw new InputError(`${opts.file}: no job id column${opts.key ? ` named ${opts.key}` : ` (looked for ${KEYS.join(', ')}; name one with --key)`}`);
   }
   const name = opts.table ? tableName(opts.table) : tableName(file);
   const table = `features_${name}`;
@@ -147,8 +147,8 @@ export async function importFeatures(opts: ImportOptions): Promise<ImportResult>
       await con.run('COMMIT');
     } catch (err) {
       await con.run('ROLLBACK').catch(() => undefined);
-      if (err instanceof UserError) throw err;
-      throw new UserError(`${opts.file}: cannot load (${(err as Error).message.split('\n')[0]})`);
+      if (err instanceof InputError) throw err;
+      throw new InputError(`${opts.file}: cannot load (${(err as Error).message.split('\n')[0]})`);
     }
     const q = `"${key.replace(/"/g, '""')}"`;
     const r = await con.runAndReadAll(

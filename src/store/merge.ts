@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UserError } from '../cli/errors.js';
+import { InputError, UsageError } from '../contract/errors.js';
 import { openError, openStore, schemaVersion, sqlString } from './db.js';
 import { SCHEMA_VERSION } from './schema.js';
 
@@ -19,11 +19,11 @@ export interface MergeStats {
  * known, sacct rows for job ids not yet known. Merging the same part twice adds nothing.
  */
 export async function mergeStores(db: string, parts: readonly string[]): Promise<MergeStats> {
-  if (parts.length === 0) throw new UserError('merge: give the part databases to combine');
+  if (parts.length === 0) throw new UsageError('merge: give the part databases to combine');
   const target = resolve(db);
   for (const p of parts) {
-    if (!existsSync(p)) throw new UserError(`merge: no such database ${p}`);
-    if (resolve(p) === target) throw new UserError(`merge: ${p} is the output database itself`);
+    if (!existsSync(p)) throw new InputError(`merge: no such database ${p}`);
+    if (resolve(p) === target) throw new UsageError(`merge: ${p} is the output database itself`);
   }
   const store = await openStore(db);
   const con = store.con;
@@ -38,7 +38,7 @@ export async function mergeStores(db: string, parts: readonly string[]): Promise
       try {
         const v = await schemaVersion(con, 'part');
         if (v !== SCHEMA_VERSION) {
-          throw new UserError(
+          throw new InputError(
             v === 0 ? `merge: ${p} is not an IOLens job store` : `merge: ${p} has store schema ${v}, expected ${SCHEMA_VERSION} (open it once with this IOLens's ingest to migrate it)`,
           );
         }

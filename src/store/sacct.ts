@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { UserError } from '../cli/errors.js';
+import { InputError } from '../contract/errors.js';
 import { appendRow, openStore } from './db.js';
 import type { Cell } from './row.js';
 import type { ColumnSpec } from './schema.js';
@@ -48,7 +48,7 @@ function numericJobId(raw: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Parses sacct --parsable2 text. Throws a UserError when the header lacks a JobID column. */
+/** Parses sacct --parsable2 text. Throws an InputError when the header lacks a JobID column. */
 export function parseSacct(text: string, source = 'sacct'): Cell[][] {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   if (lines.length === 0) return [];
@@ -62,7 +62,7 @@ export function parseSacct(text: string, source = 'sacct'): Cell[][] {
   };
   const iJob = idx(['JobID']);
   const iRaw = idx(['JobIDRaw']);
-  if (iJob < 0 && iRaw < 0) throw new UserError(`${source}: no JobID column in the header (expected sacct --parsable2 output with a header line)`);
+  if (iJob < 0 && iRaw < 0) throw new InputError(`${source}: no JobID column in the header (expected sacct --parsable2 output with a header line)`);
   const col = {
     nodes: idx(['NNodes', 'AllocNodes']),
     partition: idx(['Partition']),
@@ -119,7 +119,7 @@ export async function loadSacct(db: string, file: string): Promise<{ rows: numbe
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UserError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new InputError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   const rows = parseSacct(text, file);
   const store = await openStore(db);

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { mdCell, plain, renderCsv, renderMarkdown, renderTable, rowsToObjects, termSafe, type Value } from './format.js';
+import { mdCell, plain, renderCsv, renderMarkdown, renderTable, rowsToObjects, type Value } from './format.js';
+import { escapeTerminal } from '../text/escape.js';
 
 /** One table of the facility summary. */
 export interface Section {
@@ -123,8 +124,8 @@ export function renderSummary(s: Summary, format: SummaryFormat, only?: string):
   const out: string[] = ['IOLens facility summary', ''];
   out.push(renderTable(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
   for (const x of secs) {
-    out.push(termSafe(x.title));
-    if (x.note) out.push(`  ${termSafe(x.note)}`);
+    out.push(escapeTerminal(x.title));
+    if (x.note) out.push(`  ${escapeTerminal(x.note)}`);
     out.push(x.rows.length > 0 ? renderTable(x.columns, x.rows) : '  (no rows)\n');
   }
   return out.join('\n');

@@ -1,6 +1,6 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { UserError } from '../cli/errors.js';
+import { InputError, UsageError } from '../contract/errors.js';
 
 /** A file an ingest will consider, with the key its shard is chosen by. */
 export interface Candidate {
@@ -26,7 +26,7 @@ function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<st
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      if (dir === root) throw new UserError(`${dir}: cannot read directory (${e.code ?? e.message})`);
+      if (dir === root) throw new InputError(`${dir}: cannot read directory (${e.code ?? e.message})`);
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -123,13 +123,13 @@ export function expandInputs(args: readonly string[], opts: WalkOptions = {}): C
       } catch {
         bst = null;
       }
-      if (!bst || !bst.isDirectory()) throw new UserError(`${arg}: no such file or directory`);
+      if (!bst || !bst.isDirectory()) throw new InputError(`${arg}: no such file or directory`);
       const before = out.length;
       walkDir(base, { allFiles: true }, out, seen, globToRegExp(abs));
-      if (out.length === before) throw new UserError(`${arg}: no file matches`);
+      if (out.length === before) throw new InputError(`${arg}: no file matches`);
       continue;
     }
-    throw new UserError(`${arg}: no such file or directory`);
+    throw new InputError(`${arg}: no such file or directory`);
   }
   return out;
 }
@@ -137,10 +137,10 @@ export function expandInputs(args: readonly string[], opts: WalkOptions = {}): C
 /** Parses `--shard i/N` (0-based i). */
 export function parseShard(s: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(s.trim());
-  if (!m) throw new UserError(`--shard wants i/N, e.g. 0/8 (got ${s})`);
+  if (!m) throw new UsageError(`--shard wants i/N, e.g. 0/8 (got ${s})`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || index >= count) throw new UserError(`--shard ${s}: need 0 <= i < N`);
+  if (count < 1 || index >= count) throw new UsageError(`--shard ${s}: need 0 <= i < N`);
   return { index, count };
 }
 

@@ -3,7 +3,7 @@ import check from './d19-hdf5-pnetcdf-metadata.js';
 import { runCheckCases } from '../testing/check-tester.js';
 import type { HlFilesFact, HlOpensFact, JobFact } from '../../facts/types.js';
 
-const job: JobFact = { jobId: '1', exe: 'app', command: 'app', uid: '0', startSeconds: 0, endSeconds: 10, processes: 4, darshanVersion: '3.41', metadata: [] };
+const job: JobFact = { jobId: '1', exe: 'app', command: 'app', uid: '0', startSeconds: 0, endSeconds: 10, runSeconds: 10, processes: 4, darshanVersion: '3.41', metadata: [] };
 const opens = (n: number): HlOpensFact => ({ ids: BigUint64Array.of(5n), layers: ['HDF5'], opens: Float64Array.of(n), metaSeconds: Float64Array.of(2.5) });
 const files = (datasets: number, bytes: number): HlFilesFact => {
   const v = (x: number) => Float64Array.of(x);

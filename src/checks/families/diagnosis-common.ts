@@ -1,5 +1,5 @@
 import type { FactName, FactValues } from '../../facts/types.js';
-import type { Subject } from '../../report/types.js';
+import type { Subject } from '../../contract/index.js';
 
 /** What the diagnosis checks need from a check context (any `CheckContext` satisfies it). */
 export interface DiagnosisContext {

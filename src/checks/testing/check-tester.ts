@@ -5,7 +5,7 @@ import { defaultKnobValues, KNOB_NAMES, type Knob } from '../../config/knobs.js'
 import { FactContext } from '../../facts/fact-context.js';
 import { FactSource } from '../../facts/source.js';
 import type { FactValues } from '../../facts/types.js';
-import type { Insight, Mode } from '../../report/types.js';
+import type { Finding, Mode } from '../../contract/index.js';
 import { runChecks } from '../run-checks.js';
 import type { AnyCheck } from '../types.js';
 
@@ -64,7 +64,7 @@ function near(actual: unknown, expected: number | string, what: string): void {
   } else assert.equal(actual, expected, what);
 }
 
-function checkInsights(check: AnyCheck, ins: Insight[], c: CheckCase): void {
+function checkInsights(check: AnyCheck, ins: Finding[], c: CheckCase): void {
   const e = c.expect ?? {};
   assert.equal(ins.length, e.insights ?? 1, `number of ${check.meta.code} insights`);
   for (const i of ins) {

@@ -2,7 +2,7 @@ import type { JobFact, PosixFilesFact, RankBytesFact } from '../../facts/types.j
 
 /** A job fact for hand-made cases. */
 export function jobFact(processes: number, seconds = 10): JobFact {
-  return { jobId: '1', exe: 'app', command: 'app', uid: '0', startSeconds: 0, endSeconds: seconds, processes, darshanVersion: '3.41', metadata: [] };
+  return { jobId: '1', exe: 'app', command: 'app', uid: '0', startSeconds: 0, endSeconds: seconds, runSeconds: seconds, processes, darshanVersion: '3.41', metadata: [] };
 }
 
 type PosixFileValues = { [K in keyof Omit<PosixFilesFact, 'ids'>]?: number };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
 import { ConfigError, parseConfig } from '../../config/load.js';

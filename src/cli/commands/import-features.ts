@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import { DEFAULT_DB } from '../../store/db.js';
 import { importFeatures } from '../../store/import-features.js';
 

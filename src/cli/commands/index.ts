@@ -1,10 +1,6 @@
-import type { Command } from 'commander';
+import type { CommandModule } from './command.js';
 
-/** A CLI subcommand: one file under `commands/`, registered by name in `COMMANDS` below. */
-export interface CommandModule {
-  readonly name: string;
-  register(program: Command): void;
-}
+export type { CommandModule };
 
 /**
  * Every subcommand, in the order `iolens --help` lists them, loaded on demand: `iolens parse …` imports only the

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { packageVersion } from '../../util/package-root.js';
 import { DEFAULT_DB } from '../../store/db.js';

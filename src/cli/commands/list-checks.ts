@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 
 const listChecks: CommandModule = {
   name: 'list-checks',

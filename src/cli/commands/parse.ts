@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import type { ParseOptions } from '../actions/parse.js';
 
 const parse: CommandModule = {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import { openLogOrExit } from '../open-log.js';
 import { packageRoot, packageVersion } from '../../util/package-root.js';
 import { EXIT_FAIL_ON, UserError } from '../errors.js';
@@ -12,7 +12,7 @@ import { defaultConfig, type ReportConfig } from '../../config/defaults.js';
 import { SNIPPETS } from '../../checks/types.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
 import type { RenderOptions } from '../../render/options.js';
-import type { Report } from '../../report/types.js';
+import type { Report } from '../../contract/index.js';
 
 interface ReportFlags {
   drishti?: boolean;

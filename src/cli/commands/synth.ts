@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 
 function count(name: string, max: number) {

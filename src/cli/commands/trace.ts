@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
 import { analyzeTrace } from '../../trace/analyze.js';

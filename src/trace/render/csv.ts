@@ -1,7 +1,7 @@
 import { DIMS } from '../views.js';
 import { METRIC_COLUMNS } from '../views.js';
 import type { TraceReport } from '../report.js';
-import { csvField } from './escape.js';
+import { escapeCsv } from '../../text/escape.js';
 
 /** One CSV row per listed bottleneck: view, key columns, severity, score, every metric, reasons (`; `-joined). */
 export function renderCsv(report: TraceReport, emit: (text: string) => void): void {
@@ -15,7 +15,7 @@ export function renderCsv(report: TraceReport, emit: (text: string) => void): vo
       row.push(b.severity, b.score, b.value);
       for (const m of METRIC_COLUMNS) row.push(b.metrics[m]);
       row.push(b.reasons.map((r) => r.rule).join(';'), b.reasons.map((r) => r.message).join('; '));
-      emit(`${row.map(csvField).join(',')}\n`);
+      emit(`${row.map(escapeCsv).join(',')}\n`);
     }
   }
 }

@@ -1,8 +1,8 @@
 import pc from 'picocolors';
-import { bytes, int, pct, secs } from '../rules/types.js';
+import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../text/format.js';
 import type { TraceReport } from '../report.js';
 import type { Severity } from '../score.js';
-import { escapeTerminal } from './escape.js';
+import { escapeTerminal } from '../../text/escape.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -32,23 +32,23 @@ export function renderTerminal(r: TraceReport, emit: (text: string) => void, col
   const c = pc.createColors(color);
   const ch = r.characteristics;
   const line = (s = '') => emit(`${s}\n`);
-  line(c.bold(`I/O characteristics — ${r.input.format} trace, ${int(r.input.events)} events from ${int(r.input.sources)} source(s)`));
+  line(c.bold(`I/O characteristics — ${r.input.format} trace, ${formatCount(r.input.events)} events from ${formatCount(r.input.sources)} source(s)`));
   for (const w of r.input.warnings) line(c.yellow(`  warning: ${escapeTerminal(w)}`));
-  line(`  layers analyzed   ${r.options.layers.join(', ')}  (${int(ch.events_analyzed)} of ${int(ch.events_total)} events)`);
-  line(`  runtime           ${secs(ch.runtime)}`);
-  line(`  I/O time          ${secs(ch.io_time)} (sum over calls)`);
-  line(`  processes/files   ${int(ch.processes)} processes on ${int(ch.hosts)} host(s), ${int(ch.files)} files, ${int(ch.apps)} app(s)`);
-  line(`  operations        ${int(ch.ops)}  read ${pct(ch.read.ops_share)}  write ${pct(ch.write.ops_share)}  metadata ${pct(ch.metadata.ops_share)}  sync ${pct(ch.sync.ops_share)}`);
-  line(`  bytes             ${bytes(ch.bytes)}  read ${bytes(ch.read.bytes)} (${pct(ch.read.bytes_share)})  written ${bytes(ch.write.bytes)} (${pct(ch.write.bytes_share)})`);
-  line(`  time shares       read ${pct(ch.read.time_share)}  write ${pct(ch.write.time_share)}  metadata ${pct(ch.metadata.time_share)}  sync ${pct(ch.sync.time_share)}`);
+  line(`  layers analyzed   ${r.options.layers.join(', ')}  (${formatCount(ch.events_analyzed)} of ${formatCount(ch.events_total)} events)`);
+  line(`  runtime           ${formatSeconds(ch.runtime)}`);
+  line(`  I/O time          ${formatSeconds(ch.io_time)} (sum over calls)`);
+  line(`  processes/files   ${formatCount(ch.processes)} processes on ${formatCount(ch.hosts)} host(s), ${formatCount(ch.files)} files, ${formatCount(ch.apps)} app(s)`);
+  line(`  operations        ${formatCount(ch.ops)}  read ${formatPercent(ch.read.ops_share)}  write ${formatPercent(ch.write.ops_share)}  metadata ${formatPercent(ch.metadata.ops_share)}  sync ${formatPercent(ch.sync.ops_share)}`);
+  line(`  bytes             ${formatBytes(ch.bytes)}  read ${formatBytes(ch.read.bytes)} (${formatPercent(ch.read.bytes_share)})  written ${formatBytes(ch.write.bytes)} (${formatPercent(ch.write.bytes_share)})`);
+  line(`  time shares       read ${formatPercent(ch.read.time_share)}  write ${formatPercent(ch.write.time_share)}  metadata ${formatPercent(ch.metadata.time_share)}  sync ${formatPercent(ch.sync.time_share)}`);
   const calls = Object.entries(ch.calls_by_function);
-  const shown = calls.slice(0, 12).map(([f, n]) => `${escapeTerminal(f)} ${int(n)}`);
+  const shown = calls.slice(0, 12).map(([f, n]) => `${escapeTerminal(f)} ${formatCount(n)}`);
   line(`  calls by function ${shown.join(', ')}${calls.length > 12 ? `, … (${calls.length - 12} more)` : ''}`);
   line();
   const s = r.severity;
   line(c.bold(`Bottlenecks by ${s.metric} (threshold ${s.threshold}${s.unit}; time windows of ${r.options.granularity} s)`));
   for (const v of r.views) {
-    const head = `${v.name}${v.parent ? ` (within ${v.parent} bottlenecks)` : ''}: ${int(v.bottlenecks)} of ${int(v.records)} records`;
+    const head = `${v.name}${v.parent ? ` (within ${v.parent} bottlenecks)` : ''}: ${formatCount(v.bottlenecks)} of ${formatCount(v.records)} records`;
     line();
     line(c.bold(`▸ ${head}`));
     if (v.bottlenecks === 0) continue;
@@ -57,12 +57,12 @@ export function renderTerminal(r: TraceReport, emit: (text: string) => void, col
     for (const b of v.top) {
       const sev = SEV_COLOR[b.severity](c, b.severity.padEnd(9));
       line(`  ${sev} ${keyText(b.key, v.dims)}`);
-      line(c.dim(`            ${s.metric}=${Number(b.value.toFixed(2))}${s.unit}  time ${secs(b.metrics.time)} (${pct(b.metrics.time_share)})  ops ${int(b.metrics.ops)} (${pct(b.metrics.ops_share)})  ${bytes(b.metrics.bytes)}  ${int(b.metrics.iops)} IOPS  ${bytes(b.metrics.bandwidth)}/s`));
+      line(c.dim(`            ${s.metric}=${Number(b.value.toFixed(2))}${s.unit}  time ${formatSeconds(b.metrics.time)} (${formatPercent(b.metrics.time_share)})  ops ${formatCount(b.metrics.ops)} (${formatPercent(b.metrics.ops_share)})  ${formatBytes(b.metrics.bytes)}  ${formatCount(b.metrics.iops)} IOPS  ${formatBytes(b.metrics.bandwidth)}/s`));
       for (const reason of b.reasons) line(`            – ${escapeTerminal(reason.message)} ${c.dim(`[${reason.rule}]`)}`);
     }
     if (v.top.length < v.bottlenecks) line(c.dim(`  … ${v.bottlenecks - v.top.length} more (use --top)`));
   }
   line();
   const cov = r.rules.coverage;
-  line(`Rules coverage: ${int(cov.explained)} of ${int(cov.bottlenecks)} bottlenecks have at least one reason (${pct(cov.share)}); rules: ${r.rules.builtin.length} built-in, ${r.rules.user.length} user`);
+  line(`Rules coverage: ${formatCount(cov.explained)} of ${formatCount(cov.bottlenecks)} bottlenecks have at least one reason (${formatPercent(cov.share)}); rules: ${r.rules.builtin.length} built-in, ${r.rules.user.length} user`);
 }

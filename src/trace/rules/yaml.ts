@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { UsageError } from '../../contract/errors.js';
 import { METRIC_COLUMNS, parseView, viewName, type Dim, type Metrics } from '../views.js';
 import { compileExpr, ExprError, truthy, type Env, type Expr, type Value } from './expr.js';
-import { bytes, int, KiB, MiB, pct, secs, type Rule, type RuleContext } from './types.js';
+import { KiB, MiB, type Rule, type RuleContext } from './types.js';
+import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../text/format.js';
 
 /**
  * User rules from YAML, compiled to the same `Rule` interface as the built-in ones:
@@ -23,12 +25,7 @@ import { bytes, int, KiB, MiB, pct, secs, type Rule, type RuleContext } from './
  * Formats after `|`: int, pct, bytes, secs, num.
  */
 
-export class RuleFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RuleFileError';
-  }
-}
+export class RuleFileError extends UsageError {}
 
 const KEY_NAMES = ['file', 'proc', 'app', 'host', 'dir', 'pattern', 'window', 'view'] as const;
 const CONSTANTS: Record<string, number> = { KiB, MiB, GiB: 1024 * MiB };
@@ -58,10 +55,10 @@ const RuleSchema = z
 const FileSchema = z.object({ rules: z.array(RuleSchema) }).strict();
 
 const FORMATS: Record<string, (v: Value) => string> = {
-  int: (v) => int(Number(v)),
-  pct: (v) => pct(Number(v)),
-  bytes: (v) => bytes(Number(v)),
-  secs: (v) => secs(Number(v)),
+  int: (v) => formatCount(Number(v)),
+  pct: (v) => formatPercent(Number(v)),
+  bytes: (v) => formatBytes(Number(v)),
+  secs: (v) => formatSeconds(Number(v)),
   num: (v) => (typeof v === 'number' ? String(Number(v.toPrecision(4))) : String(v)),
 };
 

@@ -1,4 +1,5 @@
-import { int, pct, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatCount, formatPercent } from '../../../text/format.js';
 
 /** Metadata calls (open, stat, close, seek, …) take most of the record's I/O time. */
 export const excessiveMetadata: Rule = {
@@ -8,7 +9,7 @@ export const excessiveMetadata: Rule = {
   source: 'builtin',
   explain(m) {
     if (m.metadata_ops >= 10 && m.metadata_time_share > 0.5) {
-      return [`metadata calls take ${pct(m.metadata_time_share)} of the I/O time (${int(m.metadata_ops)} calls, ${pct(m.metadata_ops_share)} of the operations)`];
+      return [`metadata calls take ${formatPercent(m.metadata_time_share)} of the I/O time (${formatCount(m.metadata_ops)} calls, ${formatPercent(m.metadata_ops_share)} of the operations)`];
     }
     return [];
   },

@@ -1,4 +1,5 @@
-import { int, pct, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatCount, formatPercent } from '../../../text/format.js';
 
 /** Sync calls (fsync, fdatasync, MPI_File_sync, …) take a large share of the I/O time. */
 export const fsyncHeavy: Rule = {
@@ -8,7 +9,7 @@ export const fsyncHeavy: Rule = {
   source: 'builtin',
   explain(m) {
     if (m.sync_ops > 0 && m.sync_time_share > 0.2) {
-      return [`${int(m.sync_ops)} sync calls take ${pct(m.sync_time_share)} of the I/O time`];
+      return [`${formatCount(m.sync_ops)} sync calls take ${formatPercent(m.sync_time_share)} of the I/O time`];
     }
     return [];
   },

@@ -1,4 +1,5 @@
-import { int, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatCount } from '../../../text/format.js';
 
 /** Some process issues far more operations than the average process of the record. */
 export const operationImbalance: Rule = {
@@ -8,7 +9,7 @@ export const operationImbalance: Rule = {
   source: 'builtin',
   explain(m) {
     if (m.nprocs >= 2 && m.proc_ops_imbalance > 2) {
-      return [`operations are imbalanced across ${int(m.nprocs)} processes: the busiest issues ${m.proc_ops_imbalance.toFixed(1)}× the mean`];
+      return [`operations are imbalanced across ${formatCount(m.nprocs)} processes: the busiest issues ${m.proc_ops_imbalance.toFixed(1)}× the mean`];
     }
     return [];
   },

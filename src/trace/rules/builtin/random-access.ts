@@ -1,4 +1,5 @@
-import { int, pct, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatCount, formatPercent } from '../../../text/format.js';
 
 /** Many reads/writes go backwards in the file (offset before the end of the previous access by the same process). */
 export const randomAccess: Rule = {
@@ -8,7 +9,7 @@ export const randomAccess: Rule = {
   source: 'builtin',
   explain(m) {
     if (m.offset_ops >= 10 && m.random_share > 0.2) {
-      return [`${pct(m.random_share)} of ${int(m.offset_ops)} reads/writes with a known offset are random (non-sequential)`];
+      return [`${formatPercent(m.random_share)} of ${formatCount(m.offset_ops)} reads/writes with a known offset are random (non-sequential)`];
     }
     return [];
   },

@@ -1,4 +1,5 @@
-import { int, pct, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatCount, formatPercent } from '../../../text/format.js';
 
 /** One process accounts for most of the record's I/O time. */
 export const rankDominates: Rule = {
@@ -8,7 +9,7 @@ export const rankDominates: Rule = {
   source: 'builtin',
   explain(m) {
     if (m.nprocs >= 2 && m.top_proc_time_share > 0.5) {
-      return [`one of ${int(m.nprocs)} processes spends ${pct(m.top_proc_time_share)} of the I/O time`];
+      return [`one of ${formatCount(m.nprocs)} processes spends ${formatPercent(m.top_proc_time_share)} of the I/O time`];
     }
     return [];
   },

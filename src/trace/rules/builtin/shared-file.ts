@@ -1,4 +1,5 @@
-import { int, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatCount } from '../../../text/format.js';
 
 /** Many processes access the same file (contention, locking on shared files). */
 export const sharedFile: Rule = {
@@ -8,7 +9,7 @@ export const sharedFile: Rule = {
   source: 'builtin',
   explain(m, ctx) {
     if (ctx.dims[ctx.dims.length - 1] === 'file' && m.nprocs >= 4) {
-      return [`${int(m.nprocs)} processes access this file`];
+      return [`${formatCount(m.nprocs)} processes access this file`];
     }
     return [];
   },

@@ -1,4 +1,5 @@
-import { bytes, int, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatBytes, formatCount } from '../../../text/format.js';
 
 /** Some process moves far more bytes than the average process of the record. */
 export const sizeImbalance: Rule = {
@@ -8,7 +9,7 @@ export const sizeImbalance: Rule = {
   source: 'builtin',
   explain(m) {
     if (m.nprocs >= 2 && m.bytes > 0 && m.proc_bytes_imbalance > 2) {
-      return [`bytes are imbalanced across ${int(m.nprocs)} processes: the largest moves ${m.proc_bytes_imbalance.toFixed(1)}× the mean (${bytes(m.bytes / m.nprocs)} per process on average)`];
+      return [`bytes are imbalanced across ${formatCount(m.nprocs)} processes: the largest moves ${m.proc_bytes_imbalance.toFixed(1)}× the mean (${formatBytes(m.bytes / m.nprocs)} per process on average)`];
     }
     return [];
   },

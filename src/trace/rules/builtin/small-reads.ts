@@ -1,4 +1,5 @@
-import { bytes, int, pct, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatBytes, formatCount, formatPercent } from '../../../text/format.js';
 
 /** Most reads are smaller than the small-request size. */
 export const smallReads: Rule = {
@@ -8,7 +9,7 @@ export const smallReads: Rule = {
   source: 'builtin',
   explain(m, ctx) {
     if (m.read_ops >= 10 && m.small_read_share > 0.5) {
-      return [`${pct(m.small_read_share)} of ${int(m.read_ops)} reads are smaller than ${bytes(ctx.smallBytes)} (average ${bytes(m.read_size_avg)})`];
+      return [`${formatPercent(m.small_read_share)} of ${formatCount(m.read_ops)} reads are smaller than ${formatBytes(ctx.smallBytes)} (average ${formatBytes(m.read_size_avg)})`];
     }
     return [];
   },

@@ -1,4 +1,5 @@
-import { bytes, int, pct, type Rule } from '../types.js';
+import { type Rule } from '../types.js';
+import { formatBytes, formatCount, formatPercent } from '../../../text/format.js';
 
 /** Most writes are smaller than the small-request size. */
 export const smallWrites: Rule = {
@@ -8,7 +9,7 @@ export const smallWrites: Rule = {
   source: 'builtin',
   explain(m, ctx) {
     if (m.write_ops >= 10 && m.small_write_share > 0.5) {
-      return [`${pct(m.small_write_share)} of ${int(m.write_ops)} writes are smaller than ${bytes(ctx.smallBytes)} (average ${bytes(m.write_size_avg)})`];
+      return [`${formatPercent(m.small_write_share)} of ${formatCount(m.write_ops)} writes are smaller than ${formatBytes(ctx.smallBytes)} (average ${formatBytes(m.write_size_avg)})`];
     }
     return [];
   },

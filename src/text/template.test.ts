@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { humanBytes, pyFixed, pyFloat, renderTemplate } from './format.js';
+import { humanBytes, pyFixed, pyFloat, renderTemplate } from './template.js';
 
 test('pyFixed rounds like Python format (ties to even on exact binary halves)', () => {
   assert.equal(pyFixed(0.125, 2), '0.12');

@@ -1,4 +1,4 @@
-import type { MessageData } from './types.js';
+import type { MessageData } from '../contract/index.js';
 
 /**
  * Number formatting shared by message templates. Drishti prints with Python's `format`, so the helpers round the

@@ -1,0 +1,155 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { REPO_ROOT } from './testing/corpus.js';
+
+/**
+ * The dependency rules of docs/architecture.md, checked on every import of every source file (tests excluded):
+ * data flows one way, read → facts → checks/views/features → findings → render, with the contract underneath
+ * everything and the front-ends (CLI) on top. A layer may import only the layers listed for it.
+ */
+const LAYERS: Record<string, readonly string[]> = {
+  contract: [],
+  text: ['contract'],
+  util: ['contract', 'text'],
+  formats: ['contract', 'text', 'util'],
+  'trace/model': ['contract', 'util'],
+  'trace/readers': ['contract', 'text', 'util', 'formats', 'trace/model'],
+  config: ['contract'],
+  facts: ['contract', 'util', 'formats', 'trace/model'],
+  checks: ['contract', 'text', 'config', 'facts'],
+  'trace/analysis': ['contract', 'text', 'util', 'config', 'trace/model', 'trace/readers'],
+  features: ['contract', 'facts', 'formats'],
+  report: ['contract', 'text', 'config', 'facts', 'checks', 'features', 'formats', 'trace/model', 'trace/analysis'],
+  render: ['contract', 'text'],
+  pipeline: ['contract', 'text', 'util', 'formats', 'trace/model', 'trace/readers', 'trace/analysis', 'config', 'facts', 'checks', 'features', 'report', 'render'],
+  store: ['contract', 'text', 'util', 'pipeline', 'formats', 'features', 'render'],
+  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
+  api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
+  cli: ['*'],
+  testing: ['*'],
+};
+
+/** The layer of a source file (path relative to src/, forward slashes). */
+function layerOf(file: string): string {
+  if (file === 'index.ts') return 'api';
+  const [top, second] = file.split('/');
+  if (top === 'trace') {
+    if (second === 'model.ts' || second === 'classify.ts' || second === 'errors.ts') return 'trace/model';
+    if (second === 'readers') return 'trace/readers';
+    if (second === 'render') return 'render';
+    return 'trace/analysis';
+  }
+  if (top === 'checks' && second === 'testing') return 'testing';
+  return top.replace(/\.ts$/, '');
+}
+
+/**
+ * Edges that break the rules today and are being removed (issue 11). The test fails when one of them is gone, so
+ * the list only shrinks; it must end empty.
+ */
+const KNOWN_VIOLATIONS = new Set<string>([
+  'eval/evaluate.ts -> report/build-report.ts',
+  'store/analysis.ts -> report/index.ts',
+  'trace/render/csv.ts -> trace/report.ts',
+  'trace/render/csv.ts -> trace/views.ts',
+  'trace/render/json.ts -> trace/report.ts',
+  'trace/render/terminal.ts -> trace/report.ts',
+  'trace/render/terminal.ts -> trace/score.ts',
+]);
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) sourceFiles(p, out);
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const SRC = join(REPO_ROOT, 'src');
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function imports(): { from: string; to: string }[] {
+  const edges: { from: string; to: string }[] = [];
+  for (const abs of sourceFiles(SRC)) {
+    const from = relative(SRC, abs).split('\\').join('/');
+    const text = readFileSync(abs, 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = (m[1] ?? m[2]).replace(/\.js$/, '.ts');
+      const to = relative(SRC, normalize(join(dirname(abs), spec))).split('\\').join('/');
+      edges.push({ from, to });
+    }
+  }
+  return edges;
+}
+
+test('every source file belongs to a known layer', () => {
+  const unknown = sourceFiles(SRC)
+    .map((abs) => relative(SRC, abs).split('\\').join('/'))
+    .filter((f) => !(layerOf(f) in LAYERS));
+  assert.deepEqual(unknown, []);
+});
+
+test('imports point one way: each layer imports only the layers below it', () => {
+  const bad = new Set<string>();
+  for (const { from, to } of imports()) {
+    const a = layerOf(from);
+    const b = layerOf(to);
+    if (a === b) continue;
+    const allowed = LAYERS[a] ?? [];
+    if (allowed.includes('*') || allowed.includes(b)) continue;
+    bad.add(`${from} -> ${to}`);
+  }
+  const unexpected = [...bad].filter((e) => !KNOWN_VIOLATIONS.has(e)).sort();
+  assert.deepEqual(unexpected, [], 'imports against the layer rules');
+  const gone = [...KNOWN_VIOLATIONS].filter((e) => !bad.has(e)).sort();
+  assert.deepEqual(gone, [], 'fixed violations still listed in KNOWN_VIOLATIONS: remove them');
+});
+
+test('the contract imports nothing outside itself, not even packages', () => {
+  for (const abs of sourceFiles(join(SRC, 'contract'))) {
+    const text = readFileSync(abs, 'utf8');
+    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
+      assert.ok(m[1].startsWith('./'), `${relative(SRC, abs)} imports ${m[1]}`);
+    }
+  }
+});
+
+test('the layer rules themselves have no cycle', () => {
+  const seen = new Map<string, number>();
+  const visit = (l: string, path: string[]): void => {
+    if (seen.get(l) === 2) return;
+    assert.notEqual(seen.get(l), 1, `cycle: ${[...path, l].join(' -> ')}`);
+    seen.set(l, 1);
+    for (const d of LAYERS[l]) if (d !== '*') visit(d, [...path, l]);
+    seen.set(l, 2);
+  };
+  for (const l of Object.keys(LAYERS)) visit(l, []);
+});
+
+test('no import cycle between source files', () => {
+  const graph = new Map<string, string[]>();
+  for (const { from, to } of imports()) {
+    if (!graph.has(from)) graph.set(from, []);
+    graph.get(from)!.push(to);
+  }
+  const state = new Map<string, number>();
+  const cycles: string[] = [];
+  const visit = (f: string, stack: string[]): void => {
+    const s = state.get(f);
+    if (s === 2) return;
+    if (s === 1) {
+      cycles.push([...stack.slice(stack.indexOf(f)), f].join(' -> '));
+      return;
+    }
+    state.set(f, 1);
+    stack.push(f);
+    for (const t of graph.get(f) ?? []) visit(t, stack);
+    stack.pop();
+    state.set(f, 2);
+  };
+  for (const f of [...graph.keys()].sort()) visit(f, []);
+  assert.deepEqual(cycles, []);
+});

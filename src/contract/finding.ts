@@ -1,0 +1,145 @@
+/**
+ * The finding: what every analysis of IOLens produces (Darshan checks, trace checks, learned diagnosis), one shape
+ * for all. Plain JSON. This file imports nothing: it is the ground every other layer stands on.
+ */
+
+/** Finding levels, most severe first. HIGH and WARN are problems; OK and INFO are observations. */
+export const LEVELS = ['HIGH', 'WARN', 'OK', 'INFO'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** Report panels, in display order (Drishti's METADATA and OPERATIONS). */
+export const PANELS = ['METADATA', 'OPERATIONS'] as const;
+export type Panel = (typeof PANELS)[number];
+
+/** Analysis modes: `default` fixes Drishti's bugs; `drishti` reproduces Drishti's output exactly. */
+export const MODES = ['default', 'drishti'] as const;
+export type Mode = (typeof MODES)[number];
+
+/**
+ * The fixed vocabulary of I/O problems a finding can name, whatever found it (a Darshan check, a trace check, a
+ * learned model), so that the job store can count problems across jobs. A finding's level says whether the
+ * problem is present (HIGH/WARN) or was looked at and found absent or merely noted (OK/INFO).
+ */
+export const PROBLEMS = [
+  'small-writes',
+  'small-reads',
+  'excessive-fsync',
+  'random-write',
+  'random-read',
+  'strided-access',
+  'misaligned-file',
+  'no-collective',
+  'rank-imbalance',
+  'rank0-only-io',
+  'time-imbalance',
+  'metadata-heavy',
+  'many-small-files',
+  'stdio-heavy',
+  'redundant-read',
+  'rw-switches',
+  'read-modify-write',
+  'io-intensity',
+  'misaligned-memory',
+  'redundant-write',
+  'no-mpiio',
+  'blocking-io',
+  'aggregator-placement',
+  'io-phases',
+  // Trace checks (views of every call): problems only a trace shows.
+  'random-access',
+  'shared-file-contention',
+  'slow-calls',
+] as const;
+export type Problem = (typeof PROBLEMS)[number];
+
+/** Units every numeric evidence value and threshold carries. */
+export const UNITS = ['count', 'bytes', 'seconds', 'ratio', 'percent', 'nodes', 'ranks', 'files', 'degrees', 'bytes/s'] as const;
+export type Unit = (typeof UNITS)[number];
+
+/**
+ * What a finding or one of its detail lines is about. Darshan record ids are 64-bit: decimal strings in JSON.
+ * Trace findings point at a record of a view (`proc>file`: the key holds a process label and a file name).
+ */
+export type Subject =
+  | { readonly kind: 'file'; readonly id: string; readonly name: string; readonly rank?: number }
+  | { readonly kind: 'rank'; readonly rank: number }
+  | { readonly kind: 'job' }
+  | { readonly kind: 'record'; readonly view: string; readonly key: Readonly<Record<string, string | number>> };
+
+/** Values interpolated in message templates. */
+export type MessageData = Readonly<Record<string, number | string>>;
+
+export interface Evidence {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: Unit;
+  /** Counter names, the fact or the metric the value comes from. */
+  readonly source: string;
+}
+
+/** A threshold actually used by a finding (the option value after configuration). */
+export interface ThresholdUsed {
+  /** Option name in the check's meta. */
+  readonly option: string;
+  /** Configuration key (`small_requests`…), the name `--config` uses. */
+  readonly knob: string;
+  readonly value: number;
+  readonly unit: Unit;
+}
+
+export interface Detail {
+  readonly messageId: string;
+  readonly message: string;
+  readonly data: MessageData;
+  readonly subject: Subject;
+}
+
+export interface Recommendation {
+  readonly id: string;
+  readonly text: string;
+  /** Snippet id (file name under `snippets/`), shown with `--verbose`. */
+  readonly snippet?: string;
+}
+
+/** What a problem costs: its share (0–1) of the job's I/O time, bytes or requests, and which of them. */
+export interface Cost {
+  readonly share: number;
+  readonly basis: 'time' | 'bytes' | 'operations';
+}
+
+/** One finding (JSON: an entry of the report's `insights`, Drishti's word). */
+export interface Finding {
+  /** Stable code of the check that produced it (`P05`, `D03`, `T04` …). */
+  readonly code: string;
+  readonly level: Level;
+  readonly panel: Panel;
+  readonly problem?: Problem;
+  /** Set where the check measures it: the report lists the costliest problems first (default mode). */
+  readonly cost?: Cost;
+  readonly messageId: string;
+  readonly message: string;
+  readonly data: MessageData;
+  readonly evidence: readonly Evidence[];
+  readonly thresholds: readonly ThresholdUsed[];
+  /** Every detail line, sorted; renderers show at most 10 unless asked for more. */
+  readonly details: readonly Detail[];
+  readonly recommendations: readonly Recommendation[];
+}
+
+export type CheckStatus = 'fired' | 'quiet' | 'notApplicable' | 'error';
+
+/** What became of one check in one analysis. */
+export interface CheckOutcome {
+  readonly code: string;
+  readonly status: CheckStatus;
+  /** Why the check did not apply (missing fact, superseded, disabled) or the error message. */
+  readonly reason?: string;
+}
+
+/**
+ * Drishti's CSV columns after JOB, in its order: a fact about Drishti's output format that the CSV renderer needs
+ * for `--drishti --csv`.
+ */
+export const DRISHTI_CSV_CODES = [
+  'S01', 'P01', 'P02', 'P03', 'P04', 'P05', 'P06', 'P07', 'P08', 'P09', 'P10', 'P11', 'P12', 'P13', 'P14', 'P15', 'P16', 'P17', 'P18', 'P19', 'P21', 'P22', 'M01', 'M02', 'M03', 'M04', 'M05', 'M06', 'M07', 'M08', 'M09', 'M10',
+] as const;

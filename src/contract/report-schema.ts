@@ -1,0 +1,147 @@
+import { LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
+import { INPUT_FORMATS, REPORT_SCHEMA_VERSION } from './report.js';
+
+/**
+ * The report as a JSON Schema (draft 2020-12), published as `docs/report.schema.json` (a test keeps that file equal
+ * to this object and validates every report the tests produce against it). Written beside the TypeScript types of
+ * `report.ts`; objects are closed (`additionalProperties: false`) so that a field added to the code but not here, or
+ * the other way round, fails the tests.
+ */
+
+type Schema = Record<string, unknown>;
+
+const str: Schema = { type: 'string' };
+const num: Schema = { type: 'number' };
+const int: Schema = { type: 'integer' };
+const bool: Schema = { type: 'boolean' };
+const strings: Schema = { type: 'array', items: str };
+
+function obj(required: Record<string, Schema>, optional: Record<string, Schema> = {}): Schema {
+  return { type: 'object', properties: { ...required, ...optional }, required: Object.keys(required), additionalProperties: false };
+}
+const arr = (items: Schema): Schema => ({ type: 'array', items });
+const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
+const oneOfEnum = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
+const dict = (values: Schema): Schema => ({ type: 'object', additionalProperties: values });
+
+const level = oneOfEnum(LEVELS);
+const unit = oneOfEnum(UNITS);
+const messageData = dict({ type: ['number', 'string'] });
+const recordKey = dict({ type: ['number', 'string'] });
+
+const subject: Schema = {
+  oneOf: [
+    obj({ kind: { const: 'file' }, id: str, name: str }, { rank: int }),
+    obj({ kind: { const: 'rank' }, rank: int }),
+    obj({ kind: { const: 'job' } }),
+    obj({ kind: { const: 'record' }, view: str, key: recordKey }),
+  ],
+};
+
+const finding = obj(
+  {
+    code: str,
+    level,
+    panel: oneOfEnum(PANELS),
+    messageId: str,
+    message: str,
+    data: messageData,
+    evidence: arr(obj({ name: str, value: num, unit, source: str })),
+    thresholds: arr(obj({ option: str, knob: str, value: num, unit })),
+    details: arr(obj({ messageId: str, message: str, data: messageData, subject })),
+    recommendations: arr(obj({ id: str, text: str }, { snippet: str })),
+  },
+  {
+    problem: oneOfEnum(PROBLEMS),
+    cost: obj({ share: { type: 'number', minimum: 0, maximum: 1 }, basis: oneOfEnum(['time', 'bytes', 'operations']) }),
+  },
+);
+
+const time = obj({ epochSeconds: num, iso: str });
+
+const job = obj({
+  jobId: str,
+  exe: str,
+  command: str,
+  logName: str,
+  uid: str,
+  startTime: time,
+  endTime: time,
+  durationSeconds: num,
+  processes: int,
+  nodes: obj({ count: nullable(int), source: nullable(oneOfEnum(['sacct', 'option'])) }),
+  files: obj({ total: int, stdio: int, posix: int, posixOnly: int, mpiio: int }),
+  hints: obj({
+    raw: nullable(str),
+    entries: arr({ type: 'array', prefixItems: [str, str], minItems: 2, maxItems: 2 }),
+    source: oneOfEnum(['darshan-log-writer', 'application', 'none']),
+  }),
+  modules: strings,
+  darshanVersion: str,
+});
+
+const categoryStats = obj({ ops: num, bytes: num, time: num, opsShare: num, bytesShare: num, timeShare: num });
+
+const trace = obj({
+  timeOrigin: nullable(num),
+  details: { type: 'object' },
+  options: obj({ views: strings, layers: strings, granularity: num, smallBytes: num, minTimeShare: num, top: int }),
+  severity: obj({ metric: str, description: str, unit: str, threshold: num }),
+  characteristics: obj({
+    runtime: num,
+    ioTime: num,
+    ops: num,
+    bytes: num,
+    read: categoryStats,
+    write: categoryStats,
+    metadata: categoryStats,
+    sync: categoryStats,
+    other: categoryStats,
+    processes: int,
+    files: int,
+    hosts: int,
+    apps: int,
+    eventsTotal: int,
+    eventsAnalyzed: int,
+    callsByLayer: dict(int),
+    callsByFunction: dict(int),
+  }),
+  views: arr(
+    obj({
+      name: str,
+      dims: strings,
+      parent: nullable(str),
+      records: int,
+      bottlenecks: int,
+      byLevel: obj(Object.fromEntries(LEVELS.map((l) => [l, int]))),
+      explained: int,
+      top: arr(obj({ key: recordKey, level, score: obj({ metric: str, value: num, badness: num }), metrics: dict(num), findings: strings })),
+    }),
+  ),
+  coverage: obj({ bottlenecks: int, explained: int, share: num }),
+});
+
+export const REPORT_JSON_SCHEMA: Schema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: `https://iolens.dev/schemas/report-v${REPORT_SCHEMA_VERSION}.json`,
+  title: `IOLens report (schema ${REPORT_SCHEMA_VERSION})`,
+  ...obj(
+    {
+      schemaVersion: { const: REPORT_SCHEMA_VERSION },
+      tool: obj({ name: { const: 'iolens' }, version: str }),
+      mode: oneOfEnum(MODES),
+      input: obj({ format: oneOfEnum(INPUT_FORMATS), paths: strings, warnings: strings }, { events: int, sources: int }),
+      job,
+      insights: arr(finding),
+      summary: obj({ high: int, warn: int, ok: int, info: int, recommendations: int }),
+      thresholds: arr(obj({ knob: str, label: str, value: num, unit, triggered: bool })),
+      checks: arr(obj({ code: str, status: oneOfEnum(['fired', 'quiet', 'notApplicable', 'error']) }, { reason: str })),
+      notes: strings,
+      messages: dict(str),
+    },
+    {
+      snippets: dict(obj({ language: str, text: str })),
+      trace,
+    },
+  ),
+};

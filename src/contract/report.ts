@@ -1,0 +1,200 @@
+import type { CheckOutcome, Finding, Level, Mode, Unit } from './finding.js';
+
+/**
+ * The report: the one document every analysis produces — of a Darshan log (`iolens report`) or of a trace
+ * (`iolens trace`, and `iolens report` on a trace) — and the only thing renderers, the job store and the web
+ * service read. Plain JSON, versioned; `docs/report-schema.md` documents it and `report.schema.json` (generated
+ * from `REPORT_JSON_SCHEMA`) publishes it. Older documents are brought up to date by `upgradeReport`.
+ */
+
+/** Bump on any incompatible change of the JSON shape; additive changes keep the number. */
+export const REPORT_SCHEMA_VERSION = 2;
+
+/** What was read. */
+export const INPUT_FORMATS = ['darshan', 'dxt', 'recorder', 'recorder-parquet', 'dftracer'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+export interface ThresholdRow {
+  readonly knob: string;
+  readonly label: string;
+  readonly value: number;
+  readonly unit: Unit;
+  /** Whether a finding of this report used it (Drishti lists only those unless `--threshold`). */
+  readonly triggered: boolean;
+}
+
+export interface HintsInfo {
+  /** The hint text as found (`;`-separated `key=value`), or null. */
+  readonly raw: string | null;
+  readonly entries: readonly (readonly [string, string])[];
+  /**
+   * `darshan-log-writer`: Darshan's `h` job metadata, the MPI-IO hints Darshan used to write its own log, not the
+   * application's. `application`: given by the user (`--hints`).
+   */
+  readonly source: 'darshan-log-writer' | 'application' | 'none';
+}
+
+/** Where the number of compute nodes came from. */
+export type NodeSource = 'sacct' | 'option';
+
+export interface JobInfo {
+  /** Scheduler job id ('' when unknown, as in most traces). */
+  readonly jobId: string;
+  /** First token of the command line (empty when the log has none). */
+  readonly exe: string;
+  readonly command: string;
+  readonly logName: string;
+  readonly uid: string;
+  /** Seconds since 1970 (with the nanoseconds Darshan records, where it does). */
+  readonly startTime: { readonly epochSeconds: number; readonly iso: string };
+  readonly endTime: { readonly epochSeconds: number; readonly iso: string };
+  /** Run time in seconds, as darshan-parser's `run time` (end − start, nanoseconds included). */
+  readonly durationSeconds: number;
+  readonly processes: number;
+  readonly nodes: { readonly count: number | null; readonly source: NodeSource | null };
+  readonly files: {
+    readonly total: number;
+    readonly stdio: number;
+    readonly posix: number;
+    /** POSIX files minus MPI-IO files: Drishti's "use POSIX" number. */
+    readonly posixOnly: number;
+    readonly mpiio: number;
+  };
+  readonly hints: HintsInfo;
+  readonly modules: readonly string[];
+  /** Log format version for Darshan logs ('' for traces). */
+  readonly darshanVersion: string;
+}
+
+/** The input the report was computed from. */
+export interface InputInfo {
+  readonly format: InputFormat;
+  /** Paths as given (base names for Darshan logs, as in the banner). */
+  readonly paths: readonly string[];
+  /** Events read (traces only). */
+  readonly events?: number;
+  /** Input units read: files, rank files or DXT records (traces only). */
+  readonly sources?: number;
+  /** Non-fatal problems of the input (missing ranks, truncated data), one sentence each. */
+  readonly warnings: readonly string[];
+}
+
+export interface ReportSummary {
+  readonly high: number;
+  readonly warn: number;
+  readonly ok: number;
+  readonly info: number;
+  /** Number of recommendation bullets over all findings (Drishti's banner count). */
+  readonly recommendations: number;
+}
+
+/** Per-category statistics of a trace (read, write, metadata, sync, other). */
+export interface TraceCategoryStats {
+  readonly ops: number;
+  readonly bytes: number;
+  readonly time: number;
+  readonly opsShare: number;
+  readonly bytesShare: number;
+  readonly timeShare: number;
+}
+
+export interface TraceCharacteristics {
+  /** Seconds from the first call's start to the last call's end. */
+  readonly runtime: number;
+  /** Seconds spent in the analysed calls, summed over processes. */
+  readonly ioTime: number;
+  readonly ops: number;
+  readonly bytes: number;
+  readonly read: TraceCategoryStats;
+  readonly write: TraceCategoryStats;
+  readonly metadata: TraceCategoryStats;
+  readonly sync: TraceCategoryStats;
+  readonly other: TraceCategoryStats;
+  readonly processes: number;
+  readonly files: number;
+  readonly hosts: number;
+  readonly apps: number;
+  readonly eventsTotal: number;
+  readonly eventsAnalyzed: number;
+  readonly callsByLayer: Readonly<Record<string, number>>;
+  readonly callsByFunction: Readonly<Record<string, number>>;
+}
+
+/** The metric score of a view record: the evidence behind its level. */
+export interface MetricScore {
+  readonly metric: string;
+  readonly value: number;
+  /** 0 (at or below the threshold) … 1 (worst). */
+  readonly badness: number;
+}
+
+/** A view record flagged as a bottleneck. */
+export interface Bottleneck {
+  /** Dimension values (strings; time windows as their start in seconds since the trace start). */
+  readonly key: Readonly<Record<string, string | number>>;
+  readonly level: Level;
+  readonly score: MetricScore;
+  /** The record's metrics (the names of the rule language: `time_share`, `small_write_ops` …). */
+  readonly metrics: Readonly<Record<string, number>>;
+  /** Codes of the trace checks whose findings name this record. */
+  readonly findings: readonly string[];
+}
+
+export interface ViewReport {
+  /** `file`, `proc>file` … */
+  readonly name: string;
+  readonly dims: readonly string[];
+  readonly parent: string | null;
+  readonly records: number;
+  readonly bottlenecks: number;
+  readonly byLevel: Readonly<Record<Level, number>>;
+  /** Bottlenecks named by at least one finding. */
+  readonly explained: number;
+  readonly top: readonly Bottleneck[];
+}
+
+/** What `iolens trace` adds: the trace seen from every perspective (WisIO's views). */
+export interface TraceSection {
+  readonly timeOrigin: number | null;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly options: {
+    readonly views: readonly string[];
+    readonly layers: readonly string[];
+    readonly granularity: number;
+    readonly smallBytes: number;
+    readonly minTimeShare: number;
+    readonly top: number;
+  };
+  readonly severity: {
+    readonly metric: string;
+    readonly description: string;
+    readonly unit: string;
+    readonly threshold: number;
+  };
+  readonly characteristics: TraceCharacteristics;
+  readonly views: readonly ViewReport[];
+  readonly coverage: { readonly bottlenecks: number; readonly explained: number; readonly share: number };
+}
+
+export interface Report {
+  readonly schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  readonly tool: { readonly name: 'iolens'; readonly version: string };
+  readonly mode: Mode;
+  readonly input: InputInfo;
+  readonly job: JobInfo;
+  /** In display order: METADATA panel first, then OPERATIONS; within each, Drishti's check order (`--drishti`) or
+   *  problems before observations and the costliest first (default mode). */
+  readonly insights: readonly Finding[];
+  readonly summary: ReportSummary;
+  readonly thresholds: readonly ThresholdRow[];
+  /** Every check considered, in evaluation order, with what became of it. */
+  readonly checks: readonly CheckOutcome[];
+  /** Facts about the analysis itself worth telling the user (a damaged module, hints that are Darshan's own…). */
+  readonly notes: readonly string[];
+  /** Message templates of every message id used, so renderers can re-render (e.g. base names vs full paths). */
+  readonly messages: Readonly<Record<string, string>>;
+  /** Snippet texts by id (embedded by the pipeline for `--verbose`, HTML and JSON). */
+  readonly snippets?: Readonly<Record<string, { readonly language: string; readonly text: string }>>;
+  /** Present on trace reports (`iolens trace`). */
+  readonly trace?: TraceSection;
+}
