@@ -24,7 +24,7 @@ const LAYERS: Record<string, readonly string[]> = {
   report: ['contract', 'text', 'config', 'facts', 'checks', 'features', 'formats', 'trace/model', 'trace/analysis'],
   render: ['contract', 'text'],
   pipeline: ['contract', 'text', 'util', 'formats', 'trace/model', 'trace/readers', 'trace/analysis', 'config', 'facts', 'checks', 'features', 'report', 'render'],
-  store: ['contract', 'text', 'util', 'pipeline', 'formats', 'features', 'render'],
+  store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   cli: ['*'],
@@ -50,8 +50,6 @@ function layerOf(file: string): string {
  * the list only shrinks; it must end empty.
  */
 const KNOWN_VIOLATIONS = new Set<string>([
-  'eval/evaluate.ts -> report/build-report.ts',
-  'store/analysis.ts -> report/index.ts',
   'trace/render/csv.ts -> trace/report.ts',
   'trace/render/csv.ts -> trace/views.ts',
   'trace/render/json.ts -> trace/report.ts',

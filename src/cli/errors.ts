@@ -1,4 +1,5 @@
 import { UsageError } from '../contract/errors.js';
+import { escapeTerminal } from '../text/escape.js';
 
 /**
  * A usage error of the command line (a bad flag value, a missing argument). The CLI prints its message as one line
@@ -19,3 +20,8 @@ export const EXIT_USAGE = 2;
 export const EXIT_FAIL_ON = 3;
 /** Exit status for an unexpected internal error (sysexits EX_SOFTWARE). */
 export const EXIT_INTERNAL = 70;
+
+/** Error text as one line: messages can quote text from the user's files, which may hold newlines or controls. */
+export function oneLine(message: string): string {
+  return escapeTerminal(message.replace(/\s*[\r\n]+\s*/g, ' '));
+}

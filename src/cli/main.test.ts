@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { oneLine } from './main.js';
+import { oneLine } from './errors.js';
 import { REPO_ROOT } from '../testing/corpus.js';
 
 test('error messages are one line, control characters shown escaped', () => {

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { EXIT_INTERNAL, EXIT_USAGE, UserError } from './errors.js';
+import { EXIT_INTERNAL, EXIT_USAGE, UserError, oneLine } from './errors.js';
 import { IOLensError } from '../contract/errors.js';
-import { escapeTerminal } from '../text/escape.js';
 import { OutputClosedError } from '../util/output.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -75,7 +74,3 @@ function handleError(err: unknown): number {
   return EXIT_INTERNAL;
 }
 
-/** Error text as one line: messages can quote text from the user's files, which may hold newlines or controls. */
-export function oneLine(message: string): string {
-  return escapeTerminal(message.replace(/\s*[\r\n]+\s*/g, ' '));
-}

@@ -1,18 +1,7 @@
-import { DarshanLog } from '../formats/darshan/log.js';
-import { DarshanFormatError } from '../formats/darshan/errors.js';
-import { UserError } from './errors.js';
+import type { DarshanLog } from '../formats/darshan/log.js';
+import { openLog } from '../pipeline/open.js';
 
-/** Opens a log for a command, turning every read failure into one clear UserError line. */
+/** Opens a log for a command: every read failure is one library error line naming the file (exit 2). */
 export function openLogOrExit(path: string): DarshanLog {
-  try {
-    return DarshanLog.open(path);
-  } catch (err) {
-    if (err instanceof DarshanFormatError) throw new UserError(`${path}: ${err.message}`);
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') throw new UserError(`${path}: no such file`);
-    if (e.code === 'EACCES') throw new UserError(`${path}: permission denied`);
-    if (e.code === 'EISDIR') throw new UserError(`${path}: is a directory, not a Darshan log`);
-    if (e.code) throw new UserError(`${path}: cannot read (${e.code})`);
-    throw err;
-  }
+  return openLog(path);
 }

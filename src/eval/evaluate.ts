@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DarshanLog } from '../formats/darshan/index.js';
-import { buildReport } from '../report/build-report.js';
+import { diagnoseLog } from '../pipeline/diagnose.js';
 import type { ReportConfig } from '../config/load.js';
 import type { Finding } from '../contract/index.js';
 import { parseManifest, type LabelledLog, type Manifest } from './manifest.js';
@@ -74,7 +73,7 @@ export function evaluateDirectory(dir: string, config?: ReportConfig): Evaluatio
       continue;
     }
     try {
-      const report = buildReport(DarshanLog.open(path), { mode: 'default', logName: l.file, ...(config ? { config } : {}) });
+      const report = diagnoseLog(path, { mode: 'default', logName: l.file, snippets: false, ...(config ? { config } : {}) });
       logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, ...judge(l, report.insights) });
     } catch (err) {
       logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found: [], hits: [], misses: [...l.labels], falseAlarms: [], error: (err as Error).message });

@@ -16,13 +16,14 @@ export default defineFact({
     if (!t || !t.length) return null;
     const sizeCol = t.components.col(LUSTRE_COMPONENT_COUNTERS.indexOf('STRIPE_SIZE'));
     const countCol = t.components.col(LUSTRE_COMPONENT_COUNTERS.indexOf('STRIPE_COUNT'));
-    const stripeSize = new Float64Array(t.length), stripeCount = new Float64Array(t.length);
+    const stripeSize = new Float64Array(t.length), stripeCount = new Float64Array(t.length), hasLayout = new Uint8Array(t.length);
     for (let r = 0; r < t.length; r++) {
       const c = t.componentStart[r];
       const has = t.numComponents.col(0)[r] > 0 && c < sizeCol.length;
+      hasLayout[r] = has ? 1 : 0;
       stripeSize[r] = has ? sizeCol[c] : 0;
       stripeCount[r] = has ? countCol[c] : 0;
     }
-    return { ids: t.ids, stripeSize, stripeCount };
+    return { ids: t.ids, stripeSize, stripeCount, hasLayout };
   },
 });

@@ -10,11 +10,14 @@ import heatmapTimeline from './heatmap-timeline.js';
 import job from './job.js';
 import lustre from './lustre.js';
 import lustreStripes from './lustre-stripes.js';
+import logInfo from './log-info.js';
 import modules from './modules.js';
+import modulesTotals from './module-totals.js';
 import mpiioFiles from './mpiio-files.js';
 import mpiioRecords from './mpiio-records.js';
 import mpiioTotals from './mpiio-totals.js';
 import posixByFile from './posix-by-file.js';
+import posixCounterTotals from './posix-counter-totals.js';
 import posixFiles from './posix-files.js';
 import posixMetaTime from './posix-meta-time.js';
 import posixRankSpread from './posix-rank-spread.js';
@@ -37,11 +40,14 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   job,
   lustre,
   'lustre.stripes': lustreStripes,
+  log: logInfo,
   modules,
+  'modules.totals': modulesTotals,
   'mpiio.files': mpiioFiles,
   'mpiio.records': mpiioRecords,
   'mpiio.totals': mpiioTotals,
   'posix.byFile': posixByFile,
+  'posix.counterTotals': posixCounterTotals,
   'posix.files': posixFiles,
   'posix.metaTime': posixMetaTime,
   'posix.rankSpread': posixRankSpread,

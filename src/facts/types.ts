@@ -283,6 +283,8 @@ export interface LustreStripesFact {
   readonly ids: BigUint64Array;
   readonly stripeSize: Float64Array;
   readonly stripeCount: Float64Array;
+  /** 1 when the file has a layout component (size and count are 0 otherwise). */
+  readonly hasLayout: Uint8Array;
 }
 
 /** `heatmap.timeline`: bytes per time bin over all ranks, per instrumented layer. */
@@ -298,6 +300,55 @@ export interface HlOpensFact {
   readonly layers: readonly ('HDF5' | 'PnetCDF')[];
   readonly opens: Float64Array;
   readonly metaSeconds: Float64Array;
+}
+
+/** One module's entry of `modules.totals`. */
+export interface ModuleTotals {
+  /** Column prefix in the job store (`posix`, `mpiio`, `h5d` …). */
+  readonly key: string;
+  readonly module: string;
+  /** Interface label (POSIX, MPI-IO, STDIO, HDF5, PnetCDF, DFS, DAOS). */
+  readonly iface: string;
+  readonly records: number;
+  /** Distinct record ids. */
+  readonly files: number;
+  readonly opens: number;
+  readonly reads: number;
+  readonly writes: number;
+  readonly bytesRead: number;
+  readonly bytesWritten: number;
+  readonly readTime: number;
+  readonly writeTime: number;
+  readonly metaTime: number;
+}
+
+/** `modules.totals`: job totals of every fixed-size module present, −1 counted as 0. */
+export interface ModulesTotalsFact {
+  readonly modules: readonly ModuleTotals[];
+}
+
+/** `log`: facts about the log file itself. */
+export interface LogInfoFact {
+  readonly formatVersion: string;
+  readonly compression: string;
+  /** Darshan runtime version (metadata `lib_ver`), or null. */
+  readonly runtimeVersion: string | null;
+  /** Job metadata key/value pairs, UTF-8 decoded, in log order. */
+  readonly metadata: readonly (readonly [string, string])[];
+  /** Modules the runtime flagged partial (it ran out of memory for records). */
+  readonly partialModules: readonly string[];
+  /** `MODULE: message` for every region that did not decode completely. */
+  readonly decodeErrors: readonly string[];
+  /** File-system types of the mounts POSIX files live on, sorted. */
+  readonly fsTypes: readonly string[];
+}
+
+/** `posix.counterTotals`: job totals of POSIX counters for the feature sets. */
+export interface PosixCounterTotalsFact {
+  /** Counter name → job total (sums skip −1; alignments are maxima; STRIDE/ACCESS1..4 are the job's top four). */
+  readonly counters: Readonly<Record<string, number>>;
+  /** Distinct files (record ids) and their categories. */
+  readonly files: { readonly total: number; readonly readOnly: number; readonly writeOnly: number; readonly readWrite: number; readonly shared: number; readonly unique: number };
 }
 
 /** Every fact, by name. */
@@ -325,6 +376,9 @@ export interface FactValues {
   'lustre.stripes': LustreStripesFact;
   'heatmap.timeline': HeatmapTimelineFact;
   'hl.opens': HlOpensFact;
+  'modules.totals': ModulesTotalsFact;
+  log: LogInfoFact;
+  'posix.counterTotals': PosixCounterTotalsFact;
 }
 
 export type FactName = keyof FactValues;

@@ -22,8 +22,10 @@ export interface BuildReportOptions {
   /** Snippet texts to embed (by snippet id). */
   readonly snippets?: Readonly<Record<string, { readonly language: string; readonly text: string }>>;
   readonly toolVersion?: string;
-  /** Checks to run (default: all, in Drishti order). */
+  /** Checks to run (default: all, in Drishti order); an empty list gives the job information alone. */
   readonly checks?: readonly AnyCheck[];
+  /** Notes from the steps before the report (how the node count was found …), listed after the analysis notes. */
+  readonly notes?: readonly string[];
 }
 
 /** ISO 8601 of the whole second (the banner's precision). */
@@ -119,8 +121,9 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
           : "only Darshan's own log-writing MPI-IO hints (job metadata h) are in the log, not the application's; pass --hints to evaluate aggregators (M08–M10)",
       );
     }
-    if (!nodes) notes.push('the number of compute nodes is unknown (no Slurm sacct, no --nodes): aggregator checks (M08–M10) were not evaluated');
+    if (!nodes) notes.push('the number of compute nodes is unknown (no --nodes, no --sacct): aggregator checks (M08–M10) were not evaluated');
   }
+  notes.push(...(options.notes ?? []));
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,

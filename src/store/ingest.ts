@@ -3,7 +3,6 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { loadAnalyzers } from './analysis.js';
 import { appendRow, jsonColumns, openStore, sqlString, type Store } from './db.js';
 import { Progress } from './progress.js';
 import { logToRow, withJson, type Cell, type RowResult } from './row.js';
@@ -23,7 +22,8 @@ export interface IngestOptions {
   /** Rows per transaction. */
   batchRows?: number;
   progress?: boolean;
-  iolensVersion?: string;
+  /** Run the checks and store the insight columns (default true). */
+  report?: boolean;
   /** Called after each committed batch (tests use it to observe commits). */
   onCommit?: (stats: IngestStats) => void;
 }
@@ -140,8 +140,7 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
 
   const nWorkers = Math.min(opts.jobs ?? availableParallelism(), Math.max(1, Math.ceil(todo.length / 64)));
   if (nWorkers <= 0 || todo.length < 64) {
-    const analyzers = await loadAnalyzers();
-    for (const p of todo) await accept([withJson(logToRow(p.cand.path, { files: opts.files, analyzers, iolensVersion: opts.iolensVersion }))]);
+    for (const p of todo) await accept([withJson(logToRow(p.cand.path, { files: opts.files, report: opts.report !== false }))]);
   } else {
     await runWorkers(todo, nWorkers, opts, accept);
   }
@@ -157,7 +156,7 @@ async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accep
   const chunk = 32;
   let next = 0;
   let nextId = 0;
-  const data: IngestWorkerData = { files: !!opts.files, iolensVersion: opts.iolensVersion ?? '' };
+  const data: IngestWorkerData = { files: !!opts.files, report: opts.report !== false };
   const workers = Array.from({ length: n }, () => new Worker(distFile('store/worker.js'), { workerData: data }));
   // Results are handled one batch at a time so commits never interleave.
   let chain: Promise<void> = Promise.resolve();
@@ -261,10 +260,10 @@ async function commitBatch(
   await con.run('BEGIN TRANSACTION');
   try {
     if (jobLines.length > 0) {
-      await con.run(`INSERT INTO jobs SELECT * FROM read_json(${sqlString(jobsFile)}, format = 'newline_delimited', columns = ${JOBS_JSON}, maximum_object_size = 268435456)`);
+      await con.run(`INSERT INTO jobs BY NAME SELECT * FROM read_json(${sqlString(jobsFile)}, format = 'newline_delimited', columns = ${JOBS_JSON}, maximum_object_size = 268435456)`);
     }
     if (fileLines.length > 0) {
-      await con.run(`INSERT INTO files SELECT * FROM read_json(${sqlString(filesFile)}, format = 'newline_delimited', columns = ${FILES_JSON}, maximum_object_size = 268435456)`);
+      await con.run(`INSERT INTO files BY NAME SELECT * FROM read_json(${sqlString(filesFile)}, format = 'newline_delimited', columns = ${FILES_JSON}, maximum_object_size = 268435456)`);
     }
     const srcs = await con.createAppender('sources');
     for (const row of srcRows) appendRow(srcs, SOURCE_COLUMNS, row);

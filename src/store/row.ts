@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { DarshanFormatError, DarshanLog, type FixedTable, type LustreTable } from '../formats/darshan/index.js';
-import type { Analyzers, PerfEntry } from './analysis.js';
-import { aiioFeatures, gaugeFeatures, lustreStriping, posixTotals } from './features.js';
-import { MEASURE_COLUMN, MODULE_TOTALS, TOTAL_MEASURES, measureColumn, sumOf } from './modules.js';
-import { FILE_COLUMNS, JOB_COLUMNS, PERF_MEASURES, PERF_MODULES, type ColumnSpec } from './schema.js';
+import { IOLensError } from '../contract/errors.js';
+import { FixedTable } from '../formats/darshan/index.js';
+import { MODULE_TOTALS, TOTAL_MEASURES, measureColumn } from '../facts/module-measures.js';
+import { extract, type JobRow } from '../pipeline/extract.js';
+import { FILE_COLUMNS, JOB_COLUMNS, type ColumnSpec } from './schema.js';
 
 /** A cell value as it crosses from a worker to the writer: TIMESTAMP columns carry microseconds since 1970. */
 export type Cell = string | number | boolean | bigint | null | string[];
@@ -34,229 +31,71 @@ export interface RowError {
 export type RowResult = RowOk | RowError;
 
 export interface RowOptions {
+  /** Also the `files` rows (one per record of each fixed-size module). */
   files?: boolean;
-  analyzers?: Analyzers;
-  iolensVersion?: string;
+  /** Run the checks (default true; `ingest --no-report` turns them off). */
+  report?: boolean;
   /** Clock for `ingested_at` (tests pin it). */
   now?: () => number;
 }
 
-const JOB_INDEX = new Map(JOB_COLUMNS.map((col, i) => [col.name, i]));
-
 const utf8 = (s: string): string => Buffer.from(s, 'latin1').toString('utf8');
 
-/** Application name: the base name of the command line's first word. */
-export function appName(exe: string): string {
-  const first = exe.trim().split(/\s+/)[0] ?? '';
-  return basename(first) || first;
+/** One line for `ingest_errors`: the library's message without the path (the table has a path column). */
+export function errorLine(path: string, err: unknown): string {
+  const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  const own = err instanceof IOLensError && msg.startsWith(`${path}: `) ? msg.slice(path.length + 2) : msg;
+  return own;
 }
 
-/** Turns an error thrown while reading a log into one line. */
-export function errorLine(err: unknown): string {
-  if (err instanceof DarshanFormatError) return err.message;
-  const e = err as NodeJS.ErrnoException;
-  if (e && e.code === 'ENOENT') return 'no such file';
-  if (e && e.code === 'EACCES') return 'permission denied';
-  if (e && e.code === 'EISDIR') return 'is a directory';
-  if (e && e.code) return `cannot read (${e.code})`;
-  return `${e && e.message ? e.message.split('\n')[0] : String(err)}`;
+/** The pipeline's job row in `jobs` column order; timestamps (seconds) become microseconds. */
+export function projectRow(row: JobRow, ingestedAtMs: number): Cell[] {
+  return JOB_COLUMNS.map((c) => {
+    if (c.name === 'ingested_at') return Math.round(ingestedAtMs * 1000);
+    if (!(c.name in row)) throw new Error(`store: the job row has no column ${c.name}`);
+    const v = row[c.name];
+    if (c.type === 'TIMESTAMP' && typeof v === 'number') return Math.round(v * 1e6);
+    return Array.isArray(v) ? [...v] : (v as Cell);
+  });
 }
 
 /**
- * One log → one `jobs` row (and optionally its `files` rows). Pure apart from reading the file: the same bytes
- * always give the same row, except `ingested_at`. Never throws for a bad log: it returns a RowError.
+ * One log → one `jobs` row (and optionally its `files` rows): the projection of `extract` (the same code path as
+ * `iolens report`). The same bytes always give the same row, except `ingested_at`. Never throws for a bad log: it
+ * returns a RowError.
  */
 export function logToRow(input: string | { path: string; bytes: Uint8Array }, opts: RowOptions = {}): RowResult {
   const path = typeof input === 'string' ? input : input.path;
-  let bytes: Uint8Array;
+  let x: ReturnType<typeof extract>;
   try {
-    bytes = typeof input === 'string' ? readFileSync(input) : input.bytes;
+    x = extract(input, { report: opts.report !== false });
   } catch (err) {
-    return { ok: false, path, fileBytes: 0, error: errorLine(err) };
+    return { ok: false, path, fileBytes: typeof input === 'string' ? 0 : input.bytes.length, error: errorLine(path, err) };
   }
-  try {
-    return buildRow(path, bytes, opts);
-  } catch (err) {
-    return { ok: false, path, fileBytes: bytes.length, error: errorLine(err) };
-  }
+  const row = projectRow(x.row, (opts.now ?? Date.now)());
+  const hash = x.row.hash as string;
+  return { ok: true, path, hash, fileBytes: x.row.file_bytes as number, row, files: opts.files ? fileRows(x, hash) : null };
 }
 
-function buildRow(path: string, bytes: Uint8Array, opts: RowOptions): RowOk {
-  const hash = createHash('sha256').update(bytes).digest('hex');
-  const log = DarshanLog.fromBytes(bytes, path);
-  const row: Cell[] = new Array(JOB_COLUMNS.length).fill(null);
-  const set = (name: string, v: Cell) => {
-    const i = JOB_INDEX.get(name);
-    if (i === undefined) throw new Error(`store: no column ${name}`);
-    row[i] = v;
-  };
-  const job = log.job;
-  const exe = utf8(job.exe);
-  const startEpoch = Number(job.startTimeSec) + Number(job.startTimeNsec) / 1e9;
-  const endEpoch = Number(job.endTimeSec) + Number(job.endTimeNsec) / 1e9;
-  const meta: Record<string, string> = {};
-  for (const [k, v] of job.metadata) meta[utf8(k)] = utf8(v);
-  set('hash', hash);
-  set('path', path);
-  set('file_bytes', bytes.length);
-  set('ingested_at', Math.round((opts.now ?? Date.now)() * 1000));
-  set('iolens_version', opts.iolensVersion ?? null);
-  set('job_id', job.jobid);
-  set('uid', job.uid);
-  set('exe', exe);
-  set('app', appName(exe));
-  set('nprocs', job.nprocs);
-  set('start_time', Math.round(startEpoch * 1e6));
-  set('end_time', Math.round(endEpoch * 1e6));
-  set('start_epoch', startEpoch);
-  set('end_epoch', endEpoch);
-  set('run_time', job.runTimeSeconds);
-  set('log_version', log.header.versionString);
-  set('runtime_version', meta.lib_ver ?? null);
-  set('compression', log.compressionName);
-  set('metadata', JSON.stringify(meta));
-
-  const slots = log.slots();
-  const modules = slots.filter((s) => s.region.len > 0).map((s) => s.name ?? `module-${s.id}`);
-  set('modules', modules);
-  const partialModules = slots.filter((s) => s.partial).map((s) => s.name ?? `module-${s.id}`);
-  set('partial', partialModules.length > 0);
-  set('partial_modules', partialModules);
-
-  const errors: string[] = [];
-  const interfaces = new Set<string>();
-  const fileRows: Cell[][] | null = opts.files ? [] : null;
-  const fsTypes = new Set<string>();
-  let posix: FixedTable | null = null;
-  const totalsByKey = new Map<string, number[]>();
+/** `files` rows: one per record of each fixed-size module, with its mount and the eight measures. */
+function fileRows(x: ReturnType<typeof extract>, hash: string): Cell[][] {
+  const log = x.source.log;
+  const out: Cell[][] = [];
   for (const spec of MODULE_TOTALS) {
     if (!log.has(spec.module)) continue;
-    const out = log.decode<FixedTable>(spec.module);
-    if (!out) continue;
-    if (out.error) errors.push(`${spec.module}: ${out.error}`);
-    const t = out.table;
-    if (t.length > 0) interfaces.add(spec.iface);
-    if (spec.module === 'POSIX') posix = t;
+    const t = log.decode(spec.module)?.table;
+    if (!(t instanceof FixedTable)) continue;
     const cols = TOTAL_MEASURES.map((m) => measureColumn(t, spec[m]));
-    const distinct = new Set<bigint>();
-    for (let r = 0; r < t.length; r++) distinct.add(t.ids[r]);
-    set(`${spec.key}_records`, t.length);
-    set(`${spec.key}_files`, distinct.size);
-    const sums = cols.map(sumOf);
-    TOTAL_MEASURES.forEach((m, i) => set(`${spec.key}_${MEASURE_COLUMN[m]}`, sums[i]));
-    totalsByKey.set(spec.key, sums);
-    if (spec.module === 'POSIX') {
-      for (const id of distinct) {
-        const m = log.mountOf(log.names.get(id));
-        if (m) fsTypes.add(m.fsType);
-      }
-    }
-    if (fileRows) {
-      const ranks = t.ranks.col(0);
-      for (let r = 0; r < t.length; r++) {
-        const raw = log.names.get(t.ids[r]);
-        const m = log.mountOf(raw);
-        {
-          const fr: Cell[] = [hash, spec.module, t.ids[r], BigInt(ranks[r]), raw === null ? null : utf8(raw), m ? utf8(m.path) : null, m ? m.fsType : null];
-          for (const col of cols) fr.push(col ? col[r] : null);
-          fileRows.push(fr);
-        }
-      }
+    const ranks = t.ranks.col(0);
+    for (let r = 0; r < t.length; r++) {
+      const raw = log.names.get(t.ids[r]);
+      const m = log.mountOf(raw);
+      const fr: Cell[] = [hash, spec.module, t.ids[r], BigInt(ranks[r]), raw === null ? null : utf8(raw), m ? utf8(m.path) : null, m ? m.fsType : null];
+      for (const col of cols) fr.push(col ? col[r] : null);
+      out.push(fr);
     }
   }
-  // Modules outside MODULE_TOTALS: note decode errors only.
-  for (const s of slots) {
-    if (s.region.len === 0 || !s.name || MODULE_TOTALS.some((m) => m.module === s.name)) continue;
-    if (s.name === 'LUSTRE' || s.name.startsWith('DXT_') || s.name === 'HEATMAP' || s.name === 'APMPI' || s.name === 'APXC' || s.name === 'BG/Q' || s.name === 'MDHIM') {
-      const out = safeDecode(log, s.name);
-      if (out) errors.push(`${s.name}: ${out}`);
-    }
-  }
-  set('interfaces', [...interfaces]);
-  set('decode_errors', errors.length > 0 ? errors.join('; ') : null);
-  set('fs_types', [...fsTypes].sort());
-  const p = totalsByKey.get('posix') ?? [0, 0, 0, 0, 0, 0, 0, 0];
-  const s = totalsByKey.get('stdio') ?? [0, 0, 0, 0, 0, 0, 0, 0];
-  set('total_bytes', p[3] + p[4] + s[3] + s[4]);
-  set('io_time', p[5] + p[6] + p[7] + s[5] + s[6] + s[7]);
-
-  const analysis = ['base'];
-  const analysisErrors: string[] = [];
-  const an = opts.analyzers;
-  if (an?.perf) {
-    let perf: PerfEntry[] | null = null;
-    try {
-      perf = an.perf(log);
-    } catch (err) {
-      analysisErrors.push(`perf: ${errorLine(err)}`);
-    }
-    if (perf) {
-      analysis.push('perf');
-      set('perf_json', JSON.stringify(perf));
-      for (const m of PERF_MODULES) {
-        const e = perf.find((x) => x.module === m.module || x.module === m.key.toUpperCase());
-        if (!e) continue;
-        for (const pm of PERF_MEASURES) {
-          const v = e[pm.field];
-          set(`${m.key}_${pm.suffix}`, typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null);
-        }
-      }
-    }
-  }
-  if (an?.report) {
-    try {
-      const ins = an.report(log);
-      set('insight_codes', ins.map((i) => i.code));
-      set('insight_levels', ins.map((i) => i.level));
-      set('problems', [...new Set(ins.map((i) => i.problem).filter((x): x is string => !!x))].sort());
-      set('worst_level', worstLevel(ins.map((i) => i.level)));
-      analysis.push('report');
-    } catch (err) {
-      analysisErrors.push(`report: ${errorLine(err)}`);
-    }
-  }
-  set('analysis', analysis);
-  set('analysis_errors', analysisErrors.length > 0 ? analysisErrors.join('; ') : null);
-
-  let lustre: LustreTable | null = null;
-  if (log.has('LUSTRE')) {
-    const out = log.decode<LustreTable>('LUSTRE');
-    lustre = out ? out.table : null;
-  }
-  const tot = posixTotals(posix);
-  const nprocs = Number(job.nprocs);
-  const aiio = aiioFeatures(tot, nprocs, lustreStriping(lustre));
-  const aiioStart = JOB_INDEX.get('aiio_nprocs')!;
-  for (let i = 0; i < aiio.length; i++) row[aiioStart + i] = aiio[i];
-  const gauge = gaugeFeatures(tot, nprocs, job.runTimeSeconds);
-  const gaugeStart = JOB_INDEX.get('gauge_bytes_read_perc')!;
-  for (let i = 0; i < gauge.length; i++) row[gaugeStart + i] = gauge[i];
-  return { ok: true, path, hash, fileBytes: bytes.length, row, files: fileRows };
-}
-
-function safeDecode(log: DarshanLog, name: string): string | null {
-  try {
-    const out = log.decode(name);
-    return out?.error ?? null;
-  } catch (err) {
-    return errorLine(err);
-  }
-}
-
-const LEVEL_ORDER = ['critical', 'high', 'error', 'warn', 'warning', 'medium', 'low', 'ok', 'info'];
-
-function worstLevel(levels: string[]): string | null {
-  let best: string | null = null;
-  let rank = Infinity;
-  for (const l of levels) {
-    const i = LEVEL_ORDER.indexOf(l.toLowerCase());
-    const r = i < 0 ? LEVEL_ORDER.length : i;
-    if (r < rank) {
-      rank = r;
-      best = l;
-    }
-  }
-  return best;
+  return out;
 }
 
 function pad(n: number, w: number): string {
@@ -309,3 +148,4 @@ export function withJson(r: RowResult): RowResult {
   if (r.files) r.filesJson = r.files.map((f) => rowToJson(FILE_COLUMNS, f)).join('\n');
   return r;
 }
+

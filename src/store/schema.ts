@@ -1,11 +1,13 @@
-import { AIIO_FEATURES, GAUGE_FEATURES } from './features.js';
-import { MEASURE_COLUMN, MODULE_TOTALS, TOTAL_MEASURES } from './modules.js';
+import type { FeatureType } from '../contract/features.js';
+import { FEATURE_SETS } from '../features/registry.js';
+import { MEASURE_COLUMN, MEASURE_DOC, TOTAL_MEASURES } from '../facts/module-measures.js';
+import { PERF_COLUMN_MODULES, PERF_COLUMNS } from '../pipeline/extract.js';
 
 /**
  * The job store's schema: every table and column, with its type and meaning. docs/store.md is written from this
  * list (and a test checks the two agree). Bump SCHEMA_VERSION and add a migration whenever a table changes.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR[]';
 
@@ -17,28 +19,12 @@ export interface ColumnSpec {
 
 const c = (name: string, type: ColumnType, doc: string): ColumnSpec => ({ name, type, doc });
 
-/** Modules whose `darshan-parser --perf` estimates get their own columns (all modules are in `perf_json`). */
-export const PERF_MODULES = [
-  { key: 'posix', module: 'POSIX' },
-  { key: 'mpiio', module: 'MPI-IO' },
-  { key: 'stdio', module: 'STDIO' },
-] as const;
+const FEATURE_TYPE: Record<FeatureType, ColumnType> = { double: 'DOUBLE', bigint: 'BIGINT', varchar: 'VARCHAR', boolean: 'BOOLEAN' };
 
-export const PERF_MEASURES = [
-  { suffix: 'perf_mibs', field: 'aggPerfBySlowest', doc: 'agg_perf_by_slowest (MiB/s)' },
-  { suffix: 'perf_time', field: 'aggTimeBySlowest', doc: 'agg_time_by_slowest (s)' },
-  { suffix: 'perf_bytes', field: 'totalBytes', doc: 'total_bytes' },
-  { suffix: 'slowest_rank_io_time', field: 'slowestRankIoTime', doc: 'unique files: slowest_rank_io_time (s)' },
-  { suffix: 'slowest_rank_meta_time', field: 'slowestRankMetaOnlyTime', doc: 'unique files: slowest_rank_meta_only_time (s)' },
-  { suffix: 'shared_time_by_slowest', field: 'sharedTimeBySlowest', doc: 'shared files: time_by_slowest (s)' },
-] as const;
-
-const MEASURE_DOC: Record<string, string> = {
-  opens: 'opens', reads: 'read operations', writes: 'write operations', bytesRead: 'bytes read', bytesWritten: 'bytes written',
-  readTime: 'cumulative read time over ranks (s)', writeTime: 'cumulative write time over ranks (s)', metaTime: 'cumulative metadata time over ranks (s)',
-};
-
-/** Columns of `jobs`, in table order. */
+/**
+ * Columns of `jobs`, in table order. A row is the pipeline's job row (`extract`, src/pipeline/extract.ts): the
+ * identity columns are the report's `job` fields, the totals and ML columns come from the feature-set registry.
+ */
 export const JOB_COLUMNS: readonly ColumnSpec[] = [
   c('hash', 'VARCHAR', 'SHA-256 of the log file bytes (hex); the primary key: one row per distinct log'),
   c('path', 'VARCHAR', 'path of the first file ingested with this content'),
@@ -47,8 +33,9 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   c('iolens_version', 'VARCHAR', 'IOLens version that computed the row'),
   c('job_id', 'BIGINT', "scheduler job id recorded by Darshan"),
   c('uid', 'BIGINT', 'user id'),
-  c('exe', 'VARCHAR', 'command line (UTF-8; Darshan may truncate or anonymise it)'),
-  c('app', 'VARCHAR', 'application name: base name of the first word of exe'),
+  c('exe', 'VARCHAR', "executable: the command line's first word (the report's job.exe)"),
+  c('command', 'VARCHAR', 'whole command line (UTF-8; Darshan may truncate or anonymise it)'),
+  c('app', 'VARCHAR', 'application name: base name of exe'),
   c('nprocs', 'BIGINT', 'number of MPI processes (1 for non-MPI)'),
   c('start_time', 'TIMESTAMP', 'job start (UTC)'),
   c('end_time', 'TIMESTAMP', 'job end (UTC)'),
@@ -65,24 +52,24 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   c('partial_modules', 'VARCHAR[]', 'modules flagged partial'),
   c('decode_errors', 'VARCHAR', 'modules that could not be decoded (module: message; …), NULL when all decoded'),
   c('fs_types', 'VARCHAR[]', 'file-system types of the mounts POSIX files live on'),
-  c('total_bytes', 'DOUBLE', 'bytes moved at the lowest layer: POSIX + STDIO bytes read and written'),
-  c('io_time', 'DOUBLE', 'cumulative POSIX + STDIO read, write and metadata time over ranks (s)'),
-  ...MODULE_TOTALS.flatMap((m) => [
-    c(`${m.key}_records`, 'BIGINT', `${m.module} records (file × rank)`),
-    c(`${m.key}_files`, 'BIGINT', `${m.module} distinct record ids`),
-    ...TOTAL_MEASURES.map((x) => c(`${m.key}_${MEASURE_COLUMN[x]}`, 'DOUBLE', `${m.module} ${MEASURE_DOC[x]}`)),
-  ]),
-  ...PERF_MODULES.flatMap((m) => PERF_MEASURES.map((p) => c(`${m.key}_${p.suffix}`, 'DOUBLE', `${m.module} ${p.doc}, as darshan-parser --perf; NULL until computed`))),
+  ...featureColumns('totals'),
+  ...PERF_COLUMN_MODULES.flatMap((m) => PERF_COLUMNS.map((p) => c(`${m.key}_${p.suffix}`, 'DOUBLE', `${m.module} ${p.doc}, as darshan-parser --perf; NULL until computed`))),
   c('perf_json', 'VARCHAR', 'every module\'s --perf estimates as JSON; NULL until computed'),
   c('insight_codes', 'VARCHAR[]', "codes of the default-mode report's insights; NULL until the report is computed"),
   c('insight_levels', 'VARCHAR[]', 'level of each insight, aligned with insight_codes'),
-  c('problems', 'VARCHAR[]', 'distinct problem tags of the insights'),
+  c('problems', 'VARCHAR[]', 'distinct problem tags of the HIGH and WARN insights (the problems present)'),
   c('worst_level', 'VARCHAR', 'most severe insight level'),
   c('analysis', 'VARCHAR[]', 'what was computed for this row: base, perf, report'),
   c('analysis_errors', 'VARCHAR', 'perf or report analysis that failed on this log (one line each), NULL when none'),
-  ...AIIO_FEATURES.map((f) => c(`aiio_${f.name}`, 'DOUBLE', f.raw ? `${f.source} (job total, raw)` : `log10(${f.source} + 1)`)),
-  ...GAUGE_FEATURES.map((f) => c(`gauge_${f.name}`, 'DOUBLE', f.doc)),
+  ...FEATURE_SETS.filter((f) => f.id !== 'totals').flatMap((f) => featureColumns(f.id)),
 ];
+
+/** The job-store columns of one feature set (its prefix + column names). */
+function featureColumns(id: string): ColumnSpec[] {
+  const set = FEATURE_SETS.find((f) => f.id === id);
+  if (!set) throw new Error(`no feature set ${id}`);
+  return set.columns.map((col) => c(`${set.columnPrefix}${col.name}`, FEATURE_TYPE[col.type], col.doc));
+}
 
 /** Columns of `files` (one row per record per fixed-size module; written with `ingest --files`). */
 export const FILE_COLUMNS: readonly ColumnSpec[] = [
@@ -132,7 +119,16 @@ export function createStatements(): string[] {
 }
 
 /**
- * Migrations: MIGRATIONS[v] turns schema v into v + 1. Version 1 is the first released schema, so the list is
- * empty; the machinery (run in order, in one transaction, then the version stamped) is exercised by the tests.
+ * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, in one transaction, then the version
+ * is stamped.
+ *
+ * - 1 → 2: `jobs.exe` becomes the executable (the command line's first word, as the report's `job.exe`) and the
+ *   whole command line moves to the new column `command`. Rows written before keep their `problems` as computed
+ *   then (all insights' tags; from 2 on, HIGH and WARN only).
  */
-export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promise<void>)[] = [];
+export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promise<void>)[] = [
+  async (sql) => {
+    await sql('ALTER TABLE jobs ADD COLUMN command VARCHAR');
+    await sql(`UPDATE jobs SET command = exe, exe = coalesce(regexp_split_to_array(trim(exe), '\\s+')[1], '')`);
+  },
+];

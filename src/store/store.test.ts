@@ -16,7 +16,7 @@ import { mergeStores } from './merge.js';
 import { loadFsMetrics } from './fs-metrics.js';
 import { logToRow } from './row.js';
 import { loadSacct, parseElapsed, parseSacct } from './sacct.js';
-import { JOB_COLUMNS, SCHEMA_VERSION } from './schema.js';
+import { JOB_COLUMNS, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { buildSummary, renderSummary } from './summary.js';
 import { makeArchive } from './synth-archive.js';
 import { expandInputs, globToRegExp, shardOf } from './walk.js';
@@ -104,8 +104,9 @@ test('logToRow: exact values for a generated MPI-IO log', () => {
   assert.ok(r.ok);
   const v = (name: string) => r.row[JOB_COLUMNS.findIndex((c) => c.name === name)];
   assert.equal(v('job_id'), 3048n);
-  assert.equal(v('nprocs'), 4n);
+  assert.equal(v('nprocs'), 4);
   assert.equal(v('app'), 'iopat');
+  assert.equal(v('exe'), r.ok ? String(v('command')).split(' ')[0] : '');
   assert.deepEqual(v('modules'), ['POSIX', 'MPI-IO', 'STDIO', 'DXT_POSIX', 'DXT_MPIIO', 'HEATMAP']);
   assert.deepEqual(v('interfaces'), ['POSIX', 'MPI-IO', 'STDIO']);
   assert.equal(v('posix_bytes_written'), 16777216);
@@ -176,7 +177,7 @@ test('schema: version stamped, migrations run in order, newer databases refused'
     const s = await openStore(db);
     try {
       assert.equal(await schemaVersion(s.con), SCHEMA_VERSION);
-      const added = await ensureSchema(s, [async (sql) => sql('ALTER TABLE jobs ADD COLUMN extra DOUBLE')], SCHEMA_VERSION + 1);
+      const added = await ensureSchema(s, [...MIGRATIONS, async (sql) => sql('ALTER TABLE jobs ADD COLUMN extra DOUBLE')], SCHEMA_VERSION + 1);
       assert.deepEqual(added, { from: SCHEMA_VERSION, to: SCHEMA_VERSION + 1 });
       const cols = (await s.con.runAndReadAll(`SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs' AND column_name = 'extra'`)).getRows();
       assert.equal(Number(cols[0][0]), 1);
@@ -185,6 +186,32 @@ test('schema: version stamped, migrations run in order, newer databases refused'
       s.close();
     }
     await assert.rejects(openStore(db, { readOnly: true }), /newer than this IOLens understands/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('migration 1 -> 2: exe becomes the executable and the command line moves to command', async () => {
+  const dir = tmp();
+  try {
+    const db = join(dir, 'v1.duckdb');
+    await ingest({ db, inputs: [join(SHARED, 'darshan-logs', 'generated', 'iopat-meta-light.darshan')], jobs: 0 });
+    const [[command]] = await q(db, 'SELECT command FROM jobs');
+    // Turn it back into a schema 1 store: no command column, the whole command line in exe.
+    const s = await openStore(db);
+    try {
+      await s.con.run(`UPDATE jobs SET exe = command`);
+      await s.con.run('ALTER TABLE jobs DROP COLUMN command');
+      await s.con.run(`UPDATE iolens_meta SET value = '1' WHERE key = 'schema_version'`);
+    } finally {
+      s.close();
+    }
+    await assert.rejects(openStore(db, { readOnly: true }), /has store schema 1; run any iolens ingest on it/);
+    (await openStore(db)).close();
+    const [[exe, cmd, v]] = await q(db, `SELECT exe, command, (SELECT value FROM iolens_meta WHERE key = 'schema_version') FROM jobs`);
+    assert.equal(cmd, command);
+    assert.equal(exe, String(command).trim().split(/\s+/)[0]);
+    assert.equal(v, String(SCHEMA_VERSION));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadAnalyzers } from './analysis.js';
 import { logToRow, withJson, type RowResult } from './row.js';
 
 /** A batch of files for one worker. */
@@ -15,24 +14,21 @@ export interface IngestReply {
 
 export interface IngestWorkerData {
   files: boolean;
-  iolensVersion: string;
+  /** Run the checks (false with `ingest --no-report`). */
+  report: boolean;
 }
 
 const data = workerData as IngestWorkerData;
-const analyzersReady = loadAnalyzers();
-
 parentPort!.on('message', (task: IngestTask) => {
-  void analyzersReady.then((analyzers) => {
-    // Rows travel as NDJSON text: the writer thread then hands whole batches to DuckDB's JSON reader.
-    const results = task.paths.map((p) => {
-      const r = withJson(logToRow(p, { files: data.files, analyzers, iolensVersion: data.iolensVersion }));
-      if (r.ok) {
-        r.row = [];
-        r.files = null;
-      }
-      return r;
-    });
-    const reply: IngestReply = { id: task.id, results };
-    parentPort!.postMessage(reply);
+  // Rows travel as NDJSON text: the writer thread then hands whole batches to DuckDB's JSON reader.
+  const results = task.paths.map((p) => {
+    const r = withJson(logToRow(p, { files: data.files, report: data.report }));
+    if (r.ok) {
+      r.row = [];
+      r.files = null;
+    }
+    return r;
   });
+  const reply: IngestReply = { id: task.id, results };
+  parentPort!.postMessage(reply);
 });

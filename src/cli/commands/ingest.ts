@@ -1,20 +1,11 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
-import { packageVersion } from '../../util/package-root.js';
 import { DEFAULT_DB } from '../../store/db.js';
 import { ingest } from '../../store/ingest.js';
 import { loadSacct } from '../../store/sacct.js';
 import { loadFsMetrics } from '../../store/fs-metrics.js';
 import { parseShard } from '../../store/walk.js';
-
-function version(): string {
-  try {
-    return packageVersion();
-  } catch {
-    return '';
-  }
-}
 
 interface Opts {
   db?: string;
@@ -56,8 +47,6 @@ const cmd: CommandModule = {
         const say = (s: string) => {
           if (!o.quiet) process.stderr.write(`${s}\n`);
         };
-        // Read by the analysis loader of every worker thread (they inherit the environment).
-        if (o.report === false) process.env.IOLENS_STORE_SKIP_REPORT = '1';
         if (paths.length > 0) {
           const st = await ingest({
             db,
@@ -67,7 +56,7 @@ const cmd: CommandModule = {
             shard,
             jobs,
             progress: !o.quiet && !!process.stderr.isTTY,
-            iolensVersion: version(),
+            report: o.report !== false,
             // Testing hooks: smaller transactions, and a line per commit (the kill -9 test waits for them).
             batchRows: Number(process.env.IOLENS_INGEST_BATCH) || undefined,
             onCommit: process.env.IOLENS_INGEST_TRACE === '1' ? (s) => process.stderr.write(`committed ${s.inserted} ${s.duplicates} ${s.errors}\n`) : undefined,

@@ -1,15 +1,12 @@
 import type { Command } from 'commander';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CommandModule } from './command.js';
-import { openLogOrExit } from '../open-log.js';
-import { packageRoot, packageVersion } from '../../util/package-root.js';
-import { EXIT_FAIL_ON, UserError } from '../errors.js';
+import { EXIT_FAIL_ON, UserError, oneLine } from '../errors.js';
+import { IOLensError } from '../../contract/errors.js';
 import { FdSink } from '../../util/output.js';
-import { buildReport } from '../../report/build-report.js';
+import { diagnoseLog } from '../../pipeline/diagnose.js';
 import { defaultConfig, type ReportConfig } from '../../config/defaults.js';
-import { SNIPPETS } from '../../checks/types.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
 import type { RenderOptions } from '../../render/options.js';
 import type { Report } from '../../contract/index.js';
@@ -34,42 +31,6 @@ interface ReportFlags {
   sacct?: boolean;
   color?: boolean;
   force?: boolean;
-}
-
-function toolVersion(): string {
-  try {
-    return packageVersion();
-  } catch {
-    return '0.0.0';
-  }
-}
-
-/** Loads every snippet file shipped under `snippets/`. */
-function loadSnippets(): Record<string, { language: string; text: string }> {
-  const out: Record<string, { language: string; text: string }> = {};
-  for (const [id, language] of Object.entries(SNIPPETS)) {
-    const p = join(packageRoot(), 'snippets', id);
-    if (existsSync(p)) out[id] = { language, text: readFileSync(p, 'utf8') };
-  }
-  return out;
-}
-
-/** Node count of a Slurm job from `sacct` (first row's NNodes), or null when sacct is absent or says nothing. */
-function nodesFromSacct(jobId: string): number | null {
-  try {
-    const out = execFileSync('sacct', ['--job', jobId, '--format=JobID,JobIDRaw,NNodes,NCPUs', '--parsable2', '--delimiter', ','], {
-      encoding: 'utf8',
-      timeout: 5000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const lines = out.trim().split('\n');
-    if (lines.length < 2) return null;
-    const col = lines[0].split(',').indexOf('NNodes');
-    const v = col >= 0 ? Number(lines[1].split(',')[col]) : NaN;
-    return Number.isInteger(v) && v > 0 ? v : null;
-  } catch {
-    return null;
-  }
 }
 
 function positiveInt(v: string, flag: string): number {
@@ -126,7 +87,7 @@ const report: CommandModule = {
       .option('--width <columns>', 'terminal width (default: the terminal, or 80)')
       .option('--nodes <n>', 'number of compute nodes of the job (for the aggregator checks M08–M10)')
       .option('--hints <hints>', "the application's MPI-IO hints, 'key=value;…' (for M08–M10)")
-      .option('--no-sacct', 'do not ask Slurm sacct for the node count')
+      .option('--sacct', "ask Slurm's sacct for the job's node count (used only when that job's run contains the log's start)")
       .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
       .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
       .action(async (files: string[], flags: ReportFlags) => {
@@ -135,17 +96,16 @@ const report: CommandModule = {
         if (!flags.exportDir && formats.length > 1) throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
         if (files.length > 1 && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
         const out = new FdSink(1);
-        const ctx = batchContext();
         let failed = 0;
         let gate = false;
         for (const [i, file] of files.entries()) {
           try {
-            gate = runOne(file, flags, config, formats, out, ctx, files.length > 1, i === 0) || gate;
+            gate = runOne(file, flags, config, formats, out, files.length > 1, i === 0) || gate;
           } catch (err) {
-            if (files.length === 1 || !(err instanceof UserError)) throw err;
+            if (files.length === 1 || !(err instanceof IOLensError)) throw err;
             // In a batch one bad log never stops the rest: its error line, then on to the next.
             out.flush();
-            process.stderr.write(`iolens: ${err.message}\n`);
+            process.stderr.write(`iolens: ${oneLine(err.message)}\n`);
             failed++;
           }
         }
@@ -157,35 +117,14 @@ const report: CommandModule = {
 };
 
 /** Builds and renders one log's report; returns whether it trips --fail-on. */
-/** What every log of a batch shares: read once. */
-interface BatchContext {
-  readonly toolVersion: string;
-  /** Snippet files, read on first use. */
-  snippets(): Record<string, { language: string; text: string }>;
-}
-
-function batchContext(): BatchContext {
-  let snippets: Record<string, { language: string; text: string }> | null = null;
-  return { toolVersion: toolVersion(), snippets: () => (snippets ??= loadSnippets()) };
-}
-
-function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, ctx: BatchContext, batch: boolean, first: boolean): boolean {
-  const log = openLogOrExit(file);
-  let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
-  if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
-  else if (flags.sacct !== false && log.has('MPI-IO')) {
-    const n = nodesFromSacct(log.job.jobid.toString());
-    if (n !== null) nodes = { count: n, source: 'sacct' };
-  }
-  const needSnippets = !!flags.verbose || formats.includes('html') || formats.includes('json');
-  const rep = buildReport(log, {
+function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, batch: boolean, first: boolean): boolean {
+  const rep = diagnoseLog(file, {
     mode: flags.drishti ? 'drishti' : 'default',
     logName: basename(file),
     config,
-    nodes,
-    applicationHints: flags.hints ?? null,
-    toolVersion: ctx.toolVersion,
-    ...(needSnippets ? { snippets: ctx.snippets() } : {}),
+    nodes: flags.nodes !== undefined ? positiveInt(flags.nodes, '--nodes') : null,
+    sacct: !!flags.sacct,
+    hints: flags.hints ?? null,
   });
   const tty = !!process.stdout.isTTY;
   const opts: RenderOptions = {

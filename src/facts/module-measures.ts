@@ -93,6 +93,12 @@ export const MEASURE_COLUMN: Record<TotalMeasure, string> = {
   readTime: 'read_time', writeTime: 'write_time', metaTime: 'meta_time',
 };
 
+/** What each measure is, for documentation (store columns, feature docs). */
+export const MEASURE_DOC: Record<TotalMeasure, string> = {
+  opens: 'opens', reads: 'read operations', writes: 'write operations', bytesRead: 'bytes read', bytesWritten: 'bytes written',
+  readTime: 'cumulative read time over ranks (s)', writeTime: 'cumulative write time over ranks (s)', metaTime: 'cumulative metadata time over ranks (s)',
+};
+
 /** A column of per-record values that is the sum of some counters (negative values as zero), or null if none exist. */
 export function measureColumn(t: FixedTable, counters: readonly string[]): Float64Array | null {
   let out: Float64Array | null = null;

@@ -1,0 +1,47 @@
+import { defineFact } from './define-fact.js';
+
+const utf8 = (s: string): string => (/[\u0080-\u00ff]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s);
+
+export default defineFact({
+  name: 'log',
+  description:
+    'The log itself: format version, compression, runtime version, job metadata, modules flagged partial, regions that failed to decode, file-system types of the POSIX files.',
+  compute(src) {
+    const log = src.log;
+    const metadata: [string, string][] = log.job.metadata.map(([k, v]) => [utf8(k), utf8(v)]);
+    const lib = metadata.filter(([k]) => k === 'lib_ver').pop();
+    const slots = log.slots();
+    const decodeErrors: string[] = [];
+    for (const s of slots) {
+      if (s.region.len === 0 || !s.name) continue;
+      let error: string | null;
+      try {
+        error = log.decode(s.name)?.error ?? null;
+      } catch (err) {
+        error = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      }
+      if (error) decodeErrors.push(`${s.name}: ${error}`);
+    }
+    const fsTypes = new Set<string>();
+    const posix = log.has('POSIX') ? src.fixed('POSIX') : null;
+    if (posix) {
+      const seen = new Set<bigint>();
+      for (let r = 0; r < posix.length; r++) {
+        const id = posix.ids[r];
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const m = log.mountOf(log.names.get(id));
+        if (m) fsTypes.add(m.fsType);
+      }
+    }
+    return {
+      formatVersion: log.header.versionString,
+      compression: log.compressionName,
+      runtimeVersion: lib ? lib[1] : null,
+      metadata,
+      partialModules: slots.filter((s) => s.partial).map((s) => s.name ?? `module-${s.id}`),
+      decodeErrors,
+      fsTypes: [...fsTypes].sort(),
+    };
+  },
+});

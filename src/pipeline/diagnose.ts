@@ -1,0 +1,65 @@
+import { basename } from 'node:path';
+import type { Mode, Report } from '../contract/index.js';
+import { defaultConfig, type ReportConfig } from '../config/defaults.js';
+import type { AnyCheck } from '../checks/types.js';
+import type { DarshanLog } from '../formats/darshan/index.js';
+import { FactContext } from '../facts/fact-context.js';
+import { FactSource } from '../facts/source.js';
+import { buildReportFromFacts } from '../report/build-report.js';
+import { resolveNodes, type NodeOptions } from './nodes.js';
+import { inputName, openLog, type LogInput } from './open.js';
+import { snippetTexts, toolVersion } from './resources.js';
+
+/** Options of `diagnoseLog` (and of `extract`): everything from outside the log. */
+export interface DiagnoseOptions extends NodeOptions {
+  /** `default` (Drishti's bugs fixed, diagnosis checks D01–D19) or `drishti` (Drishti's output exactly). */
+  readonly mode?: Mode;
+  /** Thresholds and per-check settings (`--config`). */
+  readonly config?: ReportConfig;
+  /** The name shown in the banner (default: the file's base name). */
+  readonly logName?: string;
+  /** The application's MPI-IO hints, `key=value;…` (`--hints`). */
+  readonly hints?: string | null;
+  /** Embed the example snippets the recommendations point to (default true). */
+  readonly snippets?: boolean;
+  /** Checks to run (default: the whole registry). */
+  readonly checks?: readonly AnyCheck[];
+}
+
+/** One opened log with its memoised facts: what every analysis of a log starts from. */
+export interface LogFacts {
+  readonly log: DarshanLog;
+  readonly facts: FactContext;
+  readonly name: string;
+}
+
+export function logFacts(input: LogInput): LogFacts {
+  const log = openLog(input);
+  return { log, facts: FactContext.forLog(new FactSource(log)), name: inputName(input) };
+}
+
+/** The report of one log from its facts (shared by `diagnoseLog` and `extract`). */
+export function reportOf(lf: LogFacts, opts: DiagnoseOptions = {}): Report {
+  const job = lf.facts.tryGet('job');
+  const nodes = resolveNodes(job?.jobId ?? '', job?.startSeconds ?? 0, opts);
+  return buildReportFromFacts(lf.facts, {
+    mode: opts.mode ?? 'default',
+    logName: opts.logName ?? basename(lf.name),
+    config: opts.config ?? defaultConfig(),
+    nodes: nodes.count !== null && nodes.source ? { count: nodes.count, source: nodes.source } : null,
+    applicationHints: opts.hints ?? null,
+    toolVersion: toolVersion(),
+    ...(opts.snippets === false ? {} : { snippets: snippetTexts() }),
+    ...(opts.checks ? { checks: opts.checks } : {}),
+    notes: nodes.note ? [nodes.note] : [],
+  });
+}
+
+/**
+ * Diagnoses one Darshan log: reads it, derives its facts once, runs every check and returns the report (the same
+ * document `iolens report --json` prints). Throws an `InputError`/`FormatError` naming the file when the log cannot
+ * be read; a damaged module region is not an error: the report says what was analysed.
+ */
+export function diagnoseLog(input: LogInput, options: DiagnoseOptions = {}): Report {
+  return reportOf(logFacts(input), options);
+}
