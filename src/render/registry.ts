@@ -22,3 +22,10 @@ export type RendererName = keyof typeof RENDERERS;
 
 /** File extension of each format when exported to a directory. */
 export const EXTENSIONS: Record<RendererName, string> = { csv: 'csv', html: 'html', json: 'json', markdown: 'md', terminal: 'txt' };
+
+/** Renders a report in one of the formats (the report JSON is the only input; options change presentation only). */
+export function renderReport(report: Report, format: RendererName = 'terminal', opts: RenderOptions = {}): string {
+  const render = RENDERERS[format];
+  if (!render) throw new RangeError(`unknown format '${String(format)}' (known: ${Object.keys(RENDERERS).join(', ')})`);
+  return render(report, opts);
+}

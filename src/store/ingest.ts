@@ -2,13 +2,13 @@ import { distFile } from '../util/package-root.js';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { appendRow, jsonColumns, openStore, sqlString, type Store } from './db.js';
 import { Progress } from './progress.js';
 import { logToRow, withJson, type Cell, type RowResult } from './row.js';
 import { ERROR_COLUMNS, FILE_COLUMNS, JOB_COLUMNS, SOURCE_COLUMNS } from './schema.js';
 import { expandInputs, shardOf, type Candidate } from './walk.js';
-import type { IngestReply, IngestTask, IngestWorkerData } from './worker.js';
+import type { IngestTask, IngestWorkerData } from './worker.js';
+import { runTasks } from '../util/tasks.js';
 
 export interface IngestOptions {
   db: string;
@@ -151,53 +151,21 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
   return stats;
 }
 
-/** Feeds paths to worker threads in small batches, two outstanding per worker; results arrive in any order. */
+/** Feeds paths to worker threads in batches of 32, two outstanding per worker; results arrive in any order. */
 async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accept: (r: RowResult[]) => Promise<void>): Promise<void> {
   const chunk = 32;
-  let next = 0;
-  let nextId = 0;
+  const tasks: IngestTask[] = [];
+  for (let i = 0; i < todo.length; i += chunk) tasks.push({ paths: todo.slice(i, i + chunk).map((p) => p.cand.path) });
   const data: IngestWorkerData = { files: !!opts.files, report: opts.report !== false };
-  const workers = Array.from({ length: n }, () => new Worker(distFile('store/worker.js'), { workerData: data }));
-  // Results are handled one batch at a time so commits never interleave.
-  let chain: Promise<void> = Promise.resolve();
-  try {
-    await new Promise<void>((resolveAll, rejectAll) => {
-      let outstanding = 0;
-      let failed = false;
-      const send = (w: Worker): boolean => {
-        if (next >= todo.length) return false;
-        const paths = todo.slice(next, next + chunk).map((p) => p.cand.path);
-        next += paths.length;
-        outstanding++;
-        const task: IngestTask = { id: nextId++, paths };
-        w.postMessage(task);
-        return true;
-      };
-      for (const w of workers) {
-        w.on('message', (reply: IngestReply) => {
-          outstanding--;
-          chain = chain.then(() => accept(reply.results));
-          chain.catch((err) => {
-            failed = true;
-            rejectAll(err);
-          });
-          if (failed) return;
-          send(w);
-          if (outstanding === 0 && next >= todo.length) chain.then(() => resolveAll(), rejectAll);
-        });
-        w.on('error', (err) => {
-          failed = true;
-          rejectAll(err);
-        });
-        send(w);
-        send(w);
-      }
-      if (outstanding === 0) resolveAll();
-    });
-    await chain;
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
+  await runTasks<IngestTask, RowResult[]>({
+    script: distFile('store/worker.js'),
+    workerData: data,
+    threads: n,
+    tasks,
+    inFlight: 2,
+    // Results are handled one batch at a time, so commits never interleave.
+    onResult: (results) => accept(results),
+  });
 }
 
 let batchSeq = 0;

@@ -2,9 +2,8 @@ import { distFile } from '../util/package-root.js';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { mergeCubes, type CubeData, type CubeOptions } from './cube.js';
-import { TraceInputError } from './errors.js';
+import { runTasks } from '../util/tasks.js';
 import { TraceDicts } from './model.js';
 import { formatRanges, recorderRanks } from './readers/recorder.js';
 import type { TraceSource } from './readers/index.js';
@@ -26,12 +25,6 @@ export interface WorkerReply {
   cube: CubeData;
   dict: { procs: string[]; hosts: string[]; apps: string[]; files: string[]; funcs: string[]; procHost: number[]; procApp: number[] };
   read: ReadResult;
-}
-
-export interface WorkerFailure {
-  ok: false;
-  message: string;
-  input: boolean;
 }
 
 function size(p: string): number {
@@ -100,7 +93,15 @@ export async function readParallel(
   }
   // keep each worker's units in input order (rank / file order)
   for (const b of bins) b.sort((x, y) => (x.kind === 'recorder' && y.kind === 'recorder' ? x.rank - y.rank : x.kind === 'dftracer' && y.kind === 'dftracer' ? (x.file < y.file ? -1 : 1) : 0));
-  const replies = await Promise.all(bins.map((b) => runWorker({ units: b, cube: cubeOpts })));
+  const replies: WorkerReply[] = new Array(bins.length);
+  await runTasks<WorkerRequest, WorkerReply>({
+    script: distFile('trace/worker.js'),
+    threads: bins.length,
+    tasks: bins.map((b) => ({ units: b, cube: cubeOpts })),
+    onResult: (reply, _task, i) => {
+      replies[i] = reply;
+    },
+  });
   const dicts = new TraceDicts();
   const parts = replies.map((r) => {
     const procMap = Int32Array.from(r.dict.procs, (label, i) => dicts.proc(label, r.dict.hosts[r.dict.procHost[i]], r.dict.apps[r.dict.procApp[i]]));
@@ -130,23 +131,4 @@ function mergeDetails(src: TraceSource, meta: Record<string, unknown> | undefine
   const ranks = ds.flatMap((d) => (d.ranks as { rank: number }[]) ?? []);
   ranks.sort((a, b) => a.rank - b.rank);
   return { ...meta, ranks, workers: ds.length };
-}
-
-function runWorker(req: WorkerRequest): Promise<WorkerReply> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(distFile('trace/worker.js'), { workerData: req });
-    let done = false;
-    w.once('message', (msg: WorkerReply | WorkerFailure) => {
-      done = true;
-      if (msg.ok) resolve(msg);
-      else reject(msg.input ? new TraceInputError(msg.message) : new Error(msg.message));
-    });
-    w.once('error', (err) => {
-      done = true;
-      reject(err);
-    });
-    w.once('exit', (code) => {
-      if (!done) reject(new Error(`trace worker exited with code ${code}`));
-    });
-  });
 }

@@ -1,8 +1,7 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { Cube } from './cube.js';
-import { TraceInputError } from './errors.js';
+import { serveTasks } from '../util/tasks.js';
 import { ChunkWriter, TraceDicts } from './model.js';
-import type { WorkerFailure, WorkerReply, WorkerRequest } from './parallel.js';
+import type { WorkerReply, WorkerRequest } from './parallel.js';
 import { readDftracerFile, type DftracerFileStats } from './readers/dftracer.js';
 import { readRecorder, type RecorderRankStats } from './readers/recorder.js';
 import type { ReadResult } from './readers/types.js';
@@ -58,13 +57,7 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
   };
 }
 
-run(workerData as WorkerRequest).then(
-  (reply) => {
-    const c = reply.cube;
-    parentPort!.postMessage(reply, [c.pairProc.buffer, c.pairFile.buffer, c.cellPair.buffer, c.cellWin.buffer, c.stats.buffer] as ArrayBuffer[]);
-  },
-  (err: unknown) => {
-    const msg: WorkerFailure = { ok: false, message: err instanceof Error ? err.message : String(err), input: err instanceof TraceInputError };
-    parentPort!.postMessage(msg);
-  },
-);
+serveTasks<WorkerRequest, WorkerReply>(run, (reply) => {
+  const c = reply.cube;
+  return [c.pairProc.buffer, c.pairFile.buffer, c.cellPair.buffer, c.cellWin.buffer, c.stats.buffer] as ArrayBuffer[];
+});
