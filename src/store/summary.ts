@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { mdCell, plain, renderCsv, renderMarkdown, renderTable, rowsToObjects, type Value } from './format.js';
+import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../render/table.js';
+import { plain } from './values.js';
 import { escapeTerminal } from '../text/escape.js';
 
 /** One table of the facility summary. */
@@ -107,26 +108,26 @@ export function renderSummary(s: Summary, format: SummaryFormat, only?: string):
   }
   if (format === 'csv') {
     const parts: string[] = [];
-    if (!only) parts.push(renderCsv(Object.keys(s.overview), [Object.values(s.overview)]));
-    for (const x of secs) parts.push(renderCsv(x.columns, x.rows));
+    if (!only) parts.push(tableCsv(Object.keys(s.overview), [Object.values(s.overview)]));
+    for (const x of secs) parts.push(tableCsv(x.columns, x.rows));
     return parts.join('\r\n');
   }
   if (format === 'md') {
     const out: string[] = ['# IOLens facility summary', ''];
-    out.push(renderMarkdown(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
+    out.push(tableMarkdown(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
     for (const x of secs) {
-      out.push(`## ${mdCell(x.title)}`, '');
-      if (x.note) out.push(`_${mdCell(x.note)}_`, '');
-      out.push(x.rows.length > 0 ? renderMarkdown(x.columns, x.rows) : '(no rows)\n');
+      out.push(`## ${markdownCell(x.title)}`, '');
+      if (x.note) out.push(`_${markdownCell(x.note)}_`, '');
+      out.push(x.rows.length > 0 ? tableMarkdown(x.columns, x.rows) : '(no rows)\n');
     }
     return out.join('\n');
   }
   const out: string[] = ['IOLens facility summary', ''];
-  out.push(renderTable(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
+  out.push(tableText(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
   for (const x of secs) {
     out.push(escapeTerminal(x.title));
     if (x.note) out.push(`  ${escapeTerminal(x.note)}`);
-    out.push(x.rows.length > 0 ? renderTable(x.columns, x.rows) : '  (no rows)\n');
+    out.push(x.rows.length > 0 ? tableText(x.columns, x.rows) : '  (no rows)\n');
   }
   return out.join('\n');
 }

@@ -3,7 +3,8 @@ import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { writeAllSync } from '../../util/output.js';
 import { DEFAULT_DB, openStore } from '../../store/db.js';
-import { plain, renderCsv, renderMarkdown, renderTable, rowsToObjects, type Value } from '../../store/format.js';
+import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../../render/table.js';
+import { plain } from '../../store/values.js';
 
 const cmd: CommandModule = {
   name: 'query',
@@ -32,10 +33,10 @@ const cmd: CommandModule = {
         const text = o.json
           ? JSON.stringify(rowsToObjects(columns, rows), null, 1) + '\n'
           : o.csv
-            ? renderCsv(columns, rows)
+            ? tableCsv(columns, rows)
             : o.md
-              ? renderMarkdown(columns, rows)
-              : renderTable(columns, rows);
+              ? tableMarkdown(columns, rows)
+              : tableText(columns, rows);
         writeAllSync(1, Buffer.from(text, 'utf8'));
       });
   },

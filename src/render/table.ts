@@ -1,31 +1,10 @@
 /**
- * Rendering of query results (terminal table, JSON, CSV, Markdown). Every cell may hold text from a log (exe,
- * file names), so each format escapes it: control characters are made visible in the terminal, CSV quotes per
- * RFC 4180 and defuses spreadsheet formulas, Markdown escapes pipes and markup.
+ * Tables of values — store query results and summaries — as terminal text, CSV and Markdown. Every cell may hold
+ * text from a log (exe, file names), so each format escapes it with the one rule of `text/escape.ts`.
  */
 import { escapeCsv, escapeMarkdown, escapeTerminal } from '../text/escape.js';
 
 export type Value = string | number | boolean | null | Value[] | { [k: string]: Value };
-
-/** Converts a DuckDB JS value (bigint, Date-like objects, lists) to plain JSON-able data. */
-export function plain(v: unknown): Value {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
-  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-  if (typeof v === 'string' || typeof v === 'boolean') return v;
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v === 'object') {
-    const o = v as { items?: unknown[]; entries?: Record<string, unknown>; toString(): string };
-    if (Array.isArray(o.items)) return o.items.map(plain);
-    if (o.entries && typeof o.entries === 'object') {
-      const out: Record<string, Value> = {};
-      for (const [k, x] of Object.entries(o.entries)) out[k] = plain(x);
-      return out;
-    }
-    return o.toString();
-  }
-  return String(v);
-}
 
 function cellText(v: Value): string {
   if (v === null) return '';
@@ -35,7 +14,7 @@ function cellText(v: Value): string {
 }
 
 /** An aligned text table, numbers right-aligned; long cells are cut at `maxWidth` characters. */
-export function renderTable(columns: readonly string[], rows: readonly Value[][], maxWidth = 60): string {
+export function tableText(columns: readonly string[], rows: readonly Value[][], maxWidth = 60): string {
   const text = rows.map((r) => r.map((v) => {
     const s = escapeTerminal(cellText(v));
     return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
@@ -54,20 +33,20 @@ export function csvCell(v: Value): string {
   return typeof v === 'number' ? cellText(v) : v === null ? '' : escapeCsv(cellText(v));
 }
 
-export function renderCsv(columns: readonly string[], rows: readonly Value[][]): string {
+export function tableCsv(columns: readonly string[], rows: readonly Value[][]): string {
   const out = [columns.map((c) => csvCell(c)).join(',')];
   for (const r of rows) out.push(r.map(csvCell).join(','));
   return out.join('\r\n') + '\r\n';
 }
 
-export function mdCell(v: Value): string {
+export function markdownCell(v: Value): string {
   return typeof v === 'number' ? cellText(v) : escapeMarkdown(cellText(v));
 }
 
-export function renderMarkdown(columns: readonly string[], rows: readonly Value[][]): string {
+export function tableMarkdown(columns: readonly string[], rows: readonly Value[][]): string {
   const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
-  const out = [`| ${columns.map((c) => mdCell(c)).join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
-  for (const r of rows) out.push(`| ${r.map(mdCell).join(' | ')} |`);
+  const out = [`| ${columns.map((c) => markdownCell(c)).join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
+  for (const r of rows) out.push(`| ${r.map(markdownCell).join(' | ')} |`);
   return out.join('\n') + '\n';
 }
 
