@@ -29,6 +29,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .configureOutput({
       writeOut: (s) => process.stdout.write(s),
       writeErr: (s) => process.stderr.write(s),
+      // One prefix for every error line, commander's own included.
+      outputError: (s, write) => write(`iolens: ${s.replace(/^error: /, '')}`),
     });
   for (const cmd of modules) cmd.register(program);
   for (const sub of program.commands) {

@@ -6,6 +6,8 @@ import type { DarshanLog } from '../formats/darshan/index.js';
 import { FactContext } from '../facts/fact-context.js';
 import { FactSource } from '../facts/source.js';
 import { buildReportFromFacts } from '../report/build-report.js';
+import { CHECKS, CHECKS_BY_CODE } from '../checks/registry.js';
+import { UsageError } from '../contract/errors.js';
 import { resolveNodes, type NodeOptions } from './nodes.js';
 import { inputName, openLog, type LogInput } from './open.js';
 import { snippetTexts, toolVersion } from './resources.js';
@@ -38,13 +40,34 @@ export function logFacts(input: LogInput): LogFacts {
   return { log, facts: FactContext.forLog(new FactSource(log)), name: inputName(input) };
 }
 
+/** Codes of the checks a report of this mode lists in `checks`, in evaluation order. */
+export function checkCodes(mode: Mode): string[] {
+  return CHECKS.filter((c) => !c.meta.modes || c.meta.modes.includes(mode)).map((c) => c.meta.code);
+}
+
+/** Refuses options that name checks IOLens does not have or hints that are not `key=value` pairs. */
+export function validateOptions(opts: DiagnoseOptions): void {
+  for (const code of Object.keys(opts.config?.checks ?? {})) {
+    if (!CHECKS_BY_CODE.has(code)) throw new UsageError(`config: unknown check '${code}' (see iolens list-checks)`);
+  }
+  if (opts.hints) {
+    for (const part of opts.hints.split(';')) {
+      if (part.trim() === '') continue;
+      const eq = part.indexOf('=');
+      if (eq <= 0 || part.slice(0, eq).trim() === '') throw new UsageError(`hints: '${part}' is not key=value (e.g. 'cb_nodes=4;romio_cb_write=enable')`);
+    }
+  }
+}
+
 /** The report of one log from its facts (shared by `diagnoseLog` and `extract`). */
 export function reportOf(lf: LogFacts, opts: DiagnoseOptions = {}): Report {
+  validateOptions(opts);
   const job = lf.facts.tryGet('job');
   const nodes = resolveNodes(job?.jobId ?? '', job?.startSeconds ?? 0, opts);
   return buildReportFromFacts(lf.facts, {
     mode: opts.mode ?? 'default',
     logName: opts.logName ?? basename(lf.name),
+    inputPath: lf.name,
     config: opts.config ?? defaultConfig(),
     nodes: nodes.count !== null && nodes.source ? { count: nodes.count, source: nodes.source } : null,
     applicationHints: opts.hints ?? null,

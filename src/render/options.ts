@@ -14,6 +14,8 @@ export interface RenderOptions {
   readonly width?: number;
   /** ANSI colours. */
   readonly color?: boolean;
+  /** CSV (default mode): each check's level instead of True/False (`--csv-levels`). */
+  readonly csvLevels?: boolean;
   /** Detail lines shown per insight (Drishti shows 10). */
   readonly maxDetails?: number;
 }

@@ -14,6 +14,8 @@ export interface BuildReportOptions {
   readonly mode?: Mode;
   /** The log's file name as shown in the banner. */
   readonly logName?: string;
+  /** The path the log was read from, as given (default: `logName`). */
+  readonly inputPath?: string;
   readonly config?: ReportConfig;
   /** Compute nodes of the job and where the number came from. */
   readonly nodes?: { readonly count: number; readonly source: 'sacct' | 'option' } | null;
@@ -129,7 +131,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'iolens', version: options.toolVersion ?? '0.0.0' },
     mode,
-    input: { format: 'darshan', paths: options.logName ? [options.logName] : [], warnings: [] },
+    input: { format: 'darshan', paths: options.inputPath ? [options.inputPath] : options.logName ? [options.logName] : [], warnings: [] },
     job: jobInfo,
     insights,
     summary,

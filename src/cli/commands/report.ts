@@ -1,20 +1,23 @@
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CommandModule } from './command.js';
 import { EXIT_FAIL_ON, UserError, oneLine } from '../errors.js';
-import { IOLensError } from '../../contract/errors.js';
+import { IOLensError, InputError } from '../../contract/errors.js';
 import { FdSink } from '../../util/output.js';
-import { diagnoseLog } from '../../pipeline/diagnose.js';
+import { checkCodes, diagnoseLog } from '../../pipeline/diagnose.js';
 import { defaultConfig, type ReportConfig } from '../../config/defaults.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
+import { csvCodes, csvHeader, csvRow } from '../../render/csv.js';
 import type { RenderOptions } from '../../render/options.js';
-import type { Report } from '../../contract/index.js';
+import type { Mode, Report } from '../../contract/index.js';
+import { expandInputs } from '../../store/walk.js';
 
 interface ReportFlags {
   drishti?: boolean;
   json?: boolean;
   csv?: boolean;
+  csvLevels?: boolean;
   html?: boolean;
   markdown?: boolean;
   issues?: boolean;
@@ -31,6 +34,15 @@ interface ReportFlags {
   sacct?: boolean;
   color?: boolean;
   force?: boolean;
+  from?: string;
+}
+
+type Format = 'json' | 'csv' | 'html' | 'markdown';
+
+/** One log to report on: a path, or bytes read from standard input. */
+interface LogArg {
+  readonly path: string;
+  readonly bytes?: Uint8Array;
 }
 
 function positiveInt(v: string, flag: string): number {
@@ -48,13 +60,8 @@ async function readConfig(path: string | undefined): Promise<ReportConfig> {
   } catch (err) {
     throw new UserError(`--config ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  const { ConfigError, parseConfig } = await import('../../config/load.js');
-  try {
-    return parseConfig(text, path);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UserError(err.message);
-    throw err;
-  }
+  const { parseConfig } = await import('../../config/load.js');
+  return parseConfig(text, path);
 }
 
 function failOnHit(report: Report, level: string | undefined): boolean {
@@ -64,19 +71,77 @@ function failOnHit(report: Report, level: string | undefined): boolean {
   throw new UserError(`--fail-on takes 'high' or 'warn', got '${level}'`);
 }
 
+/** All of standard input (a log piped in: `iolens report - < run.darshan`). */
+function readStdin(): Uint8Array {
+  try {
+    return readFileSync(0);
+  } catch (err) {
+    throw new InputError(`-: cannot read standard input (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/**
+ * The logs to report on, in order: files as given, `-` (standard input), directories (walked for *.darshan files,
+ * like ingest) and quoted globs, then the paths listed in `--from FILE` (one per line; `-` reads the list from
+ * standard input; blank lines and `#` comments skipped).
+ */
+function resolveInputs(args: readonly string[], from: string | undefined): LogArg[] {
+  const out: LogArg[] = [];
+  let stdinUsed = false;
+  const take = (arg: string) => {
+    if (arg === '-') {
+      if (stdinUsed) throw new UserError("'-' (standard input) can be given once");
+      stdinUsed = true;
+      out.push({ path: '(stdin)', bytes: readStdin() });
+      return;
+    }
+    let dir = false;
+    try {
+      dir = statSync(arg).isDirectory();
+    } catch {
+      dir = false;
+    }
+    // A plain file keeps the path as given; directories and globs expand like `iolens ingest`.
+    if (!dir && existsSync(arg)) out.push({ path: arg });
+    else if (dir || /[*?[]/.test(arg)) for (const c of expandInputs([arg])) out.push({ path: c.path });
+    else out.push({ path: arg });
+  };
+  for (const a of args) take(a);
+  if (from !== undefined) {
+    if (from === '-' && stdinUsed) throw new UserError("'-' (standard input) can be given once");
+    let text: string;
+    try {
+      text = from === '-' ? Buffer.from(readStdin()).toString('utf8') : readFileSync(from, 'utf8');
+    } catch (err) {
+      if (err instanceof IOLensError) throw err;
+      throw new UserError(`--from ${from}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    for (const line of text.split(/\r?\n/)) {
+      const p = line.trim();
+      if (p === '' || p.startsWith('#')) continue;
+      if (p === '-') throw new UserError(`--from ${from}: '-' cannot be listed`);
+      take(p);
+    }
+  }
+  if (out.length === 0) throw new UserError(from !== undefined ? `--from ${from}: no log listed` : 'give a Darshan log (a file, a directory, a glob, - for standard input, or --from FILE)');
+  return out;
+}
+
 const report: CommandModule = {
   name: 'report',
   register(program: Command) {
     program
       .command('report')
       .description('job-level I/O diagnosis of a Darshan log: every Drishti insight, fixed (or exactly as Drishti with --drishti)')
-      .argument('<logs...>', 'Darshan log files (.darshan); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log)')
+      .argument('[logs...]', 'Darshan logs: files, directories (walked for *.darshan), quoted globs, or - (standard input); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log)')
+      .option('--from <file>', 'also the logs listed in <file>, one path per line (- reads the list from standard input)')
       .option('--drishti', "reproduce Drishti's output exactly (which insights, order, panels, numbers), quirks included")
       .option('--json', 'print the report JSON (see docs/report-schema.md)')
-      .option('--csv', "print Drishti's CSV: JOB then True/False for each of the 32 codes")
+      .option('--csv', 'print a CSV row per log: file, job id, then each check (True/False); with --drishti exactly Drishti\'s 32 columns')
+      .option('--csv-levels', 'with --csv: the level of each check (HIGH/WARN/OK/INFO, empty when it found nothing) instead of True/False')
       .option('--html', 'print a self-contained HTML report')
       .option('--markdown', 'print a Markdown report')
-      .option('--export-dir <dir>', 'write the requested formats to <dir>/<log name>.<ext> instead of printing them')
+      .option('--export-dir <dir>', 'write the requested formats to <dir>/<log name>.<ext> instead of printing them (and list what was written)')
       .option('--force', 'with --export-dir: overwrite existing files')
       .option('--issues', 'hide recommendations')
       .option('--code', 'prefix each insight with its code')
@@ -90,19 +155,49 @@ const report: CommandModule = {
       .option('--sacct', "ask Slurm's sacct for the job's node count (used only when that job's run contains the log's start)")
       .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
       .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
-      .action(async (files: string[], flags: ReportFlags) => {
+      .action(async (args: string[], flags: ReportFlags) => {
         const config = await readConfig(flags.config);
         const formats = (['json', 'csv', 'html', 'markdown'] as const).filter((f) => flags[f]);
         if (!flags.exportDir && formats.length > 1) throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
-        if (files.length > 1 && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
+        if (flags.exportDir && formats.length === 0) throw new UserError('--export-dir needs the formats to write: --json, --csv, --html and/or --markdown');
+        if (flags.csvLevels && !flags.csv) throw new UserError('--csv-levels goes with --csv');
+        if (flags.failOn !== undefined && flags.failOn !== 'high' && flags.failOn !== 'warn') throw new UserError(`--fail-on takes 'high' or 'warn', got '${flags.failOn}'`);
+        const nodes = flags.nodes !== undefined ? positiveInt(flags.nodes, '--nodes') : null;
+        const tty = !!process.stdout.isTTY;
+        const opts: RenderOptions = {
+          issuesOnly: !!flags.issues,
+          showCodes: !!flags.code,
+          verbose: !!flags.verbose,
+          fullPath: !!flags.path,
+          allThresholds: !!flags.threshold,
+          csvLevels: !!flags.csvLevels,
+          width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
+          color: flags.color !== false && tty && !process.env.NO_COLOR,
+        };
+        const logs = resolveInputs(args, flags.from);
+        const batch = logs.length > 1;
+        if (batch && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
+        const mode: Mode = flags.drishti ? 'drishti' : 'default';
         const out = new FdSink(1);
+        // Batches print one CSV header, first, whatever happens to the logs.
+        const codes = csvCodes({ mode, checks: checkCodes(mode).map((code) => ({ code, status: 'quiet' as const })) });
+        if (batch && !flags.exportDir && formats[0] === 'csv') out.write(csvHeader(mode, codes));
         let failed = 0;
         let gate = false;
-        for (const [i, file] of files.entries()) {
+        for (const log of logs) {
           try {
-            gate = runOne(file, flags, config, formats, out, files.length > 1, i === 0) || gate;
+            const rep = diagnoseLog(log.bytes ? { path: log.path, bytes: log.bytes } : log.path, {
+              mode,
+              logName: log.bytes ? 'stdin' : basename(log.path),
+              config,
+              nodes,
+              sacct: !!flags.sacct,
+              hints: flags.hints ?? null,
+            });
+            emit(rep, log, flags, formats, opts, out, batch, codes);
+            gate = failOnHit(rep, flags.failOn) || gate;
           } catch (err) {
-            if (files.length === 1 || !(err instanceof IOLensError)) throw err;
+            if (!batch || !(err instanceof IOLensError) || (err instanceof UserError && !(err instanceof InputError))) throw err;
             // In a batch one bad log never stops the rest: its error line, then on to the next.
             out.flush();
             process.stderr.write(`iolens: ${oneLine(err.message)}\n`);
@@ -116,45 +211,26 @@ const report: CommandModule = {
   },
 };
 
-/** Builds and renders one log's report; returns whether it trips --fail-on. */
-function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, batch: boolean, first: boolean): boolean {
-  const rep = diagnoseLog(file, {
-    mode: flags.drishti ? 'drishti' : 'default',
-    logName: basename(file),
-    config,
-    nodes: flags.nodes !== undefined ? positiveInt(flags.nodes, '--nodes') : null,
-    sacct: !!flags.sacct,
-    hints: flags.hints ?? null,
-  });
-  const tty = !!process.stdout.isTTY;
-  const opts: RenderOptions = {
-    issuesOnly: !!flags.issues,
-    showCodes: !!flags.code,
-    verbose: !!flags.verbose,
-    fullPath: !!flags.path,
-    allThresholds: !!flags.threshold,
-    width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
-    color: flags.color !== false && tty && !process.env.NO_COLOR,
-  };
-  const stem = basename(file).replace(/\.darshan$/, '');
+/** Writes one report: to the export folder (listing each file written), or to standard output. */
+function emit(rep: Report, log: LogArg, flags: ReportFlags, formats: readonly Format[], opts: RenderOptions, out: FdSink, batch: boolean, codes: readonly string[]): void {
   if (flags.exportDir) {
+    const stem = (log.bytes ? 'stdin' : basename(log.path)).replace(/\.darshan$/, '');
     mkdirSync(flags.exportDir, { recursive: true });
     const targets = formats.map((f) => [f, join(flags.exportDir!, `${stem}.${EXTENSIONS[f]}`)] as const);
     // Never overwrite the user's files unless asked to.
     const existing = targets.filter(([, p]) => existsSync(p)).map(([, p]) => p);
     if (existing.length && !flags.force) throw new UserError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; not overwriting (use --force)`);
-    for (const [f, p] of targets) writeFileSync(p, RENDERERS[f](rep, { ...opts, color: false }));
-    out.write(RENDERERS.terminal(rep, opts));
-  } else {
-    const f: RendererName = formats.length ? formats[0] : 'terminal';
-    if (batch && f === 'json') out.write(`${JSON.stringify(rep)}\n`); // batches: JSON lines
-    else {
-      const text = RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts);
-      // Batches: one CSV header.
-      out.write(batch && f === 'csv' && !first ? text.slice(text.indexOf('\n') + 1) : text);
+    for (const [f, p] of targets) {
+      writeFileSync(p, RENDERERS[f](rep, { ...opts, color: false }));
+      process.stderr.write(`iolens: wrote ${oneLine(p)}\n`);
     }
+    out.write(RENDERERS.terminal(rep, opts));
+    return;
   }
-  return failOnHit(rep, flags.failOn);
+  const f: RendererName = formats.length ? formats[0] : 'terminal';
+  if (batch && f === 'json') out.write(`${JSON.stringify(rep)}\n`); // batches: JSON lines
+  else if (batch && f === 'csv') out.write(csvRow(rep, codes, opts));
+  else out.write(RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts));
 }
 
 export default report;
