@@ -1,7 +1,8 @@
 import { KNOBS, type Knob, type KnobValues } from '../config/knobs.js';
 import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
-import { renderTemplate } from '../text/template.js';
+import type { FactName } from '../facts/types.js';
+import { renderTemplate, type TemplateStyle } from '../text/template.js';
 import type { CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
 import type { AnyCheck, CheckContext, CheckEnvironment, FindingInput } from './types.js';
 
@@ -45,6 +46,14 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     // leave it empty: the checks that need modules then report their own error or not-applicable outcome
   }
   const modules = new Set(moduleNames);
+  // What the log is missing, by module: findings that rest on such a module get a caveat and are capped at WARN.
+  const gaps = new Map<string, string>();
+  // (Drishti mode reproduces Drishti, which knows nothing of this.)
+  if (opts.mode === 'default') try {
+    for (const m of facts.tryGet('completeness')?.modules ?? []) if (!gaps.has(m.module)) gaps.set(m.module, m.status);
+  } catch {
+    // completeness unknown: no caveats
+  }
   // Checks of other modes do not run at all; checks superseded by a check of this mode are skipped.
   const active = checks.filter((c) => !c.meta.modes || c.meta.modes.includes(opts.mode));
   const supersededBy = new Map<string, string>();
@@ -71,6 +80,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       unit: KNOBS[spec.knob].unit,
     }));
     const emitted: Finding[] = [];
+    const used = new Set<FactName>(meta.requires);
     const qualify = (id: string) => {
       const q = `${meta.code}.${id}`;
       messages[q] = (meta.messages as Record<string, string>)[id];
@@ -80,12 +90,18 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       mode: opts.mode,
       options,
       env: opts.env,
-      fact: (name) => facts.get(name),
-      tryFact: (name) => facts.tryGet(name),
+      fact: (name) => {
+        used.add(name);
+        return facts.get(name);
+      },
+      tryFact: (name) => {
+        used.add(name);
+        return facts.tryGet(name);
+      },
       hasModule: (name) => modules.has(name),
       file: (id, rank): Subject => ({ kind: 'file', id: id.toString(), name: facts.fileName(id), ...(rank !== undefined ? { rank } : {}) }),
       report(input: FindingInput<string, string>) {
-        emitted.push(buildInsight(check, override?.level ?? input.level ?? level, input, thresholds, qualify));
+        emitted.push(buildInsight(check, override?.level ?? input.level ?? level, input, thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec'));
       },
     };
     try {
@@ -105,7 +121,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       }
       continue;
     }
-    insights.push(...emitted);
+    insights.push(...(gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted));
     outcomes.push({ code: meta.code, status: emitted.length ? 'fired' : 'quiet' });
     if (emitted.length) {
       const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : thresholds.map((t) => t.knob as Knob);
@@ -115,19 +131,32 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   return { insights, outcomes, marked, messages };
 }
 
+/**
+ * A finding resting on a module the log says is incomplete: it says so, and it is at most WARN (a HIGH needs the
+ * data to stand on). The modules come from the facts the check read (the fact context records what each fact read).
+ */
+function withCaveats(f: Finding, used: ReadonlySet<FactName>, facts: FactContext, gaps: ReadonlyMap<string, string>): Finding {
+  const mods = new Set<string>();
+  for (const name of used) for (const m of facts.modulesOf(name)) mods.add(m);
+  const caveats = [...mods].filter((m) => gaps.has(m)).sort().map((m) => `rests on ${m} data that is ${gaps.get(m)} (see the report's completeness)`);
+  if (caveats.length === 0) return f;
+  return { ...f, level: f.level === 'HIGH' ? 'WARN' : f.level, caveats };
+}
+
 function buildInsight(
   check: AnyCheck,
   level: Finding['level'],
   input: FindingInput<string, string>,
   thresholds: ThresholdUsed[],
   qualify: (id: string) => string,
+  style: TemplateStyle,
 ): Finding {
   const meta = check.meta;
   const templates = meta.messages as Record<string, string>;
   const recs = meta.recommendations as Record<string, { text: string; snippet?: string }>;
   const details: Detail[] = (input.details ?? []).map((d) => ({
     messageId: qualify(d.messageId),
-    message: renderTemplate(templates[d.messageId], d.data),
+    message: renderTemplate(templates[d.messageId], d.data, style),
     data: d.data,
     subject: d.subject,
   }));
@@ -138,11 +167,12 @@ function buildInsight(
     ...(meta.problem ? { problem: meta.problem } : {}),
     ...(input.cost ? { cost: input.cost } : {}),
     messageId: qualify(input.messageId),
-    message: renderTemplate(templates[input.messageId], input.data),
+    message: renderTemplate(templates[input.messageId], input.data, style),
     data: input.data,
     evidence: input.evidence ?? [],
     thresholds,
     details,
+    docs: meta.docsUrl,
     recommendations: (input.recommendations ?? []).map((id) => ({
       id: `${meta.code}.${id}`,
       text: recs[id].text,

@@ -124,6 +124,10 @@ export interface Finding {
   /** Every detail line, sorted; renderers show at most 10 unless asked for more. */
   readonly details: readonly Detail[];
   readonly recommendations: readonly Recommendation[];
+  /** The check's documentation page, relative to the IOLens package (`docs/checks/D10.md`). */
+  readonly docs?: string;
+  /** Why the finding may be less sure than it reads (it rests on incomplete data …); such findings are at most WARN. */
+  readonly caveats?: readonly string[];
 }
 
 export type CheckStatus = 'fired' | 'quiet' | 'notApplicable' | 'error';

@@ -54,6 +54,8 @@ const finding = obj(
   {
     problem: oneOfEnum(PROBLEMS),
     cost: obj({ share: { type: 'number', minimum: 0, maximum: 1 }, basis: oneOfEnum(['time', 'bytes', 'operations']) }),
+    docs: str,
+    caveats: strings,
   },
 );
 
@@ -78,6 +80,19 @@ const job = obj({
   }),
   modules: strings,
   darshanVersion: str,
+});
+
+const io = obj({
+  runTime: num,
+  ioTime: num,
+  ioShare: nullable(num),
+  bytes: num,
+  layers: arr(obj({ layer: str, bytesRead: num, bytesWritten: num, cumulativeTime: num, slowestRankTime: num, throughput: nullable(num) })),
+});
+
+const completeness = obj({
+  complete: bool,
+  modules: arr(obj({ module: str, status: oneOfEnum(['partial', 'damaged', 'unreliable']), detail: str })),
 });
 
 const categoryStats = obj({ ops: num, bytes: num, time: num, opsShare: num, bytesShare: num, timeShare: num });
@@ -132,6 +147,8 @@ export const REPORT_JSON_SCHEMA: Schema = {
       mode: oneOfEnum(MODES),
       input: obj({ format: oneOfEnum(INPUT_FORMATS), paths: strings, warnings: strings }, { events: int, sources: int }),
       job,
+      io,
+      completeness,
       insights: arr(finding),
       summary: obj({ high: int, warn: int, ok: int, info: int, recommendations: int }),
       thresholds: arr(obj({ knob: str, label: str, value: num, unit, triggered: bool })),

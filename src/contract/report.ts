@@ -79,6 +79,45 @@ export interface InputInfo {
   readonly warnings: readonly string[];
 }
 
+/** One I/O layer of the job (POSIX, MPI-IO, STDIO …). */
+export interface LayerIo {
+  readonly layer: string;
+  readonly bytesRead: number;
+  readonly bytesWritten: number;
+  /** Read + write + metadata seconds summed over ranks. */
+  readonly cumulativeTime: number;
+  /** The slowest rank's time (Darshan's agg_time_by_slowest): what the layer cost the run, in seconds. */
+  readonly slowestRankTime: number;
+  /** Bytes per second over slowestRankTime (darshan-parser's agg_perf_by_slowest), null when no time was spent. */
+  readonly throughput: number | null;
+}
+
+/** The job's I/O against its run time: what every finding's cost is a share of. */
+export interface IoSummary {
+  /** Run time in seconds. */
+  readonly runTime: number;
+  /** The part of the run time spent in I/O at the lowest layers (POSIX + STDIO slowest-rank time), seconds. */
+  readonly ioTime: number;
+  /** ioTime / runTime (at most 1); null when unknown. */
+  readonly ioShare: number | null;
+  /** Bytes read and written at the lowest layers. */
+  readonly bytes: number;
+  readonly layers: readonly LayerIo[];
+}
+
+/** What the input is missing, per module. */
+export interface ModuleCompleteness {
+  readonly module: string;
+  /** `partial`: records or trace segments were dropped; `damaged`: the data does not decode; `unreliable`: known bad values. */
+  readonly status: 'partial' | 'damaged' | 'unreliable';
+  readonly detail: string;
+}
+
+export interface DataCompleteness {
+  readonly complete: boolean;
+  readonly modules: readonly ModuleCompleteness[];
+}
+
 export interface ReportSummary {
   readonly high: number;
   readonly warn: number;
@@ -182,6 +221,10 @@ export interface Report {
   readonly mode: Mode;
   readonly input: InputInfo;
   readonly job: JobInfo;
+  /** The job's I/O time, bytes and throughput per layer. */
+  readonly io: IoSummary;
+  /** Whether the data is complete; findings that rest on incomplete data carry a caveat and are capped at WARN. */
+  readonly completeness: DataCompleteness;
   /** In display order: METADATA panel first, then OPERATIONS; within each, Drishti's check order (`--drishti`) or
    *  problems before observations and the costliest first (default mode). */
   readonly insights: readonly Finding[];

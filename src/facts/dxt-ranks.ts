@@ -13,7 +13,7 @@ export default defineFact({
   compute(src, facts) {
     let t: DxtTable | null = null;
     try {
-      t = src.log.table<DxtTable>('DXT_POSIX');
+      t = src.table<DxtTable>('DXT_POSIX');
     } catch {
       return null;
     }

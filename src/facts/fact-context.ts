@@ -16,12 +16,17 @@ export class FactUnavailable extends Error {
  */
 export class FactContext {
   private readonly cache = new Map<FactName, unknown>();
+  /** Modules each computed fact read, its dependencies' included. */
+  private readonly modules = new Map<FactName, ReadonlySet<string>>();
+  /** Collector of the fact being computed (nested computations merge into it). */
+  private current: Set<string> | null = null;
 
   private constructor(
     private readonly source: FactSource | null,
     values?: Partial<FactValues>,
   ) {
     if (values) for (const [k, v] of Object.entries(values)) this.cache.set(k as FactName, v ?? null);
+    if (source) source.onRead = (m) => this.current?.add(m);
   }
 
   static forLog(source: FactSource): FactContext {
@@ -35,11 +40,28 @@ export class FactContext {
 
   /** The fact's value, or null when it does not exist for this log. */
   tryGet<K extends FactName>(name: K): FactValues[K] | null {
-    if (this.cache.has(name)) return this.cache.get(name) as FactValues[K] | null;
+    if (this.cache.has(name)) {
+      for (const m of this.modules.get(name) ?? []) this.current?.add(m);
+      return this.cache.get(name) as FactValues[K] | null;
+    }
     if (!this.source) return null;
-    const v = FACTS[name].compute(this.source, this) as FactValues[K] | null;
-    this.cache.set(name, v);
-    return v;
+    const outer = this.current;
+    const mine = new Set<string>();
+    this.current = mine;
+    try {
+      const v = FACTS[name].compute(this.source, this) as FactValues[K] | null;
+      this.cache.set(name, v);
+      this.modules.set(name, mine);
+      return v;
+    } finally {
+      this.current = outer;
+      for (const m of mine) outer?.add(m);
+    }
+  }
+
+  /** The Darshan modules a fact was computed from (empty for facts not computed, or given by hand). */
+  modulesOf(name: FactName): ReadonlySet<string> {
+    return this.modules.get(name) ?? new Set();
   }
 
   /** The fact's value; throws FactUnavailable when it does not exist for this log. */

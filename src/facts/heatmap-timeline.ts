@@ -11,7 +11,7 @@ export default defineFact({
   compute(src) {
     let t: HeatmapTable | null = null;
     try {
-      t = src.log.table<HeatmapTable>('HEATMAP');
+      t = src.table<HeatmapTable>('HEATMAP');
     } catch {
       return null;
     }

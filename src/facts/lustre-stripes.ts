@@ -9,7 +9,7 @@ export default defineFact({
   compute(src) {
     let t: LustreTable | null = null;
     try {
-      t = src.log.table<LustreTable>('LUSTRE');
+      t = src.table<LustreTable>('LUSTRE');
     } catch {
       return null;
     }

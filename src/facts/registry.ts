@@ -1,11 +1,13 @@
 import type { FactDefinition } from './define-fact.js';
 import type { FactName } from './types.js';
+import completeness from './completeness.js';
 import dxtPosixRanks from './dxt-ranks.js';
 import filesCounts from './file-counts.js';
 import hdf5 from './hdf5.js';
 import hints from './hints.js';
 import hlFiles from './hl-files.js';
 import hlOpens from './hl-opens.js';
+import ioSummary from './io-summary.js';
 import heatmapTimeline from './heatmap-timeline.js';
 import job from './job.js';
 import lustre from './lustre.js';
@@ -29,6 +31,7 @@ import stdioTotals from './stdio-totals.js';
 
 /** Every fact, by name (an explicit map: a meta-test checks it against the files of this folder). */
 export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
+  completeness,
   'dxt.posixRanks': dxtPosixRanks,
   'files.counts': filesCounts,
   hdf5,
@@ -37,6 +40,7 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'hl.files': hlFiles,
   'hl.opens': hlOpens,
   'io.rankBytes': ioRankBytes,
+  'io.summary': ioSummary,
   job,
   lustre,
   'lustre.stripes': lustreStripes,

@@ -351,6 +351,44 @@ export interface PosixCounterTotalsFact {
   readonly files: { readonly total: number; readonly readOnly: number; readonly writeOnly: number; readonly readWrite: number; readonly shared: number; readonly unique: number };
 }
 
+/** One layer's entry of `io.summary`. */
+export interface LayerIo {
+  readonly layer: string;
+  readonly bytesRead: number;
+  readonly bytesWritten: number;
+  /** Read + write + metadata seconds summed over ranks. */
+  readonly cumulativeTime: number;
+  /** Darshan's agg_time_by_slowest: the slowest rank's time on unique files plus each shared file's slowest rank. */
+  readonly slowestRankTime: number;
+  /** Bytes per second over slowestRankTime (darshan-parser's agg_perf_by_slowest), null when no time was spent. */
+  readonly throughput: number | null;
+}
+
+/** `io.summary`: the job's I/O against its run time. */
+export interface IoSummaryFact {
+  readonly runTime: number;
+  /** POSIX + STDIO slowest-rank time: the part of the run time the job spent in I/O (an estimate). */
+  readonly ioTime: number;
+  /** ioTime / runTime (at most 1), null when the run time is 0. */
+  readonly ioShare: number | null;
+  /** POSIX + STDIO bytes read and written. */
+  readonly bytes: number;
+  readonly layers: readonly LayerIo[];
+}
+
+/** One entry of `completeness`. */
+export interface ModuleCompleteness {
+  readonly module: string;
+  readonly status: 'partial' | 'damaged' | 'unreliable';
+  readonly detail: string;
+}
+
+/** `completeness`: what the log is missing. */
+export interface CompletenessFact {
+  readonly complete: boolean;
+  readonly modules: readonly ModuleCompleteness[];
+}
+
 /** Every fact, by name. */
 export interface FactValues {
   job: JobFact;
@@ -379,6 +417,8 @@ export interface FactValues {
   'modules.totals': ModulesTotalsFact;
   log: LogInfoFact;
   'posix.counterTotals': PosixCounterTotalsFact;
+  'io.summary': IoSummaryFact;
+  completeness: CompletenessFact;
 }
 
 export type FactName = keyof FactValues;

@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Finding, Level, Report } from '../contract/index.js';
 import { escapeTerminal } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
 
 type Paint = (s: string) => string;
 interface Line {
@@ -10,35 +10,39 @@ interface Line {
   /** Columns of indentation, kept on wrapped continuation lines. */
   readonly indent: number;
   readonly paint?: Paint;
+  /** Columns continuation lines hang under (default: after a leading marker `▶ `, `↪ `, `• `). */
+  readonly hang?: number;
 }
 
 /** Wraps a line to `width` columns at spaces (long words are cut). */
 function wrap(line: Line, width: number): Line[] {
   // Continuation lines hang under the text after a leading marker (`▶ `, `↪ `, `• `).
-  const hang = /^[▶↪•] /.test(line.text) ? 2 : 0;
-  const room = Math.max(10, width - line.indent - hang);
+  const hang = line.hang ?? (/^[▶↪•] /.test(line.text) ? 2 : 0);
+  // The first line has the whole width; continuation lines hang under it.
+  const roomAt = (n: number) => Math.max(10, width - line.indent - (n > 0 ? hang : 0));
   const words = line.text.split(' ');
   const out: string[] = [];
   let cur = '';
   for (const w of words) {
     let word = w;
-    while (word.length > room) {
+    while (word.length > roomAt(out.length)) {
       if (cur) {
         out.push(cur);
         cur = '';
       }
+      const room = roomAt(out.length);
       out.push(word.slice(0, room));
       word = word.slice(room);
     }
     if (!cur) cur = word;
-    else if (cur.length + 1 + word.length <= room) cur += ` ${word}`;
+    else if (cur.length + 1 + word.length <= roomAt(out.length)) cur += ` ${word}`;
     else {
       out.push(cur);
       cur = word;
     }
   }
   out.push(cur);
-  return out.map((text, i) => ({ text, indent: line.indent + (i > 0 ? hang : 0), paint: line.paint }));
+  return out.map((text, i) => ({ text, indent: line.indent + (i > 0 ? hang : 0), paint: line.paint, hang: 0 }));
 }
 
 function panel(title: string, lines: Line[], width: number, subtitle?: string, frame: Paint = (s) => s): string {
@@ -67,15 +71,19 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
   const E = escapeTerminal;
   const parts: string[] = [''];
 
-  const banner: Line[] = bannerRows(report).map(([k, v]) => ({ text: `${`${k}:`.padEnd(16)}${E(v)}`, indent: 1 }));
+  // Drishti's banner wraps to the left edge; the default mode's hangs under the values.
+  const hang = report.mode === 'drishti' ? 0 : 16;
+  const banner: Line[] = bannerRows(report).map(([k, v]) => ({ text: `${`${k}:`.padEnd(16)}${E(v)}`, indent: 1, hang }));
   const mode = report.mode === 'drishti' ? ' (Drishti mode)' : '';
   parts.push(panel(`IOLENS v${report.tool.version}${mode}`, banner, width, summaryLine(report), c.blue));
   parts.push('');
 
   const insightLines = (ins: Finding): Line[] => {
     const lines: Line[] = [];
-    const code = opts.showCodes ? `[${ins.code}] ` : '';
-    lines.push({ text: `▶ ${code}${E(ins.message)}`, indent: 1, paint: levelPaint[ins.level] });
+    // Drishti mode prints Drishti's lines; the default mode marks every finding with its level and code.
+    const lead = report.mode === 'drishti' ? (opts.showCodes ? `[${ins.code}] ` : '') : `${levelMarker(ins.level, ins.code)} `;
+    lines.push({ text: `▶ ${lead}${E(ins.message)}`, indent: 1, paint: levelPaint[ins.level] });
+    for (const cav of ins.caveats ?? []) lines.push({ text: `↪ Caveat: ${E(cav)}`, indent: 3, paint: c.yellow });
     const shown = ins.details.slice(0, maxDetails);
     for (const d of shown) lines.push({ text: `↪ ${E(detailText(report, d, !!opts.fullPath))}`, indent: 3, paint: levelPaint[ins.level] });
     if (ins.details.length > shown.length) lines.push({ text: `↪ … and ${ins.details.length - shown.length} more (see --json)`, indent: 3 });
@@ -101,7 +109,9 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
 
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   parts.push(panel('THRESHOLDS', rows.map((t) => ({ text: `${`${t.label}:`.padEnd(40)} ${thresholdValue(t.value, t.unit)}`, indent: 0 })), width));
-  if (report.notes.length) parts.push(panel('NOTES', report.notes.map((n) => ({ text: `• ${E(n)}`, indent: 0, paint: c.dim })), width));
+  const notes = report.notes.map((n) => ({ text: `• ${E(n)}`, indent: 0, paint: c.dim }));
+  if (report.mode !== 'drishti' && report.insights.length) notes.push({ text: '• iolens list-checks CODE (or docs/checks/CODE.md) explains each finding: what it detects, why it matters, how to fix it', indent: 0, paint: c.dim });
+  if (notes.length) parts.push(panel('NOTES', notes, width));
   parts.push('');
   return parts.join('\n');
 }

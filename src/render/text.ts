@@ -1,4 +1,5 @@
 import { renderTemplate } from '../text/template.js';
+import { formatBytes, formatPercent, formatRate, formatSeconds, plural } from '../text/format.js';
 import type { Detail, Report } from '../contract/index.js';
 
 /** A detail line's text with the file shown as a base name (or full path), re-rendered from its template. */
@@ -7,7 +8,7 @@ export function detailText(report: Report, d: Detail, fullPath: boolean): string
   if (!tpl || d.subject.kind !== 'file' || fullPath) return d.message;
   const name = d.subject.name;
   const base = name.slice(name.lastIndexOf('/') + 1) || name;
-  return renderTemplate(tpl, { ...d.data, file: base });
+  return renderTemplate(tpl, { ...d.data, file: base }, report.mode === 'drishti' ? 'drishti' : 'iec');
 }
 
 /** `2017-03-20 09:07:47+00:00`, the banner's time format. */
@@ -17,10 +18,41 @@ export function bannerTime(iso: string): string {
 
 /** The banner's lines (label, value) — shared by every renderer. */
 export function bannerRows(r: Report): [string, string][] {
+  return r.mode === 'drishti' ? drishtiBanner(r) : defaultBanner(r);
+}
+
+/** The default mode's banner: identity, then what the I/O cost the run, per layer, and whether the data is whole. */
+function defaultBanner(r: Report): [string, string][] {
   const j = r.job;
   const f = j.files;
-  // Drishti divides whole seconds (end − start); the default mode shows Darshan's run time.
-  const seconds = r.mode === 'drishti' ? Math.floor(j.endTime.epochSeconds) - Math.floor(j.startTime.epochSeconds) : j.durationSeconds;
+  const io = r.io;
+  const share = io.ioShare === null ? '' : `, ${formatPercent(io.ioShare)} of the run time`;
+  const layers = io.layers.map((l) => `${l.layer} ${formatBytes(l.bytesRead + l.bytesWritten)} in ${formatSeconds(l.slowestRankTime)}${l.throughput !== null ? ` (${formatRate(l.throughput)})` : ''}`);
+  const nodes = j.nodes.count === null ? 'unknown (give --nodes, or --sacct on the cluster)' : `${j.nodes.count} (${j.nodes.source === 'sacct' ? 'from Slurm sacct' : 'from --nodes'})`;
+  const rows: [string, string][] = [
+    ['JOB', j.jobId],
+    ['EXECUTABLE', j.exe || '(none recorded)'],
+    ['DARSHAN', j.logName],
+    ['EXECUTION TIME', `${bannerTime(j.startTime.iso)} to ${bannerTime(j.endTime.iso)} (${formatSeconds(j.durationSeconds)})`],
+    ['I/O TIME', `${formatSeconds(io.ioTime)}${share} (slowest rank, POSIX and STDIO); ${formatBytes(io.bytes)} moved`],
+  ];
+  if (layers.length) rows.push(['LAYERS', layers.join('; ')]);
+  rows.push(
+    ['FILES', `${plural(f.total, 'file')} (${f.stdio} use STDIO, ${f.posixOnly} use POSIX, ${f.mpiio} use MPI-IO)`],
+    ['COMPUTE NODES', nodes],
+    ['PROCESSES', String(j.processes)],
+    ['HINTS', (j.hints.raw ?? '').split(';').join(' ') + (j.hints.source === 'darshan-log-writer' ? "  (Darshan's own log-writing hints)" : '')],
+    ['DATA', r.completeness.complete ? 'complete' : `INCOMPLETE: ${r.completeness.modules.map((m) => `${m.module} ${m.status} (${m.detail})`).join('; ')}`],
+  );
+  return rows;
+}
+
+/** Drishti's banner, exactly. */
+function drishtiBanner(r: Report): [string, string][] {
+  const j = r.job;
+  const f = j.files;
+  // Drishti divides whole seconds (end − start).
+  const seconds = Math.floor(j.endTime.epochSeconds) - Math.floor(j.startTime.epochSeconds);
   const hours = (seconds / 3600).toFixed(2);
   return [
     ['JOB', j.jobId],
@@ -34,9 +66,16 @@ export function bannerRows(r: Report): [string, string][] {
   ];
 }
 
-/** `N critical issues, N warnings, and N recommendations`. */
+/** Drishti's `N critical issues, N warnings, and N recommendations`; the default mode names the levels and counts in proper English. */
 export function summaryLine(r: Report): string {
-  return `${r.summary.high} critical issues, ${r.summary.warn} warnings, and ${r.summary.recommendations} recommendations`;
+  const s = r.summary;
+  if (r.mode === 'drishti') return `${s.high} critical issues, ${s.warn} warnings, and ${s.recommendations} recommendations`;
+  return `${plural(s.high, 'HIGH finding')}, ${plural(s.warn, 'WARN finding')}, ${plural(s.recommendations, 'recommendation')}`;
+}
+
+/** The level marker of a finding in plain text (`[HIGH D10]`), so that levels show without colour. */
+export function levelMarker(level: string, code: string): string {
+  return `[${level} ${code}]`;
 }
 
 /** A threshold value as the panel shows it. */

@@ -127,12 +127,19 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
   }
   notes.push(...(options.notes ?? []));
 
+  const ioFact = facts.tryGet('io.summary');
+  const io = ioFact ?? { runTime: job?.runSeconds ?? 0, ioTime: 0, ioShare: null, bytes: 0, layers: [] };
+  const gaps = facts.tryGet('completeness');
+  const completeness = gaps ? { complete: gaps.complete, modules: gaps.modules } : { complete: true, modules: [] };
+
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'iolens', version: options.toolVersion ?? '0.0.0' },
     mode,
     input: { format: 'darshan', paths: options.inputPath ? [options.inputPath] : options.logName ? [options.logName] : [], warnings: [] },
     job: jobInfo,
+    io,
+    completeness,
     insights,
     summary,
     thresholds: (mode === 'default' ? [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES] : KNOB_NAMES).map((k) => ({ knob: k, label: KNOBS[k].label, value: config.knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),

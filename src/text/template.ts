@@ -1,4 +1,5 @@
 import type { MessageData } from '../contract/index.js';
+import { formatBytes } from './format.js';
 
 /**
  * Number formatting shared by message templates. Drishti prints with Python's `format`, so the helpers round the
@@ -62,7 +63,13 @@ export type PlaceholderFormat = 'pct' | 'pctRaw' | 'bytes' | 'fixed2' | 'float';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z0-9]+))?\}/g;
 
-function formatValue(v: number | string, fmt: string | undefined): string {
+/**
+ * How `{name:bytes}` prints: `drishti` as Drishti (1024-based units named KB, MB, GB, `1 bytes`), `iec` with the
+ * units' real names (KiB, MiB, GiB, `1 B`; the default mode).
+ */
+export type TemplateStyle = 'drishti' | 'iec';
+
+function formatValue(v: number | string, fmt: string | undefined, style: TemplateStyle): string {
   if (typeof v === 'string') return v;
   switch (fmt) {
     case undefined:
@@ -72,7 +79,7 @@ function formatValue(v: number | string, fmt: string | undefined): string {
     case 'pctRaw':
       return `${pyFloat(v)}%`;
     case 'bytes':
-      return humanBytes(v);
+      return style === 'iec' ? formatBytes(v) : humanBytes(v);
     case 'fixed2':
       return pyFixed(v, 2);
     case 'float':
@@ -83,11 +90,11 @@ function formatValue(v: number | string, fmt: string | undefined): string {
 }
 
 /** Renders a message template with its data. Throws on a placeholder without data (a bug in the check). */
-export function renderTemplate(template: string, data: MessageData): string {
+export function renderTemplate(template: string, data: MessageData, style: TemplateStyle = 'drishti'): string {
   return template.replace(PLACEHOLDER, (_m, name: string, fmt: string | undefined) => {
     const v = data[name];
     if (v === undefined) throw new Error(`message placeholder {${name}} has no value`);
-    return formatValue(v, fmt);
+    return formatValue(v, fmt, style);
   });
 }
 

@@ -1,15 +1,28 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './command.js';
+import { UserError } from '../errors.js';
 
 const listChecks: CommandModule = {
   name: 'list-checks',
   register(program: Command) {
     program
       .command('list-checks')
-      .description('print the catalogue of report checks: code, level, problem tag, modes, options with defaults')
+      .description('print the catalogue of report checks (code, level, problem tag, modes, options with defaults), or the page of each CODE given')
+      .argument('[codes...]', 'check codes (D10, P05 …): print their documentation pages')
       .option('--json', 'print it as JSON')
-      .action(async (opts: { json?: boolean }) => {
-        const { CHECKS } = await import('../../checks/registry.js');
+      .action(async (codes: string[], opts: { json?: boolean }) => {
+        const { CHECKS, CHECKS_BY_CODE } = await import('../../checks/registry.js');
+        if (codes.length > 0) {
+          const { checkDoc } = await import('../../checks/docs.js');
+          const pages: string[] = [];
+          for (const code of codes) {
+            const check = CHECKS_BY_CODE.get(code.toUpperCase());
+            if (!check) throw new UserError(`no check '${code}' (iolens list-checks lists them)`);
+            pages.push(checkDoc(check));
+          }
+          process.stdout.write(pages.join('\n'));
+          return;
+        }
         const { defaultKnobValues } = await import('../../config/knobs.js');
         const knobs = defaultKnobValues();
         type Meta = (typeof CHECKS)[number]['meta'] & { modes?: readonly string[]; supersedes?: readonly string[] };
@@ -40,7 +53,7 @@ const listChecks: CommandModule = {
         const w = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
         const lines = [`${w('CODE', 5)} ${w('LEVEL', 5)} ${w('PROBLEM', 18)} ${w('MODES', 16)} TITLE`];
         for (const r of rows) lines.push(`${w(r.code, 5)} ${w(r.level, 5)} ${w(r.problem ?? '-', 18)} ${w(r.modes.join(','), 16)} ${r.title}`);
-        process.stdout.write(lines.join('\n') + `\n\n${rows.length} checks; details and options: iolens list-checks --json, docs/checks/<CODE>.md\n`);
+        process.stdout.write(lines.join('\n') + `\n\n${rows.length} checks; one check's page: iolens list-checks CODE (docs/checks/<CODE>.md); all options: iolens list-checks --json\n`);
       });
   },
 };
