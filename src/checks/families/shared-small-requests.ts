@@ -1,5 +1,6 @@
-import type { CheckContext, DetailInput } from '../types.js';
+import type { CheckContext } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
+import { smallRequestDetails } from './small-requests.js';
 
 /**
  * P15/P16: many small requests to shared files. "Shared" means Darshan's reduced records (rank −1, a file opened
@@ -13,14 +14,7 @@ export function runSharedSmallRequests(ctx: CheckContext<'ratio' | 'absolute', '
   const { ratio, absolute } = ctx.options;
   if (!(total && small / total > ratio && small > absolute)) return;
   const per = dir === 'read' ? s.smallReadsPerRecord : s.smallWritesPerRecord;
-  const cut = (total * ratio) / 2;
-  const details: DetailInput<'file'>[] = [];
-  for (let i = 0; i < s.ids.length; i++) {
-    if (per[i] > cut) {
-      const subject = ctx.file(s.ids[i]);
-      details.push({ messageId: 'file', data: { count: per[i], ratio: per[i] / total, file: subject.kind === 'file' ? subject.name : '' }, subject });
-    }
-  }
+  const details = smallRequestDetails(ctx, s.ids, per, total, ratio);
   ctx.report({
     messageId: 'many',
     data: { count: small, ratio: small / total },

@@ -1,3 +1,4 @@
+import type { Subject } from '../../contract/index.js';
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
 
@@ -17,14 +18,7 @@ export function runSmallRequests(ctx: CheckContext<'ratio' | 'absolute', 'many' 
   if (!(small && small / total > ratio && small > absolute)) return;
   const f = ctx.fact('posix.byFile');
   const perFile = dir === 'read' ? f.smallReads : f.smallWrites;
-  const cut = (total * ratio) / 2;
-  const details: DetailInput<'file'>[] = [];
-  for (let i = 0; i < f.ids.length; i++) {
-    if (perFile[i] > cut) {
-      const subject = ctx.file(f.ids[i]);
-      details.push({ messageId: 'file', data: { count: perFile[i], ratio: perFile[i] / total, file: subject.kind === 'file' ? subject.name : '' }, subject });
-    }
-  }
+  const details = smallRequestDetails(ctx, f.ids, perFile, total, ratio);
   const bins = dir === 'read' ? 'POSIX_SIZE_READ_0_100 … POSIX_SIZE_READ_100K_1M' : 'POSIX_SIZE_WRITE_0_100 … POSIX_SIZE_WRITE_100K_1M';
   ctx.report({
     messageId: 'many',
@@ -36,4 +30,20 @@ export function runSmallRequests(ctx: CheckContext<'ratio' | 'absolute', 'many' 
     details,
     recommendations: ['coalesce', ctx.hasModule('MPI-IO') ? 'collective' : 'adoptMpiio'],
   });
+}
+
+/**
+ * Details of P05/P06 and P15/P16 (Drishti's cut-off): the files whose small requests exceed half the ratio threshold
+ * times all requests of that direction.
+ */
+export function smallRequestDetails(ctx: { file(id: bigint): Subject }, ids: BigUint64Array, small: Float64Array, total: number, ratio: number): DetailInput<'file'>[] {
+  const cut = (total * ratio) / 2;
+  const details: DetailInput<'file'>[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    if (small[i] > cut) {
+      const subject = ctx.file(ids[i]);
+      details.push({ messageId: 'file', data: { count: small[i], ratio: small[i] / total, file: subject.kind === 'file' ? subject.name : '' }, subject });
+    }
+  }
+  return details;
 }
