@@ -1,7 +1,6 @@
 import type { CheckContext } from '../types.js';
 
 type Relation = 'fewer' | 'more' | 'equal';
-const LEVEL = { fewer: 'OK', more: 'HIGH', equal: 'OK' } as const;
 
 /**
  * M08/M09/M10: MPI-IO aggregators (`cb_nodes` hint) vs compute nodes. Needs the node count (`--nodes`, or Slurm
