@@ -27,6 +27,75 @@ test('codes are unique and code and slug match the file name', () => {
   }
 });
 
+const FAMILIES = join(SRC, 'families');
+const familyFiles = readdirSync(FAMILIES).filter((f) => f.endsWith('.ts')).map((f) => `families/${f}`);
+
+/** A check's source with literal concatenations joined (`'a ' +⏎ 'b'` → `'a b'`) and quote escapes dropped, so texts read verbatim. */
+function joinedSource(file: string): string {
+  return readFileSync(join(SRC, file), 'utf8')
+    .replace(/(['"`])\s*\+\s*(['"`])/g, '')
+    .replace(/\\(['"`\\])/g, '$1');
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A string literal holding exactly `s`, in any quote style (joined pieces may open with one quote and close with another). */
+const literal = (s: string) => `['"\`]${escapeRe(s)}['"\`]`;
+
+/**
+ * What a meta literal must contain, derived from its value: each property `key: value` as a pattern over the source.
+ * Strings are one literal in any quote style, numbers as written, string lists element by element, empty objects and
+ * lists as `{}` and `[]`, the keys of non-empty objects (message ids, option names…) as `key: {`, and list items that
+ * are objects (Drishti differences) by their own properties.
+ */
+function metaPatterns(key: string, value: unknown): { what: string; re: RegExp }[] {
+  const k = `\\b${escapeRe(key)}:\\s*`;
+  if (typeof value === 'string') return [{ what: `${key}: '${value}'`, re: new RegExp(`${k}(?:${literal(value)})`) }];
+  if (typeof value === 'number' || typeof value === 'boolean') return [{ what: `${key}: ${value}`, re: new RegExp(`${k}${value}\\b`) }];
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    const items = value.map((v: string) => `\\s*(?:${literal(v)})`).join(',');
+    return [{ what: `${key}: [${value.join(', ')}]`, re: new RegExp(`${k}\\[${items}${value.length ? ',?' : ''}\\s*\\]`) }];
+  }
+  if (Array.isArray(value)) return [{ what: `${key}: [`, re: new RegExp(`${k}\\[`) }, ...value.flatMap((v) => Object.entries(v as object).flatMap(([kk, vv]) => metaPatterns(kk, vv)))];
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (!entries.length) return [{ what: `${key}: {}`, re: new RegExp(`${k}\\{\\s*\\}`) }];
+    return [{ what: `${key}: {`, re: new RegExp(`${k}\\{`) }, ...entries.flatMap(([kk, vv]) => metaPatterns(kk, vv))];
+  }
+  throw new Error(`meta.${key}: unexpected value ${String(value)}`);
+}
+
+test('every check file declares its whole meta as a literal (code, texts, message ids, options and knobs, compat)', () => {
+  for (const c of CHECKS) {
+    const file = checkFiles.find((f) => f.endsWith(`/${c.meta.code.toLowerCase()}-${c.meta.slug}.ts`));
+    assert.ok(file, `${c.meta.code} has a file`);
+    const src = joinedSource(file);
+    assert.match(src, /^export default defineCheck\(\{\n  meta: \{\n/m, `${file}: the default export is defineCheck({ meta: { … } })`);
+    assert.equal(src.match(/\bmeta:/g)?.length, 1, `${file} has one meta block`);
+    const { docsUrl: _derived, ...meta } = c.meta;
+    const patterns = Object.entries(meta).flatMap(([k, v]) => metaPatterns(k, v));
+    assert.ok(patterns.some((p) => p.what === `code: '${c.meta.code}'`));
+    for (const p of patterns) assert.match(src, p.re, `${file} declares ${p.what}`);
+  }
+});
+
+test('families/ hold shared run logic only: no meta, no check texts', () => {
+  assert.ok(familyFiles.length > 0);
+  const texts = CHECKS.flatMap((c) => [
+    c.meta.title,
+    c.meta.failureTitle,
+    ...Object.values(c.meta.messages as Record<string, string>),
+    ...Object.values(c.meta.recommendations as Record<string, { text: string }>).map((r) => r.text),
+    ...Object.values(c.meta.options as Record<string, { description?: string }>).flatMap((o) => (o.description ? [o.description] : [])),
+  ]);
+  for (const f of familyFiles) {
+    const src = joinedSource(f);
+    for (const banned of [/\bmeta\s*:/, /\bcode\s*:/, /\bdefineCheck\b/, /\bknob\s*:/, /\bmessages\s*:/, /\bfailureTitle\s*:/, /\bcompat\s*:/]) {
+      assert.doesNotMatch(src, banned, `${f} declares no meta (${banned.source})`);
+    }
+    for (const t of texts) assert.ok(!src.includes(t), `${f} does not hold the text "${t}"`);
+  }
+});
+
 test('every check has a table test next to it', () => {
   for (const f of checkFiles) {
     const t = join(SRC, f.replace(/\.ts$/, '.test.ts'));

@@ -132,8 +132,12 @@ export interface CheckContext<O extends string, M extends string, R extends stri
   hasModule(name: string): boolean;
   /** A detail subject for a file record id. */
   file(id: bigint, rank?: number): Subject;
-  /** Emits one insight (a check may emit none, one, or — P10 in Drishti mode — the same twice). */
-  report(insight: FindingInput<M, R>): void;
+  /**
+   * Emits one insight (a check may emit none, one, or — P10 in Drishti mode — the same twice). A function-typed
+   * property, not a method, so that the context is checked strictly: a run helper of `families/` typed for messages
+   * `'many' | 'file'` accepts no check whose meta lacks one of them.
+   */
+  readonly report: (insight: FindingInput<M, R>) => void;
 }
 
 /** A check module's default export. */

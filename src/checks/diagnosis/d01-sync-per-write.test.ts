@@ -11,11 +11,11 @@ test('D01 on labelled logs of the shared corpus', () => {
     { log: 'ior-stride-write-1k-fsync.darshan' },
     ],
     quiet: [
-    { facts: { 'posix.files': posixFiles({ writes: 100, syncs: 90 }) } },
-    { facts: { 'posix.files': posixFiles({ writes: 15, syncs: 15 }) } },
-    { log: 'iopat-straggler-fsync-write.darshan' },
-    { log: 'ior-healthy-posix-fpp-large.darshan' },
-    { log: 'ior-small-seq-write-1k.darshan' },
+    { facts: { 'posix.files': posixFiles({ writes: 100, syncs: 90 }) }, fired: [] },
+    { facts: { 'posix.files': posixFiles({ writes: 15, syncs: 15 }) }, fired: [] },
+    { log: 'iopat-straggler-fsync-write.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D13 HIGH', 'D18 INFO'] },
+    { log: 'ior-healthy-posix-fpp-large.darshan', fired: ['M01 WARN', 'P12 OK', 'P14 OK', 'D18 INFO'] },
+    { log: 'ior-small-seq-write-1k.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D10 HIGH', 'D18 INFO'] },
     ],
   });
 });

@@ -10,12 +10,12 @@ test('D03 on labelled logs of the shared corpus', () => {
     { log: 'iopat-rank0-shared-write.darshan', expect: { data: { rank: 0, share: 1, nprocs: 4 } } },
     ],
     quiet: [
-    { facts: { 'io.rankBytes': rankBytes([90e6, 5e6, 5e6]) } },
-    { facts: { 'io.rankBytes': rankBytes([64e6]) } },
-    { facts: { 'io.rankBytes': rankBytes([1e5, 0, 0, 0]) } },
-    { log: 'iopat-mpiio-strided-coll-4k.darshan' },
-    { log: 'iopat-balanced-shared-write.darshan' },
-    { log: 'ior-healthy-posix-fpp-large.darshan' },
+    { facts: { 'io.rankBytes': rankBytes([90e6, 5e6, 5e6]) }, fired: [] },
+    { facts: { 'io.rankBytes': rankBytes([64e6]) }, fired: [] },
+    { facts: { 'io.rankBytes': rankBytes([1e5, 0, 0, 0]) }, fired: [] },
+    { log: 'iopat-mpiio-strided-coll-4k.darshan', fired: ['P01 INFO', 'P03 INFO', 'P14 OK', 'M05 OK', 'M07 WARN', 'D18 INFO'] },
+    { log: 'iopat-balanced-shared-write.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D18 INFO'] },
+    { log: 'ior-healthy-posix-fpp-large.darshan', fired: ['M01 WARN', 'P12 OK', 'P14 OK', 'D18 INFO'] },
     ],
   });
 });

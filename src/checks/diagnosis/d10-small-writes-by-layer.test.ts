@@ -14,10 +14,10 @@ test('D10 on labelled logs of the shared corpus', () => {
     { log: 'ior-hdf5-indep-small-write-4k.darshan', expect: { data: { count: 1024, total: 1024 }, detail: { layer: 'HDF5' } } },
     ],
     quiet: [
-    { log: 'ior-seq-write-1m.darshan' },
-    { log: 'ior-hdf5-coll-write-8m.darshan' },
-    { log: 'iopat-mpiio-strided-coll-4k.darshan' },
-    { log: 'iopat-posix-bulk-records.darshan' },
+    { log: 'ior-seq-write-1m.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D18 INFO'] },
+    { log: 'ior-hdf5-coll-write-8m.darshan', fired: ['P01 INFO', 'P03 INFO', 'P14 OK', 'M05 OK', 'M07 WARN', 'D18 INFO'] },
+    { log: 'iopat-mpiio-strided-coll-4k.darshan', fired: ['P01 INFO', 'P03 INFO', 'P14 OK', 'M05 OK', 'M07 WARN', 'D18 INFO'] },
+    { log: 'iopat-posix-bulk-records.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D18 INFO'] },
     ],
   });
 });

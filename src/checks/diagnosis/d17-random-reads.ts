@@ -1,4 +1,44 @@
-import { firstOpRandomAccess } from '../families/first-op-random-access.js';
+import { defineCheck } from '../define-check.js';
+import { runFirstOpRandomAccess } from '../families/first-op-random-access.js';
 
 /** D17: random POSIX reads, each rank's first request not counted (default mode; supersedes P11). */
-export default firstOpRandomAccess('D17', 'read', ['P11']);
+export default defineCheck({
+  meta: {
+    code: 'D17',
+    slug: 'random-reads',
+    title: 'POSIX reads follow the file order',
+    failureTitle: 'Random POSIX reads',
+    description:
+      'Requests that jump backwards or around a file defeat read-ahead and write-behind and turn streaming into ' +
+      'seeks; on a parallel file system each jump can hit another server.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'random-read',
+    requires: ['posix.files', 'job'],
+    modes: ['default'],
+    supersedes: ['P11'],
+    options: {
+      ratio: { knob: 'random_operations', description: 'Share of random reads above which access is random.' },
+      min: { knob: 'random_min', description: 'Minimum number of random reads.' },
+      large: { knob: 'large_piece_bytes', description: 'Mean read size of the files with random reads from which the finding is WARN rather than HIGH.' },
+    },
+    messages: {
+      random: '{count} of {total} POSIX reads ({ratio:pct}) go backwards or jump around the file',
+      file: `{count} random reads ({ratio:pct} of the file's) on "{file}"`,
+    },
+    recommendations: {
+      order: { text: 'Sort or batch requests by offset before issuing them, so each rank walks its part of the file forwards' },
+      collective: { text: 'With MPI-IO, describe the pattern with a file view and use collective reads: ROMIO reorders the pieces into large contiguous requests', snippet: 'mpi-io-collective-read.c' },
+    },
+    compat: {
+      differences: [
+        { id: 'first-request', description: "Drishti counts each rank's first request on a file as random; this check does not, and needs `random_min` random requests instead of 1000." },
+      ],
+    },
+  },
+  run(ctx) {
+    runFirstOpRandomAccess(ctx, 'read');
+  },
+});

@@ -11,6 +11,7 @@ test('D18 on logs with and without HEATMAP', () => {
     quiet: [
       {
         facts: { 'heatmap.timeline': { binSeconds: 0.1, layers: [{ layer: 'POSIX', bytes: Float64Array.of(0, 0), activeRanks: Float64Array.of(0, 0) }] } },
+        fired: [],
       },
     ],
     notApplicable: [{ log: 'example.darshan' }],

@@ -1,5 +1,4 @@
-import { defineCheck } from '../define-check.js';
-import type { Check, DetailInput } from '../types.js';
+import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
 import { indexOf, significant, subjectName } from './diagnosis-common.js';
 
@@ -17,110 +16,72 @@ type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
  * hold `small_time_share` of the POSIX time of that direction (weighted by their small share), so a few small writes
  * to a log file next to large data writes stay WARN.
  */
-export function appLayerSmallRequests(code: 'D10' | 'D11', dir: Direction, supersedes: readonly string[]): Check<'high' | 'warn' | 'min' | 'time', 'many' | 'file', Rec> {
+export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'min' | 'time', 'many' | 'file', Rec>, dir: Direction): void {
   const w = WORDS[dir];
-  return defineCheck({
-    meta: {
-      code,
-      slug: `small-${w.ops}-by-layer`,
-      title: `The application's ${w.ops} are large`,
-      failureTitle: `Small ${w.ops} at the layer the application calls`,
-      description:
-        `Every ${w.op} request costs a call, and on a parallel file system at least one round trip to a server. ` +
-        `Requests under 1 MiB spend more time in latency than in moving data. The sizes are taken where the application ` +
-        `issues them (HDF5/PnetCDF, MPI-IO, else POSIX), so collective buffering that merges requests is not mistaken for the application's pattern.`,
-      panel: 'OPERATIONS',
-      layer: 'job',
-      scope: 'file',
-      level: 'HIGH',
-      problem: dir === 'read' ? 'small-reads' : 'small-writes',
-      requires: ['job'],
-      modes: ['default'],
-      supersedes,
-      options: {
-        high: { knob: 'small_share', description: `Share of small ${w.ops} among the application's ${w.ops} above which the finding is HIGH.` },
-        warn: { knob: 'small_requests', description: `Share above which the finding is WARN.` },
-        min: { knob: 'small_min', description: `Minimum number of small ${w.ops}.` },
-        time: { knob: 'small_time_share', description: `Share of the POSIX ${w.op} time on files with small ${w.ops} (weighted by their small share) needed for HIGH.` },
-      },
-      messages: {
-        many: `{count} of {total} ${w.ops} ({ratio:pct}) are smaller than 1 MiB at the layer the application calls`,
-        file: `{count} small ${w.noun} ({ratio:pct} of the file's, {layer} layer) on "{file}"`,
-      },
-      recommendations: {
-        coalesce: { text: `Buffer data in memory and issue fewer, larger ${w.ops} (≥ 1 MiB, ideally a multiple of the stripe size)` },
-        collective: { text: `Use collective ${w.ops} (MPI_File_${w.op}_all, or H5Pset_dxpl_mpio(…, H5FD_MPIO_COLLECTIVE)) so aggregators merge the ranks' small pieces into large requests`, snippet: dir === 'read' ? 'mpi-io-collective-read.c' : 'mpi-io-collective-write.c' },
-        hdf5Chunk: { text: 'For HDF5 datasets, select larger hyperslabs per call and make the chunk size a multiple of the request size', snippet: 'hdf5-alignment.c' },
-      },
-      compat: { differences: [{ id: 'layer', description: 'Drishti counts POSIX requests only, including 1 MiB ones, and needs more than 1000 of them; this check judges the application layer, excludes exact 1 MiB requests, and has a lower floor.' }] },
-    },
-    run(ctx) {
-      const hl = ctx.tryFact('hl.files');
-      const mp = ctx.tryFact('mpiio.files');
-      const px = ctx.tryFact('posix.files');
-      const judged = new Set<bigint>();
-      const rows: { id: bigint; layer: Layer; small: number; total: number; collective: boolean }[] = [];
-      // Whether a file's POSIX requests are mostly large: then collective small calls were merged before the file system.
-      const pIdx = px ? indexOf(px.ids) : new Map<bigint, number>();
-      const posixLarge = (id: bigint) => {
-        const i = pIdx.get(id);
-        if (i === undefined || !px) return false;
-        const n = dir === 'read' ? px.reads[i] : px.writes[i];
-        return n > 0 && (dir === 'read' ? px.smallReads[i] : px.smallWrites[i]) / n <= ctx.options.high;
-      };
-      if (hl) for (let i = 0; i < hl.ids.length; i++) {
-        judged.add(hl.ids[i]);
-        const collective = hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(hl.ids[i]);
-        rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i], collective });
-      }
-      if (mp) for (let i = 0; i < mp.ids.length; i++) {
-        if (judged.has(mp.ids[i])) continue;
-        judged.add(mp.ids[i]);
-        const coll = dir === 'read' ? mp.collReads[i] + mp.splitReads[i] : mp.collWrites[i] + mp.splitWrites[i];
-        const indep = dir === 'read' ? mp.indepReads[i] + mp.nbReads[i] : mp.indepWrites[i] + mp.nbWrites[i];
-        rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total: coll + indep, collective: coll > indep && posixLarge(mp.ids[i]) });
-      }
-      if (px) for (let i = 0; i < px.ids.length; i++) {
-        if (judged.has(px.ids[i])) continue;
-        rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false });
-      }
-      let small = 0, total = 0, costly = 0, smallTime = 0, allTime = 0;
-      const time = px ? (dir === 'read' ? px.readTime : px.writeTime) : null;
-      if (time) for (let i = 0; i < time.length; i++) allTime += Math.max(0, time[i]);
-      for (const r of rows) {
-        small += Math.max(0, r.small);
-        total += Math.max(0, r.total);
-        if (!r.collective) costly += Math.max(0, r.small);
-        const i = pIdx.get(r.id);
-        if (time && i !== undefined && r.total > 0) smallTime += Math.max(0, time[i]) * Math.min(1, Math.max(0, r.small) / r.total);
-      }
-      const share = total ? small / total : 0;
-      // Time spent on the files with small requests, in proportion to their small share: the cost where Darshan has it.
-      const timeShare = allTime > 0 ? smallTime / allTime : share;
-      const o = ctx.options;
-      if (!(small >= o.min && share > o.warn)) return;
-      const details: DetailInput<'file'>[] = [];
-      for (const r of significant(rows, (x) => x.small)) {
-        const subject = ctx.file(r.id);
-        details.push({ messageId: 'file', data: { count: r.small, ratio: r.total ? r.small / r.total : 0, layer: r.layer, file: subjectName(subject) }, subject });
-      }
-      const layers = new Set(rows.filter((r) => r.small > 0).map((r) => r.layer));
-      const recs: Rec[] = ['coalesce'];
-      if (mp) recs.push('collective');
-      if (layers.has('HDF5')) recs.push('hdf5Chunk');
-      ctx.report({
-        level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
-        cost: allTime > 0 ? { share: timeShare, basis: 'time' } : { share, basis: 'operations' },
-        messageId: 'many',
-        data: { count: small, total, ratio: share },
-        evidence: [
-          { name: `small${w.Op}s`, value: small, unit: 'count', source: 'H5D/PNETCDF_VAR, MPIIO_SIZE_*_AGG or POSIX_SIZE_* bins below 1 MiB, refined with *_ACCESS1..4' },
-          { name: w.ops, value: total, unit: 'count', source: 'H5D_/PNETCDF_VAR_, MPIIO_ or POSIX_ request counters' },
-          { name: 'share', value: share, unit: 'ratio', source: 'hl.files, mpiio.files, posix.files' },
-        ],
-        details,
-        recommendations: recs,
-      });
-    },
+  const hl = ctx.tryFact('hl.files');
+  const mp = ctx.tryFact('mpiio.files');
+  const px = ctx.tryFact('posix.files');
+  const judged = new Set<bigint>();
+  const rows: { id: bigint; layer: Layer; small: number; total: number; collective: boolean }[] = [];
+  // Whether a file's POSIX requests are mostly large: then collective small calls were merged before the file system.
+  const pIdx = px ? indexOf(px.ids) : new Map<bigint, number>();
+  const posixLarge = (id: bigint) => {
+    const i = pIdx.get(id);
+    if (i === undefined || !px) return false;
+    const n = dir === 'read' ? px.reads[i] : px.writes[i];
+    return n > 0 && (dir === 'read' ? px.smallReads[i] : px.smallWrites[i]) / n <= ctx.options.high;
+  };
+  if (hl) for (let i = 0; i < hl.ids.length; i++) {
+    judged.add(hl.ids[i]);
+    const collective = hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(hl.ids[i]);
+    rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i], collective });
+  }
+  if (mp) for (let i = 0; i < mp.ids.length; i++) {
+    if (judged.has(mp.ids[i])) continue;
+    judged.add(mp.ids[i]);
+    const coll = dir === 'read' ? mp.collReads[i] + mp.splitReads[i] : mp.collWrites[i] + mp.splitWrites[i];
+    const indep = dir === 'read' ? mp.indepReads[i] + mp.nbReads[i] : mp.indepWrites[i] + mp.nbWrites[i];
+    rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total: coll + indep, collective: coll > indep && posixLarge(mp.ids[i]) });
+  }
+  if (px) for (let i = 0; i < px.ids.length; i++) {
+    if (judged.has(px.ids[i])) continue;
+    rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false });
+  }
+  let small = 0, total = 0, costly = 0, smallTime = 0, allTime = 0;
+  const time = px ? (dir === 'read' ? px.readTime : px.writeTime) : null;
+  if (time) for (let i = 0; i < time.length; i++) allTime += Math.max(0, time[i]);
+  for (const r of rows) {
+    small += Math.max(0, r.small);
+    total += Math.max(0, r.total);
+    if (!r.collective) costly += Math.max(0, r.small);
+    const i = pIdx.get(r.id);
+    if (time && i !== undefined && r.total > 0) smallTime += Math.max(0, time[i]) * Math.min(1, Math.max(0, r.small) / r.total);
+  }
+  const share = total ? small / total : 0;
+  // Time spent on the files with small requests, in proportion to their small share: the cost where Darshan has it.
+  const timeShare = allTime > 0 ? smallTime / allTime : share;
+  const o = ctx.options;
+  if (!(small >= o.min && share > o.warn)) return;
+  const details: DetailInput<'file'>[] = [];
+  for (const r of significant(rows, (x) => x.small)) {
+    const subject = ctx.file(r.id);
+    details.push({ messageId: 'file', data: { count: r.small, ratio: r.total ? r.small / r.total : 0, layer: r.layer, file: subjectName(subject) }, subject });
+  }
+  const layers = new Set(rows.filter((r) => r.small > 0).map((r) => r.layer));
+  const recs: Rec[] = ['coalesce'];
+  if (mp) recs.push('collective');
+  if (layers.has('HDF5')) recs.push('hdf5Chunk');
+  ctx.report({
+    level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
+    cost: allTime > 0 ? { share: timeShare, basis: 'time' } : { share, basis: 'operations' },
+    messageId: 'many',
+    data: { count: small, total, ratio: share },
+    evidence: [
+      { name: `small${w.Op}s`, value: small, unit: 'count', source: 'H5D/PNETCDF_VAR, MPIIO_SIZE_*_AGG or POSIX_SIZE_* bins below 1 MiB, refined with *_ACCESS1..4' },
+      { name: w.ops, value: total, unit: 'count', source: 'H5D_/PNETCDF_VAR_, MPIIO_ or POSIX_ request counters' },
+      { name: 'share', value: share, unit: 'ratio', source: 'hl.files, mpiio.files, posix.files' },
+    ],
+    details,
+    recommendations: recs,
   });
 }

@@ -1,12 +1,11 @@
-/** Read/write twins share one factory; `Direction` picks the counters and words. */
+/** Read/write twins share one run helper; `Direction` picks the counters. */
 export type Direction = 'read' | 'write';
 
+/**
+ * Words for the names of evidence values (`smallReads`, `writes`). Evidence is produced by the run logic; the texts
+ * of a check (titles, messages, recommendations) are written out in its meta, in its own file.
+ */
 export const WORDS = {
-  read: { op: 'read', ops: 'reads', noun: 'read requests', data: 'read', Op: 'Read' },
-  write: { op: 'write', ops: 'writes', noun: 'write requests', data: 'written', Op: 'Write' },
+  read: { ops: 'reads', Op: 'Read' },
+  write: { ops: 'writes', Op: 'Write' },
 } as const;
-
-/** a / b, or 0 when b is 0 (ratios of empty totals are not signals). */
-export function ratio(a: number, b: number): number {
-  return b ? a / b : 0;
-}

@@ -1,6 +1,5 @@
-import { defineCheck } from '../define-check.js';
-import type { Check, DetailInput } from '../types.js';
-import { WORDS, type Direction } from './direction.js';
+import type { CheckContext, DetailInput } from '../types.js';
+import type { Direction } from './direction.js';
 
 /**
  * P09/P10: redundant read/write traffic.
@@ -10,76 +9,40 @@ import { WORDS, type Direction } from './direction.js';
  * The default mode tests redundancy per file: a file whose bytes moved exceed its extent (highest offset + 1) had
  * some of its data read (written) more than once.
  */
-export function redundantTraffic(code: 'P09' | 'P10', dir: Direction): Check<never, 'drishti' | 'redundant' | 'file', never> {
-  const w = WORDS[dir];
-  return defineCheck({
-    meta: {
-      code,
-      slug: `redundant-${w.ops}`,
-      title: `No data ${w.data} twice`,
-      failureTitle: `Redundant ${w.op} traffic`,
-      description:
-        `The job ${dir === 'read' ? 'reads' : 'writes'} more bytes of a file than the file spans, so some bytes were ` +
-        `${w.data} more than once. Re-${dir === 'read' ? 'reading' : 'writing'} the same data costs bandwidth that caching ` +
-        `or restructuring the access would save.`,
-      panel: 'METADATA',
-      layer: 'POSIX',
-      scope: 'file',
-      level: 'WARN',
-      problem: dir === 'read' ? 'redundant-read' : 'redundant-write',
-      requires: ['posix.totals', 'posix.byFile'],
-      options: {},
-      messages: {
-        drishti: `Possibly redundant ${w.op} traffic: the highest offset ${w.data} in one file exceeds the bytes ${w.data} in all files`,
-        redundant: `{files} file(s) had more bytes ${w.data} than their extent: {excess:bytes} ${w.data} more than once`,
-        file: `{bytes:bytes} ${w.data} in "{file}", which spans {extent:bytes}`,
-      },
-      recommendations: {},
-      compat: {
-        drishti: code,
-        marks: [],
-        differences: [
-          { id: 'per-file-test', description: `Default mode compares, per file, the bytes ${w.data} with the file's extent (POSIX_MAX_BYTE_${dir === 'read' ? 'READ' : 'WRITTEN'} + 1); Drishti compares the largest offset of any file with the bytes of all files, which flags sparse access instead.` },
-          ...(dir === 'write' ? [{ id: 'printed-once', description: 'Drishti prints P10 twice (and counts both in its warnings); the default mode emits it once.' }] : []),
-        ],
-      },
-    },
-    run(ctx) {
-      const t = ctx.fact('posix.totals');
-      if (ctx.mode === 'drishti') {
-        const maxOff = dir === 'read' ? t.maxByteReadMax : t.maxByteWrittenMax;
-        const bytes = dir === 'read' ? t.bytesRead : t.bytesWritten;
-        if (!(maxOff > bytes)) return;
-        const evidence = [
-          { name: 'maxOffset', value: maxOff, unit: 'bytes' as const, source: dir === 'read' ? 'max POSIX_MAX_BYTE_READ' : 'max POSIX_MAX_BYTE_WRITTEN' },
-          { name: `bytes${w.Op === 'Read' ? 'Read' : 'Written'}`, value: bytes, unit: 'bytes' as const, source: dir === 'read' ? 'Σ POSIX_BYTES_READ' : 'Σ POSIX_BYTES_WRITTEN' },
-        ];
-        ctx.report({ messageId: 'drishti', data: {}, evidence });
-        // Drishti appends the write insight twice (SPEC §7.1).
-        if (dir === 'write') ctx.report({ messageId: 'drishti', data: {}, evidence });
-        return;
-      }
-      const f = ctx.fact('posix.byFile');
-      const bytes = dir === 'read' ? f.bytesRead : f.bytesWritten;
-      const maxB = dir === 'read' ? f.maxByteRead : f.maxByteWritten;
-      const details: DetailInput<'file'>[] = [];
-      let excess = 0;
-      for (let i = 0; i < f.ids.length; i++) {
-        const extent = maxB[i] + 1;
-        if (maxB[i] >= 0 && bytes[i] > extent) {
-          excess += bytes[i] - extent;
-          const subject = ctx.file(f.ids[i]);
-          details.push({ messageId: 'file', data: { bytes: bytes[i], extent, file: subject.kind === 'file' ? subject.name : '' }, subject });
-        }
-      }
-      if (!details.length) return;
-      details.sort((a, b) => Number(b.data.bytes) - Number(b.data.extent) - (Number(a.data.bytes) - Number(a.data.extent)));
-      ctx.report({
-        messageId: 'redundant',
-        data: { files: details.length, excess },
-        evidence: [{ name: 'excessBytes', value: excess, unit: 'bytes', source: dir === 'read' ? 'POSIX_BYTES_READ − POSIX_MAX_BYTE_READ − 1 per file' : 'POSIX_BYTES_WRITTEN − POSIX_MAX_BYTE_WRITTEN − 1 per file' }],
-        details,
-      });
-    },
+export function runRedundantTraffic(ctx: CheckContext<never, 'drishti' | 'redundant' | 'file', never>, dir: Direction): void {
+  const t = ctx.fact('posix.totals');
+  if (ctx.mode === 'drishti') {
+    const maxOff = dir === 'read' ? t.maxByteReadMax : t.maxByteWrittenMax;
+    const bytes = dir === 'read' ? t.bytesRead : t.bytesWritten;
+    if (!(maxOff > bytes)) return;
+    const evidence = [
+      { name: 'maxOffset', value: maxOff, unit: 'bytes' as const, source: dir === 'read' ? 'max POSIX_MAX_BYTE_READ' : 'max POSIX_MAX_BYTE_WRITTEN' },
+      { name: dir === 'read' ? 'bytesRead' : 'bytesWritten', value: bytes, unit: 'bytes' as const, source: dir === 'read' ? 'Σ POSIX_BYTES_READ' : 'Σ POSIX_BYTES_WRITTEN' },
+    ];
+    ctx.report({ messageId: 'drishti', data: {}, evidence });
+    // Drishti appends the write insight twice (SPEC §7.1).
+    if (dir === 'write') ctx.report({ messageId: 'drishti', data: {}, evidence });
+    return;
+  }
+  const f = ctx.fact('posix.byFile');
+  const bytes = dir === 'read' ? f.bytesRead : f.bytesWritten;
+  const maxB = dir === 'read' ? f.maxByteRead : f.maxByteWritten;
+  const details: DetailInput<'file'>[] = [];
+  let excess = 0;
+  for (let i = 0; i < f.ids.length; i++) {
+    const extent = maxB[i] + 1;
+    if (maxB[i] >= 0 && bytes[i] > extent) {
+      excess += bytes[i] - extent;
+      const subject = ctx.file(f.ids[i]);
+      details.push({ messageId: 'file', data: { bytes: bytes[i], extent, file: subject.kind === 'file' ? subject.name : '' }, subject });
+    }
+  }
+  if (!details.length) return;
+  details.sort((a, b) => Number(b.data.bytes) - Number(b.data.extent) - (Number(a.data.bytes) - Number(a.data.extent)));
+  ctx.report({
+    messageId: 'redundant',
+    data: { files: details.length, excess },
+    evidence: [{ name: 'excessBytes', value: excess, unit: 'bytes', source: dir === 'read' ? 'POSIX_BYTES_READ − POSIX_MAX_BYTE_READ − 1 per file' : 'POSIX_BYTES_WRITTEN − POSIX_MAX_BYTE_WRITTEN − 1 per file' }],
+    details,
   });
 }

@@ -11,7 +11,7 @@ test('M01 mpiio-unused', () => {
       { log: 'iopat-balanced-shared-write.darshan', mode: 'default', expect: { details: 0, recommendations: ['adoptMpiio'] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
   });
 });

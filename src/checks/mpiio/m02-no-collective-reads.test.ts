@@ -15,11 +15,11 @@ test('M02 no-collective-reads', () => {
       { facts: twoRanks, mode: 'default', expect: { data: { count: 2400, ratio: 1 }, details: 1, detail: { count: 2400, ratio: 1 }, recommendations: ['collective'] } },
     ],
     quiet: [
-      { log: 'ior-mpiio-indep-large.darshan', mode: 'drishti' },
+      { log: 'ior-mpiio-indep-large.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P14 OK', 'P19 HIGH', 'M06 WARN', 'M07 WARN'] },
       // 1 000 operations are not > 1 000.
-      { facts: { 'mpiio.totals': mpiioTotals({ indepReads: 1000 }), 'mpiio.records': mpiioRecords([[1000, 0]]) } },
+      { facts: { 'mpiio.totals': mpiioTotals({ indepReads: 1000 }), 'mpiio.records': mpiioRecords([[1000, 0]]) }, fired: [] },
       // One collective read is enough.
-      { facts: { 'mpiio.totals': mpiioTotals({ indepReads: 5000, collReads: 1 }), 'mpiio.records': mpiioRecords([[5000, 0]]) } },
+      { facts: { 'mpiio.totals': mpiioTotals({ indepReads: 5000, collReads: 1 }), 'mpiio.records': mpiioRecords([[5000, 0]]) }, fired: ['M04 OK'] },
     ],
     notApplicable: [{ log: 'iopat-balanced-shared-write.darshan' }],
   });

@@ -1,4 +1,43 @@
-import { missingCollectives } from '../families/collective.js';
+import { defineCheck } from '../define-check.js';
+import { runMissingCollectives } from '../families/collective.js';
 
 /** M02: MPI-IO reads never collective (HIGH). */
-export default missingCollectives('M02', 'read');
+export default defineCheck({
+  meta: {
+    code: 'M02',
+    slug: 'no-collective-reads',
+    title: 'MPI-IO reads use collective calls',
+    failureTitle: 'MPI-IO reads are all independent',
+    description:
+      'The job reads through MPI-IO but never collectively. Independent calls leave every rank to talk to the file ' +
+      'system on its own; collective calls let MPI-IO merge requests through aggregators (two-phase I/O).',
+    panel: 'OPERATIONS',
+    layer: 'MPI-IO',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'no-collective',
+    requires: ['mpiio.totals', 'mpiio.records'],
+    options: {
+      ratio: { knob: 'collective_operations', description: 'Share of independent operations above which a file is listed.' },
+      absolute: { knob: 'collective_operations_absolute', description: 'Minimum number of MPI-IO reads (and of independent operations for a listed file).' },
+    },
+    messages: {
+      independent: 'No collective MPI-IO reads: all {count} ({ratio:pct}) are independent calls',
+      record: '{count} ({percent:pctRaw}) independent reads to "{file}"',
+      file: '{count} ({ratio:pct}) independent reads to "{file}"',
+    },
+    recommendations: {
+      collective: { text: 'Use collective reads (MPI_File_read_all or MPI_File_read_at_all) and set one aggregator per compute node (cb_nodes)', snippet: 'mpi-io-collective-read.c' },
+    },
+    compat: {
+      drishti: 'M02',
+      marks: ['collective_operations_absolute'],
+      differences: [
+        { id: 'details-per-file', description: 'Drishti lists one detail per MPI-IO record (a file can appear once per rank) with a raw float percentage; the default mode sums ranks per file.' },
+      ],
+    },
+  },
+  run(ctx) {
+    runMissingCollectives(ctx, 'read');
+  },
+});

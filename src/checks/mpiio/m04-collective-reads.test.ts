@@ -11,7 +11,7 @@ test('M04 collective-reads', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { count: 496, ratio: 0.16527824058647117 }, details: 0, recommendations: [] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-balanced-shared-write.darshan' },

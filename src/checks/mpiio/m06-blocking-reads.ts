@@ -1,4 +1,36 @@
-import { nonBlocking } from '../families/non-blocking.js';
+import { defineCheck } from '../define-check.js';
+import { runNonBlocking } from '../families/non-blocking.js';
 
 /** M06: no non-blocking MPI-IO reads (WARN). */
-export default nonBlocking('M06', 'read');
+export default defineCheck({
+  meta: {
+    code: 'M06',
+    slug: 'blocking-reads',
+    title: 'MPI-IO reads overlap with computation',
+    failureTitle: 'MPI-IO reads are all blocking',
+    description:
+      "Every MPI-IO read blocks the rank until it completes. Non-blocking calls (or HDF5's asynchronous VOL) let " +
+      'computation or communication proceed while the I/O is in flight.',
+    panel: 'OPERATIONS',
+    layer: 'MPI-IO',
+    scope: 'job',
+    level: 'WARN',
+    problem: 'blocking-io',
+    requires: ['mpiio.totals'],
+    options: {},
+    messages: { blocking: 'Non-blocking (asynchronous) reads could hide I/O time: no non-blocking MPI-IO reads' },
+    recommendations: {
+      asyncVol: { text: 'The job uses HDF5: the asynchronous VOL connector (github.com/hpc-io/vol-async) runs reads in a background thread', snippet: 'hdf5-vol-async-read.c' },
+      nonBlocking: { text: 'Start reads with MPI_File_iread (or the split collective _begin/_end calls) and wait for them only when the data is needed', snippet: 'mpi-io-iread.c' },
+    },
+    compat: {
+      drishti: 'M06',
+      differences: [
+        { id: 'needs-operations', description: 'Drishti fires whenever the MPI-IO module is present, even for a job that never reads through MPI-IO; the default mode requires MPI-IO reads.' },
+      ],
+    },
+  },
+  run(ctx) {
+    runNonBlocking(ctx, 'read');
+  },
+});

@@ -11,7 +11,7 @@ test('P01 write-operation-intensity', () => {
       { log: 'example.darshan', mode: 'default', expect: { data: { writeRatio: 1, readRatio: 0 }, details: 0, recommendations: [] } },
     ],
     quiet: [
-      { log: 'imbalanced-io.darshan', mode: 'drishti' },
+      { log: 'imbalanced-io.darshan', mode: 'drishti', fired: ['P02 INFO', 'P05 HIGH', 'P06 HIGH', 'P07 HIGH', 'P08 HIGH', 'P12 OK', 'P14 OK', 'P15 HIGH', 'P16 HIGH', 'P18 HIGH', 'P19 HIGH', 'P21 HIGH', 'M04 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

@@ -11,7 +11,7 @@ test('P02 read-operation-intensity', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { writeRatio: 0.428264514335302, readRatio: 0.571735485664698 }, details: 0, recommendations: [] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

@@ -11,7 +11,7 @@ test('P04 read-volume-intensity', () => {
       { log: 'iopat-partitioned-read.darshan', mode: 'default', expect: { data: { writeRatio: 0, readRatio: 1 }, details: 0, recommendations: [] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

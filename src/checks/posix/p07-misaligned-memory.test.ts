@@ -10,7 +10,7 @@ test('P07 misaligned-memory', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { ratio: 0.9925016639565939 }, details: 0, recommendations: [] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

@@ -11,7 +11,7 @@ test('P12 sequential-reads', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { consecutiveRatio: 0.9629389487334404, sequentialRatio: 0.029398328937091996 }, details: 0, recommendations: [] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

@@ -11,7 +11,7 @@ test('P15 shared-file-small-reads', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { count: 52991, ratio: 1 }, details: 1, detail: { count: 52991, ratio: 1 }, recommendations: ['collective'] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

@@ -9,8 +9,8 @@ test('P17 metadata-time', () => {
       { log: 'skew-app.darshan', mode: 'drishti', expect: { data: { ranks: 1, seconds: 30 }, details: 0, recommendations: ['reduceMetadata'] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
-      { log: 'skew-app.darshan', mode: 'default' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
+      { log: 'skew-app.darshan', mode: 'default', fired: ['P01 INFO', 'P03 INFO', 'P14 OK', 'M05 OK', 'M07 WARN', 'D07 HIGH', 'D10 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

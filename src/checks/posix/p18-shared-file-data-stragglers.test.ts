@@ -11,7 +11,7 @@ test('P18 shared-file-data-stragglers', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { files: 1 }, details: 1, detail: { ratio: 0.9999902514804402 }, recommendations: ['balance', 'striping'] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

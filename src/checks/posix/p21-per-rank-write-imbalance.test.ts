@@ -11,7 +11,7 @@ test('P21 per-rank-write-imbalance', () => {
       { log: 'imbalanced-io.darshan', mode: 'default', expect: { data: { files: 2 }, details: 2, detail: { ratio: 1 }, recommendations: ['balance', 'striping', 'noFill', 'collective'] } },
     ],
     quiet: [
-      { log: 'example.darshan', mode: 'drishti' },
+      { log: 'example.darshan', mode: 'drishti', fired: ['P01 INFO', 'P03 INFO', 'P08 HIGH', 'P10 WARN', 'P10 WARN', 'P14 OK', 'M05 OK', 'M06 WARN', 'M07 WARN'] },
     ],
     notApplicable: [
       { log: 'iopat-stdio-small-records.darshan' },

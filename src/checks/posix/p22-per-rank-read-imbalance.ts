@@ -1,4 +1,36 @@
-import { rankSpread } from '../families/rank-spread.js';
+import { defineCheck } from '../define-check.js';
+import { runRankSpread } from '../families/rank-spread.js';
 
 /** P22: read imbalance between the ranks of individual files (HIGH). */
-export default rankSpread('P22', 'read');
+export default defineCheck({
+  meta: {
+    code: 'P22',
+    slug: 'per-rank-read-imbalance',
+    title: 'Ranks read similar amounts of each file',
+    failureTitle: 'Read imbalance between ranks of individual files',
+    description: 'Some ranks read far more of a file than others; the busiest rank sets the pace.',
+    panel: 'OPERATIONS',
+    layer: 'POSIX',
+    scope: 'file',
+    level: 'HIGH',
+    problem: 'rank-imbalance',
+    requires: ['posix.rankSpread'],
+    options: {
+      ratio: { knob: 'imbalance_size', description: '(max − min) / max of bytes read per rank above which a file is listed.' },
+    },
+    messages: {
+      imbalanced: 'Read imbalance between ranks on {files} file(s) accessed rank by rank',
+      file: '{ratio:pct} imbalance on "{file}"',
+    },
+    recommendations: {
+      balance: { text: 'Give every rank a similar share of the data' },
+      striping: { text: 'Tune the stripe count and size so the data spreads over enough storage targets', snippet: 'lustre-striping.sh' },
+      noFill: { text: 'With HDF5 or netCDF, check whether fill values are needed: writing them doubles the work of the ranks that create datasets', snippet: 'no-fill.c' },
+      collective: { text: 'When only rank 0 opens and accesses the file, let all ranks take part through collective MPI-IO' },
+    },
+    compat: { drishti: 'P22' },
+  },
+  run(ctx) {
+    runRankSpread(ctx, 'read');
+  },
+});

@@ -6,6 +6,7 @@ import { FactContext } from '../../facts/fact-context.js';
 import { FactSource } from '../../facts/source.js';
 import type { FactValues } from '../../facts/types.js';
 import type { Finding, Mode } from '../../contract/index.js';
+import { CHECKS } from '../registry.js';
 import { runChecks } from '../run-checks.js';
 import type { AnyCheck } from '../types.js';
 
@@ -29,9 +30,18 @@ export interface CheckCase {
   };
 }
 
+/** A case on which the check stays quiet, with what the report says instead. */
+export interface QuietCase extends CheckCase {
+  /**
+   * Every insight that all registered checks emit on this case (same mode, knobs, nodes and hints), as `CODE LEVEL`
+   * in check order; `[]` when nothing fires. A quiet case thus pins the whole report, not just one absent code.
+   */
+  readonly fired: readonly string[];
+}
+
 export interface CheckTable {
   readonly fires: readonly CheckCase[];
-  readonly quiet: readonly CheckCase[];
+  readonly quiet: readonly QuietCase[];
   readonly notApplicable?: readonly CheckCase[];
 }
 
@@ -48,10 +58,10 @@ function facts(c: CheckCase): FactContext {
   return FactContext.fromValues(c.facts ?? {});
 }
 
-function run(check: AnyCheck, c: CheckCase) {
+function run(checks: readonly AnyCheck[], c: CheckCase, f: FactContext = facts(c)) {
   for (const k of Object.keys(c.knobs ?? {})) assert.ok((KNOB_NAMES as string[]).includes(k), `knob ${k} exists`);
   const knobs = { ...defaultKnobValues(), ...(c.knobs ?? {}) };
-  return runChecks([check], facts(c), {
+  return runChecks(checks, f, {
     mode: c.mode ?? 'default',
     config: { knobs, checks: {} },
     env: { nodes: c.nodes ?? null, applicationHints: c.applicationHints ? { raw: c.applicationHints, entries: c.applicationHints.split(';').map((p) => p.split('=') as [string, string]), source: 'application' } : null },
@@ -80,31 +90,38 @@ function checkInsights(check: AnyCheck, ins: Finding[], c: CheckCase): void {
 
 /**
  * The check's table test (ESLint's RuleTester for checks): every `fires` case must emit the expected insights,
- * every `quiet` case none, every `notApplicable` case must report not applicable. Also asserts that cases are not
- * duplicated, that a second run gives the same outcome, and that no case errors.
+ * every `quiet` case none — and all registered checks together exactly its `fired` list, with no check in error —
+ * every `notApplicable` case must report not applicable. Also asserts that cases are not duplicated, that a second
+ * run gives the same outcome, and that no case errors.
  */
 export function runCheckCases(check: AnyCheck, table: CheckTable): void {
+  assert.ok(CHECKS.includes(check), `${check.meta.code} is registered`);
   assert.ok(table.fires.length > 0, `${check.meta.code} has at least one firing case`);
   assert.ok(table.quiet.length > 0, `${check.meta.code} has at least one quiet case`);
   const seen = new Set<string>();
   const all = [...table.fires, ...table.quiet, ...(table.notApplicable ?? [])];
   for (const c of all) {
-    const key = JSON.stringify({ ...c, expect: undefined }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Float64Array ? [...v] : v));
+    const key = JSON.stringify({ ...c, expect: undefined, fired: undefined }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Float64Array ? [...v] : v));
     assert.ok(!seen.has(key), `duplicate case ${key}`);
     seen.add(key);
   }
   for (const c of table.fires) {
-    const r = run(check, c);
+    const r = run([check], c);
     assert.equal(r.outcomes[0].status, 'fired', `${check.meta.code} fires on ${c.log ?? 'facts'} (${c.mode ?? 'default'}): ${r.outcomes[0].reason ?? ''}`);
     checkInsights(check, r.insights, c);
-    assert.deepEqual(run(check, c).insights, r.insights, 'a second run gives the same insights');
+    assert.deepEqual(run([check], c).insights, r.insights, 'a second run gives the same insights');
   }
   for (const c of table.quiet) {
-    const r = run(check, c);
-    assert.equal(r.outcomes[0].status, 'quiet', `${check.meta.code} is quiet on ${c.log ?? 'facts'} (${c.mode ?? 'default'}): ${r.outcomes[0].reason ?? ''}`);
+    const f = facts(c);
+    const r = run([check], c, f);
+    const on = `${c.log ?? 'facts'} (${c.mode ?? 'default'})`;
+    assert.equal(r.outcomes[0].status, 'quiet', `${check.meta.code} is quiet on ${on}: ${r.outcomes[0].reason ?? ''}`);
+    const every = run(CHECKS, c, f);
+    assert.deepEqual(every.outcomes.filter((o) => o.status === 'error'), [], `no check errors on ${on}`);
+    assert.deepEqual(every.insights.map((i) => `${i.code} ${i.level}`), c.fired, `what all checks report on ${on}`);
   }
   for (const c of table.notApplicable ?? []) {
-    const r = run(check, c);
+    const r = run([check], c);
     assert.equal(r.outcomes[0].status, 'notApplicable', `${check.meta.code} is not applicable on ${c.log ?? 'facts'}`);
   }
 }
