@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CommandModule } from './command.js';
-import { openLogOrExit } from '../open-log.js';
+import { openLogOrExit, readingLog } from '../open-log.js';
+import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { packageRoot, packageVersion } from '../../util/package-root.js';
 import { EXIT_FAIL_ON, UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
@@ -34,6 +35,7 @@ interface ReportFlags {
   sacct?: boolean;
   color?: boolean;
   force?: boolean;
+  maxInflate?: string;
 }
 
 function toolVersion(): string {
@@ -106,8 +108,7 @@ function failOnHit(report: Report, level: string | undefined): boolean {
 const report: CommandModule = {
   name: 'report',
   register(program: Command) {
-    program
-      .command('report')
+    withMaxInflate(program.command('report'))
       .description('job-level I/O diagnosis of a Darshan log: every Drishti insight, fixed (or exactly as Drishti with --drishti)')
       .argument('<logs...>', 'Darshan log files (.darshan); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log)')
       .option('--drishti', "reproduce Drishti's output exactly (which insights, order, panels, numbers), quirks included")
@@ -140,7 +141,7 @@ const report: CommandModule = {
         let gate = false;
         for (const [i, file] of files.entries()) {
           try {
-            gate = runOne(file, flags, config, formats, out, ctx, files.length > 1, i === 0) || gate;
+            gate = readingLog(file, () => runOne(file, flags, config, formats, out, ctx, files.length > 1, i === 0)) || gate;
           } catch (err) {
             if (files.length === 1 || !(err instanceof UserError)) throw err;
             // In a batch one bad log never stops the rest: its error line, then on to the next.
@@ -170,7 +171,8 @@ function batchContext(): BatchContext {
 }
 
 function runOne(file: string, flags: ReportFlags, config: ReportConfig, formats: readonly ('json' | 'csv' | 'html' | 'markdown')[], out: FdSink, ctx: BatchContext, batch: boolean, first: boolean): boolean {
-  const log = openLogOrExit(file);
+  const maxInflate = maxInflateOption(flags.maxInflate);
+  const log = openLogOrExit(file, maxInflate === undefined ? {} : { maxInflate });
   let nodes: { count: number; source: 'option' | 'sacct' } | null = null;
   if (flags.nodes !== undefined) nodes = { count: positiveInt(flags.nodes, '--nodes'), source: 'option' };
   else if (flags.sacct !== false && log.has('MPI-IO')) {
