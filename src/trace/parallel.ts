@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { mergeCubes, type CubeData, type CubeOptions } from './cube.js';
 import { TraceInputError } from './errors.js';
+import { FormatError, InputError, IOLensError, LimitError } from '../contract/errors.js';
+import type { ReadLimits } from '../util/limits.js';
 import { TraceDicts } from './model.js';
 import { formatRanges, recorderRanks } from './readers/recorder.js';
 import type { TraceSource } from './readers/index.js';
@@ -19,6 +21,7 @@ export type WorkUnit = { kind: 'dftracer'; file: string } | { kind: 'recorder'; 
 export interface WorkerRequest {
   units: WorkUnit[];
   cube: CubeOptions;
+  limits?: ReadLimits;
 }
 
 export interface WorkerReply {
@@ -31,7 +34,18 @@ export interface WorkerReply {
 export interface WorkerFailure {
   ok: false;
   message: string;
-  input: boolean;
+  /** The error's class when it is one of the library's (classes do not cross threads): `TraceInputError`, `LimitError` … */
+  errorClass: string | null;
+}
+
+/** The library error classes a worker may fail with, rebuilt on this side of the thread boundary. */
+const ERROR_CLASSES: Record<string, new (message: string) => Error> = { TraceInputError, LimitError, FormatError, InputError };
+
+/** The error to post back for a failure in a worker. */
+export function workerFailure(err: unknown): WorkerFailure {
+  if (!(err instanceof Error)) return { ok: false, message: String(err), errorClass: null };
+  const cls = err instanceof IOLensError ? (err instanceof TraceInputError ? 'TraceInputError' : err instanceof LimitError ? 'LimitError' : err instanceof FormatError ? 'FormatError' : 'InputError') : null;
+  return { ok: false, message: err.message, errorClass: cls };
 }
 
 function size(p: string): number {
@@ -85,6 +99,7 @@ export async function readParallel(
   src: TraceSource,
   cubeOpts: CubeOptions,
   threads?: number,
+  limits?: ReadLimits,
 ): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult } | null> {
   const plan = units(src);
   if (!plan) return null;
@@ -100,7 +115,7 @@ export async function readParallel(
   }
   // keep each worker's units in input order (rank / file order)
   for (const b of bins) b.sort((x, y) => (x.kind === 'recorder' && y.kind === 'recorder' ? x.rank - y.rank : x.kind === 'dftracer' && y.kind === 'dftracer' ? (x.file < y.file ? -1 : 1) : 0));
-  const replies = await Promise.all(bins.map((b) => runWorker({ units: b, cube: cubeOpts })));
+  const replies = await Promise.all(bins.map((b) => runWorker({ units: b, cube: cubeOpts, ...(limits ? { limits } : {}) })));
   const dicts = new TraceDicts();
   const parts = replies.map((r) => {
     const procMap = Int32Array.from(r.dict.procs, (label, i) => dicts.proc(label, r.dict.hosts[r.dict.procHost[i]], r.dict.apps[r.dict.procApp[i]]));
@@ -139,7 +154,10 @@ function runWorker(req: WorkerRequest): Promise<WorkerReply> {
     w.once('message', (msg: WorkerReply | WorkerFailure) => {
       done = true;
       if (msg.ok) resolve(msg);
-      else reject(msg.input ? new TraceInputError(msg.message) : new Error(msg.message));
+      else {
+        const Cls = msg.errorClass !== null ? ERROR_CLASSES[msg.errorClass] : undefined;
+        reject(Cls ? new Cls(msg.message) : new Error(msg.message));
+      }
     });
     w.once('error', (err) => {
       done = true;

@@ -1,8 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Cube } from './cube.js';
-import { TraceInputError } from './errors.js';
 import { ChunkWriter, TraceDicts } from './model.js';
-import type { WorkerFailure, WorkerReply, WorkerRequest } from './parallel.js';
+import { workerFailure, type WorkerReply, type WorkerRequest } from './parallel.js';
 import { readDftracerFile, type DftracerFileStats } from './readers/dftracer.js';
 import { readRecorder, type RecorderRankStats } from './readers/recorder.js';
 import type { ReadResult } from './readers/types.js';
@@ -22,7 +21,7 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
   const byDir = new Map<string, number[]>();
   for (const u of req.units) {
     if (u.kind === 'dftracer') {
-      const st = await readDftracerFile(u.file, w);
+      const st = await readDftracerFile(u.file, w, { limits: req.limits ?? {} });
       files.push(st);
       events += st.events;
       sources++;
@@ -34,7 +33,7 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
     }
   }
   for (const [dir, rs] of byDir) {
-    const r = readRecorder(dir, w, rs);
+    const r = readRecorder(dir, w, rs, req.limits);
     events += r.events;
     sources += r.sources;
     timeOrigin = r.timeOrigin;
@@ -63,8 +62,5 @@ run(workerData as WorkerRequest).then(
     const c = reply.cube;
     parentPort!.postMessage(reply, [c.pairProc.buffer, c.pairFile.buffer, c.cellPair.buffer, c.cellWin.buffer, c.stats.buffer] as ArrayBuffer[]);
   },
-  (err: unknown) => {
-    const msg: WorkerFailure = { ok: false, message: err instanceof Error ? err.message : String(err), input: err instanceof TraceInputError };
-    parentPort!.postMessage(msg);
-  },
+  (err: unknown) => parentPort!.postMessage(workerFailure(err)),
 );
