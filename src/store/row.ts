@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { DarshanFormatError, DarshanLog, type FixedTable, type LustreTable } from '../formats/darshan/index.js';
+import { DarshanLog, type FixedTable, type LustreTable } from '../formats/darshan/index.js';
+import { MAX_LOG_BYTES } from '../formats/darshan/log.js';
+import { IOLensError } from '../contract/errors.js';
+import { readRegularFile } from '../util/read-file.js';
 import type { Analyzers, PerfEntry } from './analysis.js';
 import { aiioFeatures, gaugeFeatures, lustreStriping, posixTotals } from './features.js';
 import { MEASURE_COLUMN, MODULE_TOTALS, TOTAL_MEASURES, measureColumn, sumOf } from './modules.js';
@@ -39,6 +41,8 @@ export interface RowOptions {
   iolensVersion?: string;
   /** Clock for `ingested_at` (tests pin it). */
   now?: () => number;
+  /** Decompression budget of one log (default 1 GiB). */
+  maxInflate?: number;
 }
 
 const JOB_INDEX = new Map(JOB_COLUMNS.map((col, i) => [col.name, i]));
@@ -53,7 +57,7 @@ export function appName(exe: string): string {
 
 /** Turns an error thrown while reading a log into one line. */
 export function errorLine(err: unknown): string {
-  if (err instanceof DarshanFormatError) return err.message;
+  if (err instanceof IOLensError) return err.message;
   const e = err as NodeJS.ErrnoException;
   if (e && e.code === 'ENOENT') return 'no such file';
   if (e && e.code === 'EACCES') return 'permission denied';
@@ -70,7 +74,7 @@ export function logToRow(input: string | { path: string; bytes: Uint8Array }, op
   const path = typeof input === 'string' ? input : input.path;
   let bytes: Uint8Array;
   try {
-    bytes = typeof input === 'string' ? readFileSync(input) : input.bytes;
+    bytes = typeof input === 'string' ? readRegularFile(input, MAX_LOG_BYTES, 'a Darshan log') : input.bytes;
   } catch (err) {
     return { ok: false, path, fileBytes: 0, error: errorLine(err) };
   }
@@ -83,7 +87,7 @@ export function logToRow(input: string | { path: string; bytes: Uint8Array }, op
 
 function buildRow(path: string, bytes: Uint8Array, opts: RowOptions): RowOk {
   const hash = createHash('sha256').update(bytes).digest('hex');
-  const log = DarshanLog.fromBytes(bytes, path);
+  const log = DarshanLog.fromBytes(bytes, path, opts.maxInflate === undefined ? {} : { maxInflate: opts.maxInflate });
   const row: Cell[] = new Array(JOB_COLUMNS.length).fill(null);
   const set = (name: string, v: Cell) => {
     const i = JOB_INDEX.get(name);

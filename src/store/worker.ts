@@ -16,6 +16,7 @@ export interface IngestReply {
 export interface IngestWorkerData {
   files: boolean;
   iolensVersion: string;
+  maxInflate?: number;
 }
 
 const data = workerData as IngestWorkerData;
@@ -25,7 +26,7 @@ parentPort!.on('message', (task: IngestTask) => {
   void analyzersReady.then((analyzers) => {
     // Rows travel as NDJSON text: the writer thread then hands whole batches to DuckDB's JSON reader.
     const results = task.paths.map((p) => {
-      const r = withJson(logToRow(p, { files: data.files, analyzers, iolensVersion: data.iolensVersion }));
+      const r = withJson(logToRow(p, { files: data.files, analyzers, iolensVersion: data.iolensVersion, maxInflate: data.maxInflate }));
       if (r.ok) {
         r.row = [];
         r.files = null;
