@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { distFile } from '../util/package-root.js';
 import { writeInput } from './seeds.js';
@@ -9,9 +10,9 @@ import type { FuzzInput, RunOutcome, TargetName } from './targets.js';
 
 /**
  * The fuzz loop: inputs mutated from seeds (fast-check generates the mutations from a seed, so a run is
- * reproducible), each run in a worker thread under a time and memory budget. A finding is an input that ends in an
+ * reproducible), each run in a child process under a time and memory budget. A finding is an input that ends in an
  * error outside the library's hierarchy, runs past the time budget, or passes the memory budget (the worker's heap
- * limit, or the process's resident memory growing past `memoryBytes`); it is written out as a reproducer folder.
+ * limit, or the runner's resident memory passing `memoryBytes`); it is written out as a reproducer folder.
  */
 
 export interface FuzzBudget {
@@ -19,7 +20,7 @@ export interface FuzzBudget {
   timeMs: number;
   /** JavaScript heap of the worker */
   heapMb: number;
-  /** growth of the process's resident memory (buffers included) while one input runs */
+  /** resident memory of the runner process (buffers included) while an input runs */
   memoryBytes: number;
 }
 
@@ -139,34 +140,50 @@ export function mutate(seeds: readonly FuzzInput[], m: Mutation): FuzzInput {
   return { ...seed, [name]: bytes };
 }
 
-/** A worker with a queue of one; replaced after a timeout, a crash or a memory overrun. */
+/** Resident memory of a process in bytes (Linux /proc), or 0 when unknown. */
+function rssOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A child process that runs inputs one at a time (a process, not a worker thread: a failed large allocation in a
+ * worker can abort the whole process, and the fuzzer must survive its inputs); replaced after a timeout, a crash or
+ * a memory overrun.
+ */
 class Runner {
-  private worker: Worker | null = null;
+  private child: ChildProcess | null = null;
   private nextId = 0;
   constructor(private readonly budget: FuzzBudget) {}
 
-  private start(): Worker {
-    const w = new Worker(distFile('fuzz/worker.js'), {
-      resourceLimits: { maxOldGenerationSizeMb: this.budget.heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
-      stdout: true,
-      stderr: true,
+  private start(): ChildProcess {
+    const c = fork(distFile('fuzz/worker.js'), [], {
+      execArgv: [`--max-old-space-size=${this.budget.heapMb}`, `--stack-size=${4 * 1024}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
-    w.unref();
-    this.worker = w;
-    return w;
+    this.child = c;
+    return c;
   }
 
   async stop(): Promise<void> {
-    const w = this.worker;
-    this.worker = null;
-    if (w) await w.terminate();
+    const c = this.child;
+    this.child = null;
+    if (c && c.exitCode === null) {
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await gone;
+    }
   }
 
   /** Runs one input; resolves to its outcome or to a budget finding. */
   run(target: TargetName, input: FuzzInput): Promise<RunOutcome | { budget: 'timeout' | 'memory' | 'crash'; message: string }> {
-    const w = this.worker ?? this.start();
+    const c = this.child ?? this.start();
     const id = this.nextId++;
-    const base = process.memoryUsage.rss();
     return new Promise((resolve) => {
       let done = false;
       const finish = (v: RunOutcome | { budget: 'timeout' | 'memory' | 'crash'; message: string }, kill: boolean) => {
@@ -174,29 +191,26 @@ class Runner {
         done = true;
         clearTimeout(timer);
         clearInterval(probe);
-        w.off('message', onMessage);
-        w.off('error', onError);
-        w.off('exit', onExit);
+        c.off('message', onMessage);
+        c.off('exit', onExit);
         if (kill) void this.stop().then(() => resolve(v));
         else resolve(v);
       };
       const onMessage = (msg: { id: number; outcome: RunOutcome }) => {
         if (msg.id === id) finish(msg.outcome, false);
       };
-      const onError = (err: Error) => {
-        const oom = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        finish({ budget: oom ? 'memory' : 'crash', message: oom ? `worker heap passed ${this.budget.heapMb} MB` : `${err.name}: ${err.message}` }, true);
+      const onExit = (code: number | null, signal: string | null) => {
+        this.child = null;
+        finish({ budget: code === 134 || signal === 'SIGABRT' ? 'memory' : 'crash', message: `runner exited (${signal ?? `code ${code}`}): heap limit ${this.budget.heapMb} MB or a crash` }, false);
       };
-      const onExit = (code: number) => finish({ budget: 'crash', message: `worker exited with code ${code}` }, true);
       const timer = setTimeout(() => finish({ budget: 'timeout', message: `ran longer than ${this.budget.timeMs} ms` }, true), this.budget.timeMs);
       const probe = setInterval(() => {
-        const grown = process.memoryUsage.rss() - base;
-        if (grown > this.budget.memoryBytes) finish({ budget: 'memory', message: `resident memory grew by ${Math.round(grown / 2 ** 20)} MB` }, true);
+        const rss = rssOf(c.pid);
+        if (rss > this.budget.memoryBytes) finish({ budget: 'memory', message: `resident memory reached ${Math.round(rss / 2 ** 20)} MB` }, true);
       }, 25);
-      w.on('message', onMessage);
-      w.on('error', onError);
-      w.on('exit', onExit);
-      w.postMessage({ id, target, input });
+      c.on('message', onMessage);
+      c.on('exit', onExit);
+      c.send({ id, target, input });
     });
   }
 }

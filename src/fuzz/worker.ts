@@ -1,7 +1,6 @@
-import { parentPort } from 'node:worker_threads';
 import { runInput, type FuzzInput, type TargetName } from './targets.js';
 
-/** Fuzz worker: runs the inputs it is sent, one at a time, and posts each outcome back. */
-parentPort!.on('message', (msg: { id: number; target: TargetName; input: FuzzInput }) => {
-  void runInput(msg.target, msg.input).then((outcome) => parentPort!.postMessage({ id: msg.id, outcome }));
+/** Fuzz runner process: runs the inputs it is sent, one at a time, and sends each outcome back. */
+process.on('message', (msg: { id: number; target: TargetName; input: FuzzInput }) => {
+  void runInput(msg.target, msg.input).then((outcome) => process.send!({ id: msg.id, outcome }));
 });
