@@ -8,7 +8,7 @@ import { synthesizeLog } from '../formats/darshan/synth.js';
 import { logToInput, writeLog } from '../formats/darshan/writer.js';
 import { SHARED } from '../testing/corpus.js';
 import { extractTar } from '../trace/readers/tar.js';
-import { DEFAULT_FUNCS, writeRecorderFolder, type SynthRank } from '../trace/synth.js';
+import { synthRank, writeRecorderFolder } from '../trace/synth.js';
 import type { FuzzInput, TargetName } from './targets.js';
 
 /**
@@ -77,28 +77,6 @@ function darshanSeeds(): FuzzInput[] {
   return out;
 }
 
-function synthRank(rank: number, calls = 6): SynthRank {
-  const f = (n: string) => DEFAULT_FUNCS.indexOf(n);
-  const path = `/scratch/out_${rank}.dat`;
-  const all = [
-    { funcId: f('open'), args: [path, '66'] },
-    { funcId: f('write'), args: [path, '%p', '4096'] },
-    { funcId: f('lseek'), args: [path, '0', '0'] },
-    { funcId: f('read'), args: [path, '%p', '4096'] },
-    { funcId: f('fsync'), args: [path] },
-    { funcId: f('close'), args: [path] },
-  ].slice(0, calls);
-  const rules = new Map<number, [number, number][]>([
-    [-1, [[0, 1], [1, 4], [2, 1], [-2, 2], [4, 1], [5, 1]]],
-    [-2, [[3, 2]]],
-  ]);
-  const ticks = new Uint32Array(24);
-  for (let i = 0; i < 12; i++) {
-    ticks[2 * i] = 100;
-    ticks[2 * i + 1] = 150;
-  }
-  return { calls: all, rules, ticks };
-}
 
 function readFolder(dir: string, prefix = ''): FuzzInput {
   const out: FuzzInput = {};

@@ -10,7 +10,7 @@ import { ChunkWriter, TableCollector, TraceDicts, Layer, Category } from '../mod
 import { TraceInputError } from '../errors.js';
 import { decodeGrammar, GrammarCursor, readZlibBlock } from './recorder-decode.js';
 import { readRecorder, readRecorderMeta, type RecorderRankStats } from './recorder.js';
-import { writeRecorderFolder, DEFAULT_FUNCS, type SynthRank } from '../synth.js';
+import { writeRecorderFolder, synthRank } from '../synth.js';
 
 const FLASH = '../shared/traces/recorder/flash_sedov3d_hdf5-ranks0-3';
 
@@ -62,29 +62,6 @@ test('grammar expansion: nested rules with repeats', () => {
   assert.deepEqual(got, [0, 2, 2, 2, 2, 2, 2, 1]);
 });
 
-function synthRank(rank: number): SynthRank {
-  const f = (n: string) => DEFAULT_FUNCS.indexOf(n);
-  const path = `/scratch/out_${rank}.dat`;
-  const calls = [
-    { funcId: f('open'), args: [path, '66'] },
-    { funcId: f('write'), args: [path, '%p', '4096'] },
-    { funcId: f('lseek'), args: [path, '0', '0'] },
-    { funcId: f('read'), args: [path, '%p', '4096'] },
-    { funcId: f('fsync'), args: [path] },
-    { funcId: f('close'), args: [path] },
-  ];
-  // open, write×4, lseek, read×4, fsync, close  = 12 calls
-  const rules = new Map<number, [number, number][]>([
-    [-1, [[0, 1], [1, 4], [2, 1], [-2, 2], [4, 1], [5, 1]]],
-    [-2, [[3, 2]]],
-  ]);
-  const ticks = new Uint32Array(24);
-  for (let i = 0; i < 12; i++) {
-    ticks[2 * i] = i === 0 ? 10 : 100; // each call starts 10 µs after the previous one
-    ticks[2 * i + 1] = (i === 0 ? 10 : 100) + 50; // and lasts 5 µs
-  }
-  return { calls, rules, ticks };
-}
 
 test('final 2.5 layout (zlib blocks, recorder.ts) and per-rank layout decode the same calls', () => {
   for (const [layout, tsCompression] of [['final-2.5', true], ['final-2.5', false], ['per-rank', false]] as const) {
