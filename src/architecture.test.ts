@@ -29,6 +29,8 @@ const LAYERS: Record<string, readonly string[]> = {
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   cli: ['*'],
   testing: ['*'],
+  /** The fuzz harness (npm run fuzz): a development tool, not shipped. */
+  fuzz: ['*'],
 };
 
 /** The layer of a source file (path relative to src/, forward slashes). */

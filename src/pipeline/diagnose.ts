@@ -9,7 +9,7 @@ import { buildReportFromFacts } from '../report/build-report.js';
 import { CHECKS, CHECKS_BY_CODE } from '../checks/registry.js';
 import { UsageError } from '../contract/errors.js';
 import { resolveNodes, type NodeOptions } from './nodes.js';
-import { inputName, openLog, type LogInput } from './open.js';
+import { inputName, openLog, withPath, type LogInput } from './open.js';
 import { snippetTexts, toolVersion } from './resources.js';
 
 /** Options of `diagnoseLog` (and of `extract`): everything from outside the log. */
@@ -26,6 +26,8 @@ export interface DiagnoseOptions extends NodeOptions {
   readonly snippets?: boolean;
   /** Checks to run (default: the whole registry). */
   readonly checks?: readonly AnyCheck[];
+  /** Bytes all regions of the log may inflate to (default 1 GiB): past it, a LimitError. */
+  readonly maxInflate?: number;
 }
 
 /** One opened log with its memoised facts: what every analysis of a log starts from. */
@@ -35,8 +37,8 @@ export interface LogFacts {
   readonly name: string;
 }
 
-export function logFacts(input: LogInput): LogFacts {
-  const log = openLog(input);
+export function logFacts(input: LogInput, opts: { maxInflate?: number } = {}): LogFacts {
+  const log = openLog(input, opts.maxInflate === undefined ? {} : { maxInflate: opts.maxInflate });
   return { log, facts: FactContext.forLog(new FactSource(log)), name: inputName(input) };
 }
 
@@ -84,5 +86,11 @@ export function reportOf(lf: LogFacts, opts: DiagnoseOptions = {}): Report {
  * be read; a damaged module region is not an error: the report says what was analysed.
  */
 export function diagnoseLog(input: LogInput, options: DiagnoseOptions = {}): Report {
-  return reportOf(logFacts(input), options);
+  const lf = logFacts(input, options);
+  try {
+    return reportOf(lf, options);
+  } catch (err) {
+    // Regions are read lazily: a budget overrun or damage met while analysing still names the file.
+    throw withPath(lf.name, err);
+  }
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { LEVELS, type FeatureValues, type Level, type Report } from '../contract/index.js';
 import { computePerf, type PerfEstimate } from '../formats/darshan/perf.js';
+import { MAX_LOG_BYTES } from '../formats/darshan/log.js';
+import { readRegularFile } from '../util/read-file.js';
 import { FEATURE_SETS } from '../features/registry.js';
 import { logFacts, reportOf, type DiagnoseOptions, type LogFacts } from './diagnose.js';
 import { withPath } from './open.js';
@@ -87,11 +88,19 @@ export function extract(input: string | { readonly path: string; readonly bytes:
   const path = typeof input === 'string' ? input : input.path;
   let bytes: Uint8Array;
   try {
-    bytes = typeof input === 'string' ? readFileSync(input) : input.bytes;
+    bytes = typeof input === 'string' ? readRegularFile(input, MAX_LOG_BYTES, 'a Darshan log') : input.bytes;
   } catch (err) {
     throw withPath(path, err);
   }
-  const source = logFacts({ path, bytes });
+  try {
+    return extractFrom(path, bytes, options);
+  } catch (err) {
+    throw withPath(path, err);
+  }
+}
+
+function extractFrom(path: string, bytes: Uint8Array, options: ExtractOptions): Extracted {
+  const source = logFacts({ path, bytes }, options);
   const { facts } = source;
   const wantReport = options.report !== false;
   const analysis = ['base'];

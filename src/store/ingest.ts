@@ -24,6 +24,8 @@ export interface IngestOptions {
   progress?: boolean;
   /** Run the checks and store the insight columns (default true). */
   report?: boolean;
+  /** Decompression budget of one log (default 1 GiB). */
+  maxInflate?: number;
   /** Called after each committed batch (tests use it to observe commits). */
   onCommit?: (stats: IngestStats) => void;
 }
@@ -79,7 +81,7 @@ async function loadKnown(store: Store): Promise<{ sources: Map<string, { size: n
 async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: number): Promise<IngestStats> {
   rmSync(stagingDir(store), { recursive: true, force: true });
   const { sources, hashes } = await loadKnown(store);
-  const todo: Pending[] = [];
+  let todo: Pending[] = [];
   const stale: string[] = [];
   let skipped = 0;
   for (const cand of cands) {
@@ -138,9 +140,15 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
     if (buffer.length >= batchRows || Date.now() - lastCommit > 2000) await flush();
   };
 
+  // Paths the walk could not take (FIFOs, dangling links, unreadable directories …) are recorded with their reason.
+  const unreadable = todo.filter((p) => p.cand.error !== undefined);
+  if (unreadable.length > 0) {
+    todo = todo.filter((p) => p.cand.error === undefined);
+    await accept(unreadable.map((p): RowResult => ({ ok: false, path: p.cand.path, fileBytes: 0, error: p.cand.error! })));
+  }
   const nWorkers = Math.min(opts.jobs ?? availableParallelism(), Math.max(1, Math.ceil(todo.length / 64)));
   if (nWorkers <= 0 || todo.length < 64) {
-    for (const p of todo) await accept([withJson(logToRow(p.cand.path, { files: opts.files, report: opts.report !== false }))]);
+    for (const p of todo) await accept([withJson(logToRow(p.cand.path, { files: opts.files, report: opts.report !== false, ...(opts.maxInflate !== undefined ? { maxInflate: opts.maxInflate } : {}) }))]);
   } else {
     await runWorkers(todo, nWorkers, opts, accept);
   }
@@ -156,7 +164,7 @@ async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accep
   const chunk = 32;
   const tasks: IngestTask[] = [];
   for (let i = 0; i < todo.length; i += chunk) tasks.push({ paths: todo.slice(i, i + chunk).map((p) => p.cand.path) });
-  const data: IngestWorkerData = { files: !!opts.files, report: opts.report !== false };
+  const data: IngestWorkerData = { files: !!opts.files, report: opts.report !== false, ...(opts.maxInflate !== undefined ? { maxInflate: opts.maxInflate } : {}) };
   await runTasks<IngestTask, RowResult[]>({
     script: distFile('store/worker.js'),
     workerData: data,

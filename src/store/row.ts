@@ -37,6 +37,8 @@ export interface RowOptions {
   report?: boolean;
   /** Clock for `ingested_at` (tests pin it). */
   now?: () => number;
+  /** Decompression budget of one log (default 1 GiB). */
+  maxInflate?: number;
 }
 
 const utf8 = (s: string): string => Buffer.from(s, 'latin1').toString('utf8');
@@ -68,7 +70,7 @@ export function logToRow(input: string | { path: string; bytes: Uint8Array }, op
   const path = typeof input === 'string' ? input : input.path;
   let x: ReturnType<typeof extract>;
   try {
-    x = extract(input, { report: opts.report !== false });
+    x = extract(input, { report: opts.report !== false, ...(opts.maxInflate !== undefined ? { maxInflate: opts.maxInflate } : {}) });
   } catch (err) {
     return { ok: false, path, fileBytes: typeof input === 'string' ? 0 : input.bytes.length, error: errorLine(path, err) };
   }

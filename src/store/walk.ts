@@ -2,11 +2,16 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
 
-/** A file an ingest will consider, with the key its shard is chosen by. */
+/**
+ * A file an ingest will consider, with the key its shard is chosen by. A path the walk had to skip (a FIFO, a
+ * dangling link, an unreadable directory, a second way into a directory already walked) comes with `error`, the
+ * reason: ingest records it in `ingest_errors` instead of reading it.
+ */
 export interface Candidate {
   readonly path: string;
   /** Path relative to the argument it was found under (the base name for a file argument): the shard key. */
   readonly key: string;
+  readonly error?: string;
 }
 
 export interface WalkOptions {
@@ -17,40 +22,63 @@ export interface WalkOptions {
 const LOG_NAME = /\.darshan(_partial)?$/;
 const GLOB_CHARS = /[*?[]/;
 
-function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<string>, match?: RegExp): void {
+/** Why a directory entry that is neither a file nor a directory cannot be read as a log. */
+function notRegular(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  const kind = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : 'a special file';
+  return `not a regular file (${kind})`;
+}
+
+/**
+ * Walks `root` depth-first in name order. Directories are remembered by device and inode, so a symbolic link loop
+ * or a second link to a directory is walked once; every path skipped on the way is a candidate with its reason.
+ */
+function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<string>, visited: Set<string>, match?: RegExp): void {
   const stack: string[] = [root];
+  const wanted = (p: string, name: string) => (match ? match.test(p) : opts.allFiles || LOG_NAME.test(name));
+  const skip = (p: string, error: string) => {
+    if (seen.has(p)) return;
+    seen.add(p);
+    out.push({ path: p, key: relative(root, p).split(sep).join('/'), error });
+  };
   while (stack.length > 0) {
     const dir = stack.pop()!;
+    let id: string;
     let entries: Dirent[];
     try {
+      const st = statSync(dir);
+      id = `${st.dev}:${st.ino}`;
+      if (visited.has(id)) {
+        if (dir !== root) skip(dir, 'directory already walked under another path (a symbolic link loop or a second link to it)');
+        continue;
+      }
+      visited.add(id);
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (dir === root) throw new InputError(`${dir}: cannot read directory (${e.code ?? e.message})`);
+      skip(dir, `cannot read directory (${e.code ?? e.message})`);
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const e of entries) {
       const p = join(dir, e.name);
-      let isDir = e.isDirectory();
-      let isFile = e.isFile();
+      let st: { isDirectory(): boolean; isFile(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean } = e;
       if (e.isSymbolicLink()) {
         try {
-          const st = statSync(p);
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-        } catch {
+          st = statSync(p);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (wanted(p, e.name)) skip(p, code === 'ELOOP' ? 'symbolic link loop' : `dangling symbolic link (${code ?? 'unreadable target'})`);
           continue;
         }
       }
-      if (isDir) subdirs.push(p);
-      else if (isFile) {
-        if (match ? !match.test(p) : !opts.allFiles && !LOG_NAME.test(e.name)) continue;
-        if (seen.has(p)) continue;
+      if (st.isDirectory()) subdirs.push(p);
+      else if (!wanted(p, e.name) || seen.has(p)) continue;
+      else if (st.isFile()) {
         seen.add(p);
         out.push({ path: p, key: relative(root, p).split(sep).join('/') });
-      }
+      } else skip(p, notRegular(st));
     }
     // Depth-first in name order: push in reverse so the first sub-directory is walked first.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
@@ -92,6 +120,7 @@ export function globToRegExp(glob: string): RegExp {
 export function expandInputs(args: readonly string[], opts: WalkOptions = {}): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
+  const visited = new Set<string>();
   for (const arg of args) {
     let st;
     try {
@@ -101,10 +130,10 @@ export function expandInputs(args: readonly string[], opts: WalkOptions = {}): C
     }
     if (st) {
       const p = resolve(arg);
-      if (st.isDirectory()) walkDir(p, opts, out, seen);
+      if (st.isDirectory()) walkDir(p, opts, out, seen, visited);
       else if (!seen.has(p)) {
         seen.add(p);
-        out.push({ path: p, key: p.split(sep).pop()! });
+        out.push({ path: p, key: p.split(sep).pop()!, ...(st.isFile() ? {} : { error: notRegular(st) }) });
       }
       continue;
     }
@@ -125,7 +154,7 @@ export function expandInputs(args: readonly string[], opts: WalkOptions = {}): C
       }
       if (!bst || !bst.isDirectory()) throw new InputError(`${arg}: no such file or directory`);
       const before = out.length;
-      walkDir(base, { allFiles: true }, out, seen, globToRegExp(abs));
+      walkDir(base, { allFiles: true }, out, seen, visited, globToRegExp(abs));
       if (out.length === before) throw new InputError(`${arg}: no file matches`);
       continue;
     }

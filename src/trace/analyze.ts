@@ -9,6 +9,7 @@ import { readRecorderParquet } from './readers/parquet.js';
 import { readRecorder } from './readers/recorder.js';
 import { extractToTemp, isTarName } from './readers/tar.js';
 import type { ReadResult } from './readers/types.js';
+import type { ReadLimits } from '../util/limits.js';
 import { buildReport, type ReportOptions, type TraceReport } from './report.js';
 import { readParallel, shouldUseWorkers } from './parallel.js';
 
@@ -39,17 +40,17 @@ export function layerNames(mask: number): string[] {
 }
 
 /** Reads a source sequentially, sending every chunk to `sink`. */
-export async function readSource(src: TraceSource, dicts: TraceDicts, sink: ChunkSink): Promise<ReadResult> {
+export async function readSource(src: TraceSource, dicts: TraceDicts, sink: ChunkSink, limits: ReadLimits = {}): Promise<ReadResult> {
   const w = new ChunkWriter(dicts, sink);
   switch (src.format) {
     case 'dftracer':
-      return readDftracer(src.files, w);
+      return readDftracer(src.files, w, { limits });
     case 'recorder':
-      return readRecorder(src.dir, w);
+      return readRecorder(src.dir, w, undefined, limits);
     case 'recorder-parquet':
       return readRecorderParquet(src.files, src.dir, w);
     case 'dxt':
-      return readDxt(src.file, w);
+      return readDxt(src.file, w, undefined, limits);
   }
 }
 
@@ -58,6 +59,8 @@ export interface AnalyzeOptions extends Omit<ReportOptions, 'layers'> {
   layers?: readonly string[];
   /** worker threads: 0/1 = none, undefined = automatic (large inputs only) */
   threads?: number;
+  /** budgets of the readers (decompressed bytes, line length) */
+  limits?: ReadLimits;
 }
 
 export interface Analysis {
@@ -70,12 +73,12 @@ async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): 
   const cubeOpts = { layerMask: mask, smallBytes: opts.smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
   const threads = opts.threads ?? (shouldUseWorkers(src) ? undefined : 1);
   if (threads === undefined || threads > 1) {
-    const par = await readParallel(src, cubeOpts, threads);
+    const par = await readParallel(src, cubeOpts, threads, opts.limits);
     if (par) return par;
   }
   const dicts = new TraceDicts();
   const cube = new Cube(cubeOpts);
-  const read = await readSource(src, dicts, (chunk) => cube.add(chunk));
+  const read = await readSource(src, dicts, (chunk) => cube.add(chunk), opts.limits);
   return { cube: cube.snapshot(), dicts, read };
 }
 
@@ -86,7 +89,7 @@ async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): 
 export async function analyzeTrace(paths: readonly string[], opts: AnalyzeOptions): Promise<Analysis> {
   if (paths.length === 1 && isTarName(paths[0])) {
     if (!existsSync(paths[0])) throw new TraceInputError(`${paths[0]}: no such file or directory`);
-    const tmp = await extractToTemp(paths[0]);
+    const tmp = await extractToTemp(paths[0], opts.limits);
     try {
       return await analyzeResolved(resolveSource([tmp.dir]), paths, opts);
     } finally {

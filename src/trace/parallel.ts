@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { mergeCubes, type CubeData, type CubeOptions } from './cube.js';
 import { runTasks } from '../util/tasks.js';
+import type { ReadLimits } from '../util/limits.js';
 import { TraceDicts } from './model.js';
 import { formatRanges, recorderRanks } from './readers/recorder.js';
 import type { TraceSource } from './readers/index.js';
@@ -18,6 +19,7 @@ export type WorkUnit = { kind: 'dftracer'; file: string } | { kind: 'recorder'; 
 export interface WorkerRequest {
   units: WorkUnit[];
   cube: CubeOptions;
+  limits?: ReadLimits;
 }
 
 export interface WorkerReply {
@@ -78,6 +80,7 @@ export async function readParallel(
   src: TraceSource,
   cubeOpts: CubeOptions,
   threads?: number,
+  limits?: ReadLimits,
 ): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult } | null> {
   const plan = units(src);
   if (!plan) return null;
@@ -97,7 +100,7 @@ export async function readParallel(
   await runTasks<WorkerRequest, WorkerReply>({
     script: distFile('trace/worker.js'),
     threads: bins.length,
-    tasks: bins.map((b) => ({ units: b, cube: cubeOpts })),
+    tasks: bins.map((b) => ({ units: b, cube: cubeOpts, ...(limits ? { limits } : {}) })),
     onResult: (reply, _task, i) => {
       replies[i] = reply;
     },

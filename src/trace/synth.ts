@@ -149,3 +149,28 @@ export function rng(seed: number): () => number {
     return x / 4294967296;
   };
 }
+
+/** A small rank of 12 POSIX calls on one file (open, write×4, lseek, read×4, fsync, close), 10 µs apart, 5 µs each. */
+export function synthRank(rank: number): SynthRank {
+  const f = (n: string) => DEFAULT_FUNCS.indexOf(n);
+  const path = `/scratch/out_${rank}.dat`;
+  const calls = [
+    { funcId: f('open'), args: [path, '66'] },
+    { funcId: f('write'), args: [path, '%p', '4096'] },
+    { funcId: f('lseek'), args: [path, '0', '0'] },
+    { funcId: f('read'), args: [path, '%p', '4096'] },
+    { funcId: f('fsync'), args: [path] },
+    { funcId: f('close'), args: [path] },
+  ];
+  // open, write×4, lseek, read×4, fsync, close  = 12 calls
+  const rules = new Map<number, [number, number][]>([
+    [-1, [[0, 1], [1, 4], [2, 1], [-2, 2], [4, 1], [5, 1]]],
+    [-2, [[3, 2]]],
+  ]);
+  const ticks = new Uint32Array(24);
+  for (let i = 0; i < 12; i++) {
+    ticks[2 * i] = i === 0 ? 10 : 100; // each call starts 10 µs after the previous one
+    ticks[2 * i + 1] = (i === 0 ? 10 : 100) + 50; // and lasts 5 µs
+  }
+  return { calls, rules, ticks };
+}

@@ -21,7 +21,7 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
   const byDir = new Map<string, number[]>();
   for (const u of req.units) {
     if (u.kind === 'dftracer') {
-      const st = await readDftracerFile(u.file, w);
+      const st = await readDftracerFile(u.file, w, { limits: req.limits ?? {} });
       files.push(st);
       events += st.events;
       sources++;
@@ -33,7 +33,7 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
     }
   }
   for (const [dir, rs] of byDir) {
-    const r = readRecorder(dir, w, rs);
+    const r = readRecorder(dir, w, rs, req.limits);
     events += r.events;
     sources += r.sources;
     timeOrigin = r.timeOrigin;

@@ -1,4 +1,5 @@
 import { writeAllSync } from './output.js';
+import { TerminalByteEscaper } from '../text/escape.js';
 
 /**
  * A fast byte-level text sink: strings are copied into a large reusable buffer as latin1 (one byte per char) and
@@ -7,12 +8,16 @@ import { writeAllSync } from './output.js';
 export class ByteSink {
   private buf: Uint8Array;
   private pos = 0;
+  private readonly escaper: TerminalByteEscaper | null;
 
+  /** `escape`: write control characters as visible escapes (output meant for a terminal). */
   constructor(
     private readonly fd: number,
     size = 1 << 20,
+    escape = false,
   ) {
     this.buf = new Uint8Array(size);
+    this.escaper = escape ? new TerminalByteEscaper() : null;
   }
 
   private room(n: number): void {
@@ -93,9 +98,11 @@ export class ByteSink {
     this.pos = p;
   }
 
-  flush(): void {
-    if (this.pos === 0) return;
-    writeAllSync(this.fd, this.buf.subarray(0, this.pos));
+  /** Writes what is buffered; `final`: the output ends here (an escaping sink then writes what it held back). */
+  flush(final = false): void {
+    if (this.pos === 0 && !(final && this.escaper)) return;
+    const chunk = this.buf.subarray(0, this.pos);
+    writeAllSync(this.fd, this.escaper ? this.escaper.push(chunk, final) : chunk);
     this.pos = 0;
   }
 }

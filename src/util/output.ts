@@ -39,6 +39,8 @@ export class FdSink {
     private readonly fd: number,
     private readonly encoding: 'latin1' | 'utf8' = 'utf8',
     private readonly chunkChars = 1 << 20,
+    /** Applied to each chunk of text before it is written (e.g. terminal escaping). */
+    private readonly transform?: (text: string) => string,
   ) {}
 
   write(text: string): void {
@@ -52,6 +54,6 @@ export class FdSink {
     const text = this.parts.length === 1 ? this.parts[0] : this.parts.join('');
     this.parts = [];
     this.size = 0;
-    writeAllSync(this.fd, Buffer.from(text, this.encoding));
+    writeAllSync(this.fd, Buffer.from(this.transform ? this.transform(text) : text, this.encoding));
   }
 }

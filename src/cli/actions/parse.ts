@@ -4,30 +4,47 @@ import { printParserText } from '../../formats/darshan/print/parser-text.js';
 import { printPerfText } from '../../formats/darshan/print/perf-text.js';
 import { printDxtText } from '../../formats/darshan/print/dxt-text.js';
 import { printJsonDump } from '../../formats/darshan/print/json-dump.js';
-import { openLogOrExit } from '../open-log.js';
+import { escapeJsonForTerminal, escapeTerminal } from '../../text/escape.js';
+import { openLogOrExit, readingLog } from '../open-log.js';
+import { maxInflateOption } from '../limit-options.js';
 
 export interface ParseOptions {
   perf?: boolean;
   dxt?: boolean;
   json?: boolean;
+  /** true: escape control characters; false: never; undefined: escape when stdout is a terminal. */
+  escape?: boolean;
+  maxInflate?: string;
 }
 
-/** `iolens parse`: darshan-parser / darshan-dxt-parser compatible text, or the JSON dump. */
+/**
+ * `iolens parse`: darshan-parser / darshan-dxt-parser compatible text, or the JSON dump. Names are written byte for
+ * byte (as darshan-parser does) to files and pipes; on a terminal, or with --escape, their control characters are
+ * shown as escapes so that a crafted log cannot drive the terminal. A damaged region met while printing ends the
+ * output where darshan-parser's would end, then fails with one line naming the file.
+ */
 export function runParse(file: string, opts: ParseOptions): void {
-  const log = openLogOrExit(file);
+  const maxInflate = maxInflateOption(opts.maxInflate);
+  const log = openLogOrExit(file, maxInflate === undefined ? {} : { maxInflate });
+  const escape = opts.escape ?? !!process.stdout.isTTY;
   if (opts.json) {
-    const sink = new FdSink(1, 'utf8');
-    printJsonDump(log, sink, { dxt: !!opts.dxt });
+    const sink = new FdSink(1, 'utf8', 1 << 20, escape ? escapeJsonForTerminal : undefined);
+    readingLog(file, () => printJsonDump(log, sink, { dxt: !!opts.dxt }));
     sink.flush();
     return;
   }
-  const out = new ByteSink(1);
-  const warn = (line: string) => process.stderr.write(line + '\n');
+  const out = new ByteSink(1, 1 << 20, escape);
+  const warn = (line: string) => process.stderr.write((escape ? escapeTerminal(line) : line) + '\n');
   if (log.job.legacyJobLayout) {
     warn('# Note: this 3.41 log stores its job record in the older layout (a Darshan 3.4 development runtime); read in that layout, where darshan-parser misreads it.');
   }
-  if (opts.dxt) printDxtText(log, out, warn);
-  else if (opts.perf) printPerfText(log, out, warn);
-  else printParserText(log, out, warn);
-  out.flush();
+  try {
+    readingLog(file, () => {
+      if (opts.dxt) printDxtText(log, out, warn);
+      else if (opts.perf) printPerfText(log, out, warn);
+      else printParserText(log, out, warn);
+    });
+  } finally {
+    out.flush(true);
+  }
 }

@@ -6,6 +6,7 @@ import { ingest } from '../../store/ingest.js';
 import { loadSacct } from '../../store/sacct.js';
 import { loadFsMetrics } from '../../store/fs-metrics.js';
 import { parseShard } from '../../store/walk.js';
+import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 
 interface Opts {
   db?: string;
@@ -17,13 +18,13 @@ interface Opts {
   sacct?: string;
   fsMetrics?: string;
   report?: boolean;
+  maxInflate?: string;
 }
 
 const cmd: CommandModule = {
   name: 'ingest',
   register(program: Command) {
-    program
-      .command('ingest')
+    withMaxInflate(program.command('ingest'))
       .description('add Darshan logs (files, directories walked recursively, quoted globs) to a DuckDB job store')
       .argument('[paths...]', 'logs, directories or globs')
       .option('--db <file>', `database file (default ${DEFAULT_DB}, or iolens.part-I-of-N.duckdb with --shard)`)
@@ -57,6 +58,7 @@ const cmd: CommandModule = {
             jobs,
             progress: !o.quiet && !!process.stderr.isTTY,
             report: o.report !== false,
+            maxInflate: maxInflateOption(o.maxInflate),
             // Testing hooks: smaller transactions, and a line per commit (the kill -9 test waits for them).
             batchRows: Number(process.env.IOLENS_INGEST_BATCH) || undefined,
             onCommit: process.env.IOLENS_INGEST_TRACE === '1' ? (s) => process.stderr.write(`committed ${s.inserted} ${s.duplicates} ${s.errors}\n`) : undefined,

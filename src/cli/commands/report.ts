@@ -12,6 +12,7 @@ import { csvCodes, csvHeader, csvRow } from '../../render/csv.js';
 import type { RenderOptions } from '../../render/options.js';
 import type { Mode, Report } from '../../contract/index.js';
 import { expandInputs } from '../../store/walk.js';
+import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 
 interface ReportFlags {
   drishti?: boolean;
@@ -35,6 +36,7 @@ interface ReportFlags {
   color?: boolean;
   force?: boolean;
   from?: string;
+  maxInflate?: string;
 }
 
 type Format = 'json' | 'csv' | 'html' | 'markdown';
@@ -43,6 +45,8 @@ type Format = 'json' | 'csv' | 'html' | 'markdown';
 interface LogArg {
   readonly path: string;
   readonly bytes?: Uint8Array;
+  /** Why the walk could not take it (a FIFO, a dangling link …): reported like a bad log. */
+  readonly error?: string;
 }
 
 function positiveInt(v: string, flag: string): number {
@@ -103,7 +107,7 @@ function resolveInputs(args: readonly string[], from: string | undefined): LogAr
     }
     // A plain file keeps the path as given; directories and globs expand like `iolens ingest`.
     if (!dir && existsSync(arg)) out.push({ path: arg });
-    else if (dir || /[*?[]/.test(arg)) for (const c of expandInputs([arg])) out.push({ path: c.path });
+    else if (dir || /[*?[]/.test(arg)) for (const c of expandInputs([arg])) out.push(c.error ? { path: c.path, error: c.error } : { path: c.path });
     else out.push({ path: arg });
   };
   for (const a of args) take(a);
@@ -130,8 +134,7 @@ function resolveInputs(args: readonly string[], from: string | undefined): LogAr
 const report: CommandModule = {
   name: 'report',
   register(program: Command) {
-    program
-      .command('report')
+    withMaxInflate(program.command('report'))
       .description('job-level I/O diagnosis of a Darshan log: every Drishti insight, fixed (or exactly as Drishti with --drishti)')
       .argument('[logs...]', 'Darshan logs: files, directories (walked for *.darshan), quoted globs, or - (standard input); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log)')
       .option('--from <file>', 'also the logs listed in <file>, one path per line (- reads the list from standard input)')
@@ -163,6 +166,7 @@ const report: CommandModule = {
         if (flags.csvLevels && !flags.csv) throw new UserError('--csv-levels goes with --csv');
         if (flags.failOn !== undefined && flags.failOn !== 'high' && flags.failOn !== 'warn') throw new UserError(`--fail-on takes 'high' or 'warn', got '${flags.failOn}'`);
         const nodes = flags.nodes !== undefined ? positiveInt(flags.nodes, '--nodes') : null;
+        const maxInflate = maxInflateOption(flags.maxInflate);
         const tty = !!process.stdout.isTTY;
         const opts: RenderOptions = {
           issuesOnly: !!flags.issues,
@@ -186,6 +190,7 @@ const report: CommandModule = {
         let gate = false;
         for (const log of logs) {
           try {
+            if (log.error) throw new InputError(`${log.path}: ${log.error}`);
             const rep = diagnoseLog(log.bytes ? { path: log.path, bytes: log.bytes } : log.path, {
               mode,
               logName: log.bytes ? 'stdin' : basename(log.path),
@@ -193,6 +198,7 @@ const report: CommandModule = {
               nodes,
               sacct: !!flags.sacct,
               hints: flags.hints ?? null,
+              ...(maxInflate !== undefined ? { maxInflate } : {}),
             });
             emit(rep, log, flags, formats, opts, out, batch, codes);
             gate = failOnHit(rep, flags.failOn) || gate;

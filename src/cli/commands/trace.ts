@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
+import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { FdSink } from '../../util/output.js';
 import { analyzeTrace } from '../../trace/analyze.js';
 import { TraceInputError } from '../../trace/errors.js';
@@ -28,6 +29,7 @@ interface TraceFlags {
   minTimeShare: string;
   threads?: string;
   color?: boolean;
+  maxInflate?: string;
 }
 
 function num(flag: string, v: string, min = 0): number {
@@ -57,8 +59,7 @@ function size(flag: string, v: string): number {
 const trace: CommandModule = {
   name: 'trace',
   register(program: Command) {
-    program
-      .command('trace')
+    withMaxInflate(program.command('trace'))
       .description('find I/O bottlenecks in DXT, Recorder or DFTracer traces from every view (file, process, time, …) with severities and reasons (see docs/trace.md)')
       .argument('<paths...>', 'Recorder trace folder, Recorder Parquet folder/files (WisIO recorder2parquet), DFTracer .pfw/.pfw.gz files or folder, a Darshan log with DXT, or a .tar/.tar.gz of any of these')
       .option('--json', 'print the report as JSON (schema in docs/trace.md)')
@@ -103,6 +104,7 @@ const trace: CommandModule = {
           smallBytes: size('--small-size', f.smallSize),
           rules,
           top: Math.floor(num('--top', f.top)),
+          limits: { maxInflate: maxInflateOption(f.maxInflate) },
         };
         if (f.metric === 'iops_slope' && opts.threshold !== undefined && opts.threshold >= 90) throw new UserError('--threshold: the IOPS slope threshold must be below 90 degrees');
         if (f.metric === 'time' && opts.threshold !== undefined && opts.threshold >= 100) throw new UserError('--threshold: the time-share threshold must be below 100 (%)');

@@ -1,5 +1,9 @@
 import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { LimitError } from '../../contract/errors.js';
+import { DEFAULT_MAX_INFLATE, InflateBudget, sizeText } from '../../util/limits.js';
+
+export { InflateBudget };
 import { DarshanFormatError } from './errors.js';
 
 /** Compression codes stored in the header byte at offset 16. */
@@ -7,27 +11,48 @@ export const COMPRESSION_NAMES = ['ZLIB', 'BZIP2', 'NONE'] as const;
 export type CompressionName = (typeof COMPRESSION_NAMES)[number] | 'UNKNOWN';
 
 /**
- * Upper bound on the decompressed size of one region. A region of a real log is far below this (a 1M-segment DXT
- * region is 40 MB); the cap keeps a corrupt or hostile log from making us allocate without bound.
+ * Upper bound on the decompressed size of one region, whatever the budget: a region of a real log is far below this
+ * (a 1M-segment DXT region is 40 MB).
  */
 export const MAX_REGION_BYTES = 2 ** 31 - 1;
 
+/**
+ * Budget charged for a bzip2 block that inflates to less: decoding one allocates and clears its whole 100–900 kB
+ * block buffer whatever it holds, so many tiny blocks must not cost more than the budget says.
+ */
+export const BZIP2_BLOCK_CHARGE = 64 * 1024;
+
+interface BunzipInstance {
+  reader: { read(bits: number): number };
+  streamCRC: number;
+  _init_block(): boolean;
+  _read_bunzip(): void;
+  _start_bunzip(input: unknown, output: unknown): void;
+}
+type BunzipClass = new (input: unknown, output: unknown) => BunzipInstance;
+
 const require = createRequire(import.meta.url);
-let bunzip: { decode(input: Uint8Array, output?: unknown, multistream?: boolean): Buffer } | null = null;
+let Bunzip: BunzipClass | null = null;
 
 /**
  * Decompresses one region. A zlib region may hold several complete zlib streams back to back (one per MPI rank);
  * they are inflated one after another until the region's bytes are used up. Trailing bytes that do not form a
- * stream make the region corrupt, as in darshan-util.
+ * stream make the region corrupt, as in darshan-util. `budget` is the log's (a number: a fresh budget of that many
+ * bytes); going past it throws a LimitError, a damaged stream a DarshanFormatError.
  */
-export function decompressRegion(data: Uint8Array, compression: number, what: string, maxBytes = MAX_REGION_BYTES): Buffer {
+export function decompressRegion(data: Uint8Array, compression: number, what: string, budget: InflateBudget | number = DEFAULT_MAX_INFLATE): Buffer {
+  const b = typeof budget === 'number' ? new InflateBudget(budget) : budget;
   if (compression === 2) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (compression === 0) return inflateStreams(data, what, maxBytes);
-  if (compression === 1) return bunzipStreams(data, what, maxBytes);
+  if (compression === 0) return inflateStreams(data, what, b);
+  if (compression === 1) return bunzipStreams(data, what, b);
   throw new DarshanFormatError(`unknown compression method ${compression} in darshan log file`);
 }
 
-function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffer {
+function regionTooLarge(what: string): LimitError {
+  return new LimitError(`${what} inflates to more than ${sizeText(MAX_REGION_BYTES + 1)}, larger than IOLens reads`);
+}
+
+function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): Buffer {
   const parts: Buffer[] = [];
   let total = 0;
   let off = 0;
@@ -36,10 +61,12 @@ function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffe
   while (off < input.length) {
     let out: Buffer;
     let used: number;
+    // zlib stops inflating as soon as a stream passes maxOutputLength: the bomb never gets further than this.
+    const cap = Math.min(budget.left, MAX_REGION_BYTES - total);
     try {
       const res = inflateSync(input.subarray(off), {
         info: true,
-        maxOutputLength: Math.max(1, maxBytes - total),
+        maxOutputLength: Math.max(1, cap),
         // Output chunks sized from the previous stream (regions hold one stream per rank, of similar sizes):
         // few pieces to concatenate, without allocating a large buffer per small stream.
         chunkSize: Math.min(1 << 24, Math.max(1 << 14, Math.ceil(lastOut * 1.25) || Math.min(input.length * 4, 1 << 20))),
@@ -48,27 +75,94 @@ function inflateStreams(data: Uint8Array, what: string, maxBytes: number): Buffe
       used = res.engine.bytesWritten;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE') throw new DarshanFormatError(`${what} region inflates to more than ${maxBytes} bytes`);
+      if (code === 'ERR_BUFFER_TOO_LARGE') throw cap === budget.left ? budget.overrun(`the ${what} region`) : regionTooLarge(`the ${what} region`);
       throw new DarshanFormatError(`corrupt ${what} region (zlib: ${(err as Error).message})`);
     }
     if (used <= 0) throw new DarshanFormatError(`corrupt ${what} region (zlib stream made no progress)`);
+    budget.charge(out.length, `the ${what} region`);
     parts.push(out);
     lastOut = out.length;
     total += out.length;
     off += used;
-    if (total > maxBytes) throw new DarshanFormatError(`${what} region inflates to more than ${maxBytes} bytes`);
   }
   return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
 }
 
-function bunzipStreams(data: Uint8Array, what: string, maxBytes: number): Buffer {
-  bunzip ??= require('seek-bzip') as typeof bunzip;
+/** Signals that a bzip2 output passed its allowance (thrown from inside the decoder, caught below). */
+class OutputFull extends Error {}
+
+/**
+ * bzip2 output with an allowance: the decoder writes byte by byte, and the byte past the allowance stops it.
+ * `extra` is the budget charged beyond the bytes written (small blocks, see BZIP2_BLOCK_CHARGE).
+ */
+class BoundedOutput {
+  buf = new Uint8Array(1 << 16);
+  pos = 0;
+  extra = 0;
+  constructor(private readonly allowed: number) {}
+  writeByte(byte: number): void {
+    if (this.pos === this.buf.length) this.grow();
+    this.buf[this.pos++] = byte;
+  }
+  private grow(): void {
+    const room = this.allowed - this.extra;
+    if (this.pos >= room) throw new OutputFull();
+    const next = new Uint8Array(Math.min(this.buf.length * 2, room));
+    next.set(this.buf);
+    this.buf = next;
+  }
+  /** Charges a finished block that wrote `written` bytes. */
+  block(written: number): void {
+    if (written < BZIP2_BLOCK_CHARGE) this.extra += BZIP2_BLOCK_CHARGE - written;
+    if (this.pos + this.extra > this.allowed) throw new OutputFull();
+  }
+}
+
+/** An input the decoder reads byte by byte; reading past the end is a truncated stream. */
+class ByteInput {
+  pos = 0;
+  constructor(private readonly data: Uint8Array) {}
+  readByte(): number {
+    if (this.pos >= this.data.length) throw new TypeError('Unexpected input EOF');
+    return this.data[this.pos++];
+  }
+  read(buffer: Uint8Array, off: number, len: number): number {
+    let n = 0;
+    while (n < len && this.pos < this.data.length) buffer[off + n++] = this.data[this.pos++];
+    return n === 0 && len > 0 ? -1 : n;
+  }
+  eof(): boolean {
+    return this.pos >= this.data.length;
+  }
+}
+
+/**
+ * Decodes back-to-back bzip2 streams (one per rank) block by block with seek-bzip's decoder, charging each block to
+ * the budget: the output stops at the budget, and tiny blocks cost their minimum charge.
+ */
+function bunzipStreams(data: Uint8Array, what: string, budget: InflateBudget): Buffer {
+  Bunzip ??= require('seek-bzip') as BunzipClass;
+  const allowed = Math.min(budget.left, MAX_REGION_BYTES);
+  const input = new ByteInput(data);
+  const out = new BoundedOutput(allowed);
   try {
-    const out = bunzip!.decode(Buffer.from(data.buffer, data.byteOffset, data.byteLength), undefined, true);
-    if (out.length > maxBytes) throw new DarshanFormatError(`${what} region inflates to more than ${maxBytes} bytes`);
-    return out;
+    const bz = new Bunzip(input, out);
+    while (!input.eof()) {
+      if (bz._init_block()) {
+        const before = out.pos;
+        bz._read_bunzip();
+        out.block(out.pos - before);
+        continue;
+      }
+      const crc = bz.reader.read(32) >>> 0;
+      if (crc !== bz.streamCRC) throw new TypeError(`Bad stream CRC (got ${bz.streamCRC.toString(16)} expected ${crc.toString(16)})`);
+      if (input.eof()) break;
+      bz._start_bunzip(input, out);
+    }
   } catch (err) {
-    if (err instanceof DarshanFormatError) throw err;
+    if (err instanceof OutputFull) throw allowed === budget.left ? budget.overrun(`the ${what} region`) : regionTooLarge(`the ${what} region`);
     throw new DarshanFormatError(`corrupt ${what} region (bzip2: ${String((err as Error).message ?? err)})`);
   }
+  budget.charge(out.pos + out.extra, `the ${what} region`);
+  return Buffer.from(out.buf.buffer, 0, out.pos);
 }

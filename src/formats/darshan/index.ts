@@ -1,5 +1,5 @@
 /** Public surface of the Darshan reader. */
-export { DarshanLog, type ModuleSlotInfo } from './log.js';
+export { DarshanLog, type ModuleSlotInfo, type OpenOptions } from './log.js';
 export { DarshanFormatError } from './errors.js';
 export type { LogHeader, Region, ByteOrder } from './header.js';
 export type { JobRecord, MountEntry } from './job.js';
@@ -15,8 +15,8 @@ export type { ApxcTable } from './modules/apxc.js';
 export { MODULES, moduleByName } from './modules/registry.js';
 export { Int64Block } from './int64-block.js';
 
-import { DarshanLog } from './log.js';
+import { DarshanLog, type OpenOptions } from './log.js';
 /** Opens a Darshan log file (see DarshanLog.open). */
-export function openDarshanLog(path: string): DarshanLog {
-  return DarshanLog.open(path);
+export function openDarshanLog(path: string, opts: OpenOptions = {}): DarshanLog {
+  return DarshanLog.open(path, opts);
 }

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { decompressRegion, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { decompressRegion, InflateBudget, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { readRegularFile } from '../../util/read-file.js';
 import { DarshanFormatError } from './errors.js';
 import { parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
 import { parseJob, type JobRecord, type MountEntry } from './job.js';
@@ -10,6 +10,12 @@ import type { DecodeOutcome, ModuleTable, NameResolver } from './module-types.js
 
 /** Largest log file IOLens opens (darshan logs of real jobs are far below this). */
 export const MAX_LOG_BYTES = 2 ** 31 - 1;
+
+/** How a log is read. */
+export interface OpenOptions {
+  /** Bytes all regions of the log together may inflate to (default `DEFAULT_MAX_INFLATE`, 1 GiB). */
+  readonly maxInflate?: number;
+}
 
 /** A module slot with data (or flagged partial), in current numbering. */
 export interface ModuleSlotInfo {
@@ -33,11 +39,15 @@ export class DarshanLog {
   readonly fileBytes: number;
   readonly source: string;
   private readonly buf: Uint8Array;
+  private readonly budget: InflateBudget;
+  /** Budget already charged per region offset: a region inflated again (regionBytes) is not charged twice. */
+  private readonly charged = new Map<number, number>();
   private readonly cache = new Map<number, DecodeOutcome>();
   private readonly mountCache = new Map<string, MountEntry | null>();
 
-  private constructor(buf: Uint8Array, source: string) {
+  private constructor(buf: Uint8Array, source: string, opts: OpenOptions) {
     this.buf = buf;
+    this.budget = new InflateBudget(opts.maxInflate);
     this.source = source;
     this.fileBytes = buf.length;
     this.header = parseHeader(buf);
@@ -48,17 +58,22 @@ export class DarshanLog {
     this.names = parseNames(names, h.byteOrder === 'little', h.minor === 0);
   }
 
-  /** Opens a log file. Throws DarshanFormatError (bad log) or a Node fs error (missing file). */
-  static open(path: string): DarshanLog {
-    const st = statSync(path);
-    if (st.isDirectory()) throw new DarshanFormatError(`${path} is a directory, not a Darshan log`);
-    if (st.size > MAX_LOG_BYTES) throw new DarshanFormatError(`${path} is ${st.size} bytes, larger than IOLens reads (${MAX_LOG_BYTES})`);
-    return new DarshanLog(readFileSync(path), path);
+  /**
+   * Opens a log file. Throws DarshanFormatError (bad log), InputError (not a regular file: a directory, a FIFO …),
+   * LimitError (too large) or a Node fs error (missing file, no permission).
+   */
+  static open(path: string, opts: OpenOptions = {}): DarshanLog {
+    return new DarshanLog(readRegularFile(path, MAX_LOG_BYTES, 'a Darshan log'), path, opts);
   }
 
   /** Reads a log from memory. */
-  static fromBytes(buf: Uint8Array, source = '<memory>'): DarshanLog {
-    return new DarshanLog(buf, source);
+  static fromBytes(buf: Uint8Array, source = '<memory>', opts: OpenOptions = {}): DarshanLog {
+    return new DarshanLog(buf, source, opts);
+  }
+
+  /** Bytes inflated so far, as charged to the log's decompression budget. */
+  get inflatedBytes(): number {
+    return this.budget.used;
   }
 
   get compressionName(): CompressionName {
@@ -151,6 +166,11 @@ export class DarshanLog {
   }
 
   private inflate(region: Region, what: string): Uint8Array {
-    return decompressRegion(this.buf.subarray(region.off, region.off + region.len), this.header.compression, what);
+    const before = this.budget.used;
+    const again = this.charged.get(region.off);
+    const budget = again === undefined ? this.budget : new InflateBudget(again);
+    const out = decompressRegion(this.buf.subarray(region.off, region.off + region.len), this.header.compression, what, budget);
+    if (again === undefined) this.charged.set(region.off, Math.max(1, this.budget.used - before));
+    return out;
   }
 }

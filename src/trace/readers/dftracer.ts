@@ -4,6 +4,8 @@ import { TraceInputError } from '../errors.js';
 import { Category, ChunkWriter, Layer } from '../model.js';
 import { DfRecord, DfScanner, fillFromObject } from './dftracer-scan.js';
 import { forEachLineBytes } from './lines.js';
+import { LimitError } from '../../contract/errors.js';
+import { DEFAULT_MAX_EXPANDED_CALLS, type ReadLimits } from '../../util/limits.js';
 import type { ReadResult } from './types.js';
 
 /**
@@ -102,6 +104,8 @@ function funcInfo(name: string, cat: string, type: number, func: number): FuncIn
 export interface DftracerReadOptions {
   /** Use the byte scanner for common lines (default true); false sends every line through JSON.parse. */
   scanner?: boolean;
+  /** Budgets: the longest line, and the calls aggregated events of one file may expand to. */
+  limits?: ReadLimits;
 }
 
 /** Reads one DFTracer file into `out`; returns its statistics. */
@@ -125,6 +129,9 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
   const fallbackApp = appFromFileName(path);
   const rec = new DfRecord();
   const scanner = opts.scanner === false ? null : new DfScanner();
+  /** calls aggregated events may still expand to (each is one table event) */
+  const maxExpanded = opts.limits?.maxExpandedCalls ?? DEFAULT_MAX_EXPANDED_CALLS;
+  let expanded = 0;
 
   const handle = (r: DfRecord, lineNo: number): void => {
     stats.jsonLines++;
@@ -206,7 +213,13 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     }
     const { layer, category, func } = info;
 
-    const cnt = ph === 3 ? Math.max(1, r.dftCnt || 1) : 1;
+    const cnt = ph === 3 ? Math.max(1, Math.floor(r.dftCnt) || 1) : 1;
+    if (cnt > 1) {
+      expanded += cnt;
+      if (expanded > maxExpanded) {
+        throw new LimitError(`${path}:${lineNo}: aggregated events stand for more than ${maxExpanded} calls (dft_cnt ${r.dftCnt}); raise the limit if the trace is real`);
+      }
+    }
     // bytes moved
     let size = -1;
     const data = category === Category.READ || category === Category.WRITE;
@@ -303,7 +316,7 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     if (s === e) return;
     if (scanner !== null && buf[s] === 123 && scanner.scan(buf, s, e, rec)) handle(rec, lineNo);
     else parseLine(buf.toString('utf8', s, e), lineNo);
-  });
+  }, opts.limits?.maxLineBytes);
   return stats;
 }
 

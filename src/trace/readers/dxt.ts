@@ -1,5 +1,7 @@
 import { basename } from 'node:path';
-import { DarshanFormatError, openDarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { openDarshanLog, type DarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { IOLensError, LimitError } from '../../contract/errors.js';
+import type { ReadLimits } from '../../util/limits.js';
 import { TraceInputError } from '../errors.js';
 import { Category, ChunkWriter, Layer } from '../model.js';
 import type { ReadResult } from './types.js';
@@ -10,16 +12,21 @@ import type { ReadResult } from './types.js';
  * DXT does not record which call produced a segment, so functions are `read`/`write` (POSIX) and
  * `MPI_File_read`/`MPI_File_write` (MPI-IO). A record's writes and reads are merged in time order.
  */
-export function readDxt(path: string, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[] = ['DXT_POSIX', 'DXT_MPIIO']): ReadResult {
-  let log;
+export function readDxt(path: string, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[] = ['DXT_POSIX', 'DXT_MPIIO'], limits: ReadLimits = {}): ReadResult {
   try {
-    log = openDarshanLog(path);
+    return readLog(path, openDarshanLog(path, limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate }), out, modules);
   } catch (err) {
-    if (err instanceof DarshanFormatError) throw new TraceInputError(`${path}: ${err.message}`);
+    // The log's own errors (opening it, or a damaged or oversized region met later) name the file.
+    if (err instanceof TraceInputError) throw err;
+    if (err instanceof LimitError) throw new LimitError(`${path}: ${err.message}`);
+    if (err instanceof IOLensError) throw new TraceInputError(`${path}: ${err.message}`);
     const e = err as NodeJS.ErrnoException;
-    if (e && e.code) throw new TraceInputError(`${path}: cannot open (${e.code})`);
+    if (e && e.code && e.syscall) throw new TraceInputError(`${path}: cannot open (${e.code})`);
     throw err;
   }
+}
+
+function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[]): ReadResult {
   const dicts = out.dicts;
   const app = basename(log.job.exe.split(' ')[0] || 'unknown') || 'unknown';
   const warnings: string[] = [];

@@ -4,6 +4,8 @@ import { parquetMetadata, parquetRead, type AsyncBuffer, type DecodedArray, type
 import { compressors } from 'hyparquet-compressors';
 import { categoryOf, isStdio, layerOfName } from '../classify.js';
 import { TraceInputError } from '../errors.js';
+import { LimitError } from '../../contract/errors.js';
+import { DEFAULT_MAX_INFLATE } from '../../util/limits.js';
 import { Category, ChunkWriter, Layer } from '../model.js';
 import type { ReadResult } from './types.js';
 
@@ -185,6 +187,11 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
     const procIds = new IdRange();
     for (const rg of meta.row_groups) {
       const n = Number(rg.num_rows);
+      // The footer's sizes are checked before hyparquet allocates by them.
+      if (!(Number.isSafeInteger(n) && n >= 0 && n <= 2 ** 31)) throw new TraceInputError(`${path}: bad row count ${rg.num_rows} in a row group`);
+      let unpacked = 0;
+      for (const c of rg.columns) unpacked += Number(c.meta_data?.total_uncompressed_size ?? 0);
+      if (!(unpacked >= 0 && unpacked <= DEFAULT_MAX_INFLATE)) throw new LimitError(`${path}: a row group of ${unpacked} bytes uncompressed, past the ${DEFAULT_MAX_INFLATE}-byte budget`);
       const cols = new Map<Wanted, DecodedArray>();
       try {
         await parquetRead({

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { DEFAULT_MAX_INFLATE, InflateBudget } from '../../util/limits.js';
 import { TraceInputError } from '../errors.js';
 
 /** One call signature of a Recorder call-signature table (CST). */
@@ -48,14 +49,23 @@ export function decodeCst(buf: Uint8Array, what: string): CstEntry[] {
 /**
  * A Sequitur grammar (`serialize_grammar`): int32 [nrules, (rule_id, nsymbols, (value, repeat)×nsymbols)×nrules].
  * Symbols are stored flat; a rule reference is stored as -(ruleIndex + 1).
+ *
+ * Decoding checks the grammar before anything is expanded: rules that refer to themselves (directly or through
+ * others) are refused, every rule's expanded length is computed (`calls` is the start rule's, the number of calls
+ * the grammar stands for), and the grammar is simplified so that expanding it costs time in proportion to its calls:
+ * references to rules that expand to nothing are dropped, and a rule of one symbol is replaced by that symbol
+ * wherever it is used (its repeat multiplied in).
  */
 export interface Grammar {
   ruleStart: Int32Array;
   ruleLen: Int32Array;
   value: Int32Array;
-  repeat: Int32Array;
+  /** repeat counts (whole numbers ≥ 1; products of stored counts after simplification, hence floats) */
+  repeat: Float64Array;
   /** Index of rule -1 (the start rule). */
   startRule: number;
+  /** Calls the start rule expands to (may exceed 2^53 for a hostile grammar: compare, do not count). */
+  calls: number;
 }
 
 export function decodeGrammar(buf: Uint8Array, what: string): Grammar {
@@ -68,7 +78,7 @@ export function decodeGrammar(buf: Uint8Array, what: string): Grammar {
   const ids = new Map<number, number>();
   const total = ints.length;
   const value = new Int32Array(total);
-  const repeat = new Int32Array(total);
+  const repeat = new Float64Array(total);
   let p = 1;
   let nsym = 0;
   for (let r = 0; r < nrules; r++) {
@@ -77,12 +87,15 @@ export function decodeGrammar(buf: Uint8Array, what: string): Grammar {
     const n = ints[p + 1];
     p += 2;
     if (n < 0 || p + 2 * n > total) throw new TraceInputError(`${what}: truncated grammar (rule ${id})`);
+    if (id >= 0 || ids.has(id)) throw new TraceInputError(`${what}: bad rule id ${id}`);
     ids.set(id, r);
     ruleStart[r] = nsym;
     ruleLen[r] = n;
     for (let s = 0; s < n; s++) {
       value[nsym] = ints[p];
-      repeat[nsym] = ints[p + 1];
+      const rep = ints[p + 1];
+      if (rep < 1) throw new TraceInputError(`${what}: bad repeat count ${rep} in rule ${id}`);
+      repeat[nsym] = rep;
       p += 2;
       nsym++;
     }
@@ -97,35 +110,104 @@ export function decodeGrammar(buf: Uint8Array, what: string): Grammar {
   }
   const startRule = ids.get(-1);
   if (startRule === undefined && nrules > 0) throw new TraceInputError(`${what}: grammar has no start rule`);
-  return { ruleStart, ruleLen, value: value.subarray(0, nsym), repeat: repeat.subarray(0, nsym), startRule: startRule ?? -1 };
+  const g: Grammar = { ruleStart, ruleLen, value: value.subarray(0, nsym), repeat: repeat.subarray(0, nsym), startRule: startRule ?? -1, calls: 0 };
+  simplify(g, what);
+  return g;
 }
 
-/** Depth-first expansion of a grammar into terminal ids, produced in batches (bounded memory, no recursion). */
+/** Rules in an order where every rule comes after the rules it refers to; throws on a cycle. */
+function bottomUp(g: Grammar, what: string): Int32Array {
+  const n = g.ruleLen.length;
+  const state = new Uint8Array(n); // 0 new, 1 on the path, 2 done
+  const order = new Int32Array(n);
+  let k = 0;
+  const stackRule = new Int32Array(n);
+  const stackPos = new Int32Array(n);
+  for (let root = 0; root < n; root++) {
+    if (state[root] !== 0) continue;
+    let d = 0;
+    stackRule[0] = root;
+    stackPos[0] = 0;
+    state[root] = 1;
+    while (d >= 0) {
+      const r = stackRule[d];
+      const pos = stackPos[d];
+      if (pos === g.ruleLen[r]) {
+        state[r] = 2;
+        order[k++] = r;
+        d--;
+        continue;
+      }
+      stackPos[d]++;
+      const v = g.value[g.ruleStart[r] + pos];
+      if (v >= 0) continue;
+      const c = -v - 1;
+      if (state[c] === 1) throw new TraceInputError(`${what}: grammar rules refer to themselves (rule cycle)`);
+      if (state[c] === 0) {
+        state[c] = 1;
+        d++;
+        stackRule[d] = c;
+        stackPos[d] = 0;
+      }
+    }
+  }
+  return order;
+}
+
+/** See Grammar: computes expanded lengths, drops empty references, inlines one-symbol rules (in place). */
+function simplify(g: Grammar, what: string): void {
+  const n = g.ruleLen.length;
+  const len = new Float64Array(n);
+  for (const r of bottomUp(g, what)) {
+    // children are final already: rewrite this rule's symbols, then measure it
+    let w = g.ruleStart[r];
+    const end = g.ruleStart[r] + g.ruleLen[r];
+    let sum = 0;
+    for (let i = g.ruleStart[r]; i < end; i++) {
+      let v = g.value[i];
+      let rep = g.repeat[i];
+      if (v < 0) {
+        const c = -v - 1;
+        if (len[c] === 0) continue;
+        if (g.ruleLen[c] === 1) {
+          // a one-symbol rule: use its symbol directly
+          const j = g.ruleStart[c];
+          v = g.value[j];
+          rep *= g.repeat[j];
+        }
+      }
+      g.value[w] = v;
+      g.repeat[w] = rep;
+      w++;
+      sum += rep * (v >= 0 ? 1 : len[-v - 1]);
+    }
+    g.ruleLen[r] = w - g.ruleStart[r];
+    len[r] = sum;
+  }
+  g.calls = g.startRule >= 0 ? len[g.startRule] : 0;
+}
+
+/**
+ * Depth-first expansion of a grammar into terminal ids, produced in batches (bounded memory, no recursion). On a
+ * simplified grammar every rule entered yields at least two runs of calls, so the work is linear in the calls.
+ */
 export class GrammarCursor {
   private stackRule: Int32Array;
   private stackPos: Int32Array;
-  private stackRep: Int32Array;
+  private stackRep: Float64Array;
   private depth = 0;
 
   constructor(private readonly g: Grammar, private readonly what: string) {
-    this.stackRule = new Int32Array(64);
-    this.stackPos = new Int32Array(64);
-    this.stackRep = new Int32Array(64);
+    const n = Math.max(1, g.ruleLen.length);
+    this.stackRule = new Int32Array(n);
+    this.stackPos = new Int32Array(n);
+    this.stackRep = new Float64Array(n);
     if (g.startRule >= 0) this.pushRule(g.startRule);
   }
 
   private pushRule(r: number): void {
-    if (this.depth === this.stackRule.length) {
-      if (this.depth > 1 << 20) throw new TraceInputError(`${this.what}: grammar nesting too deep (cyclic rules?)`);
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.stackRule = grow(this.stackRule);
-      this.stackPos = grow(this.stackPos);
-      this.stackRep = grow(this.stackRep);
-    }
+    // rules are acyclic (checked when decoding), so the depth never exceeds the number of rules
+    if (this.depth === this.stackRule.length) throw new TraceInputError(`${this.what}: grammar nesting deeper than its rules`);
     this.stackRule[this.depth] = r;
     this.stackPos[this.depth] = 0;
     this.stackRep[this.depth] = 0;
@@ -173,19 +255,31 @@ export class GrammarCursor {
   }
 }
 
-/** Reads a Recorder zlib block at `off`: uint64 compressed size, uint64 decompressed size, zlib stream. */
-export function readZlibBlock(buf: Uint8Array, off: number, what: string): { data: Uint8Array; next: number } {
+/** The header of a Recorder zlib block at `off`: uint64 compressed size, uint64 decompressed size. */
+export function zlibBlockAt(buf: Uint8Array, off: number, what: string): { csize: number; dsize: number; next: number } {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (off + 16 > buf.byteLength) throw new TraceInputError(`${what}: truncated compressed block`);
   const csize = Number(dv.getBigUint64(off, true));
   const dsize = Number(dv.getBigUint64(off + 8, true));
   if (off + 16 + csize > buf.byteLength) throw new TraceInputError(`${what}: truncated compressed block`);
+  return { csize, dsize, next: off + 16 + csize };
+}
+
+/**
+ * Reads a Recorder zlib block at `off` (see zlibBlockAt), inflating at most its declared size and what is left of
+ * `budget`: a block that inflates further stops there.
+ */
+export function readZlibBlock(buf: Uint8Array, off: number, what: string, budget: InflateBudget = new InflateBudget(DEFAULT_MAX_INFLATE, 'trace')): { data: Uint8Array; next: number } {
+  const { csize, dsize, next } = zlibBlockAt(buf, off, what);
+  if (dsize > budget.left) throw budget.overrun(`${what}: a block declared as ${dsize} bytes`);
   let data: Uint8Array;
   try {
-    data = inflateSync(buf.subarray(off + 16, off + 16 + csize));
+    data = inflateSync(buf.subarray(off + 16, off + 16 + csize), { maxOutputLength: Math.max(1, dsize) });
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new TraceInputError(`${what}: zlib block inflates past its declared ${dsize} bytes`);
     throw new TraceInputError(`${what}: corrupt zlib block (${(err as Error).message})`);
   }
   if (data.byteLength !== dsize) throw new TraceInputError(`${what}: zlib block size ${data.byteLength} ≠ declared ${dsize}`);
-  return { data, next: off + 16 + csize };
+  budget.charge(dsize, what);
+  return { data, next };
 }

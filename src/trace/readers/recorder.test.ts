@@ -1,13 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
+import { LimitError } from '../../contract/errors.js';
+import { InflateBudget } from '../../util/limits.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChunkWriter, TableCollector, TraceDicts, Layer, Category } from '../model.js';
 import { TraceInputError } from '../errors.js';
-import { decodeGrammar, GrammarCursor } from './recorder-decode.js';
+import { decodeGrammar, GrammarCursor, readZlibBlock } from './recorder-decode.js';
 import { readRecorder, readRecorderMeta, type RecorderRankStats } from './recorder.js';
-import { writeRecorderFolder, DEFAULT_FUNCS, type SynthRank } from '../synth.js';
+import { writeRecorderFolder, synthRank } from '../synth.js';
 
 const FLASH = '../shared/traces/recorder/flash_sedov3d_hdf5-ranks0-3';
 
@@ -59,29 +62,6 @@ test('grammar expansion: nested rules with repeats', () => {
   assert.deepEqual(got, [0, 2, 2, 2, 2, 2, 2, 1]);
 });
 
-function synthRank(rank: number): SynthRank {
-  const f = (n: string) => DEFAULT_FUNCS.indexOf(n);
-  const path = `/scratch/out_${rank}.dat`;
-  const calls = [
-    { funcId: f('open'), args: [path, '66'] },
-    { funcId: f('write'), args: [path, '%p', '4096'] },
-    { funcId: f('lseek'), args: [path, '0', '0'] },
-    { funcId: f('read'), args: [path, '%p', '4096'] },
-    { funcId: f('fsync'), args: [path] },
-    { funcId: f('close'), args: [path] },
-  ];
-  // open, write×4, lseek, read×4, fsync, close  = 12 calls
-  const rules = new Map<number, [number, number][]>([
-    [-1, [[0, 1], [1, 4], [2, 1], [-2, 2], [4, 1], [5, 1]]],
-    [-2, [[3, 2]]],
-  ]);
-  const ticks = new Uint32Array(24);
-  for (let i = 0; i < 12; i++) {
-    ticks[2 * i] = i === 0 ? 10 : 100; // each call starts 10 µs after the previous one
-    ticks[2 * i + 1] = (i === 0 ? 10 : 100) + 50; // and lasts 5 µs
-  }
-  return { calls, rules, ticks };
-}
 
 test('final 2.5 layout (zlib blocks, recorder.ts) and per-rank layout decode the same calls', () => {
   for (const [layout, tsCompression] of [['final-2.5', true], ['final-2.5', false], ['per-rank', false]] as const) {
@@ -115,4 +95,78 @@ test('missing folder and truncated timestamps are input errors', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Grammar bytes from (rule id, [(symbol, repeat)…]) pairs; rule references are rule ids (< 0). */
+function cfg(rules: [number, [number, number][]][]): Buffer {
+  const ints: number[] = [rules.length];
+  for (const [id, syms] of rules) ints.push(id, syms.length, ...syms.flat());
+  return Buffer.from(Int32Array.from(ints).buffer);
+}
+
+test('item 4: grammars with huge repeat counts or cycles are refused before any expansion', { timeout: 60_000 }, () => {
+  // Rules that expand to nothing, repeated 2^31 × 2^31 times: nothing to emit, and no time spent on it.
+  const empty = decodeGrammar(cfg([[-1, [[-2, 0x7fffffff], [0, 1]]], [-2, [[-3, 0x7fffffff]]], [-3, []]]), 'empty');
+  assert.equal(empty.calls, 1);
+  const out = new Int32Array(16);
+  const cur = new GrammarCursor(empty, 'empty');
+  assert.equal(cur.next(out), 1);
+  assert.equal(cur.next(out), 0);
+  // Calls as declared by the counts, even when they pass 2^53.
+  assert.equal(decodeGrammar(cfg([[-1, [[-2, 0x7fffffff]]], [-2, [[-3, 0x7fffffff], [1, 1]]], [-3, [[0, 0x7fffffff], [1, 2]]]]), 'big').calls, 0x7fffffff * (0x7fffffff * 0x80000001 + 1));
+  // A rule that refers to itself (directly or through another rule) is found at once.
+  for (const rules of [
+    [[-1, [[-2, 1]]], [-2, [[-2, 1], [0, 1]]]],
+    [[-1, [[-2, 3]]], [-2, [[0, 1], [-3, 1]]], [-3, [[1, 1], [-2, 2]]]],
+  ] as [number, [number, number][]][][]) {
+    assert.throws(() => decodeGrammar(cfg(rules), 'cyclic'), (e: unknown) => e instanceof TraceInputError && /rule cycle/.test(e.message));
+  }
+  assert.throws(() => decodeGrammar(cfg([[-1, [[0, 0]]]]), 'zero'), (e: unknown) => e instanceof TraceInputError && /bad repeat count 0/.test(e.message));
+  // In a folder: three changed bytes give a rank 2^31 calls against 12 timestamps: refused before expanding.
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-rec-'));
+  try {
+    writeRecorderFolder(dir, [synthRank(0)], { layout: 'per-rank' });
+    const p = join(dir, '0.cfg');
+    const b = readFileSync(p);
+    b.writeInt32LE(0x7fffffff, 4 * 4); // repeat of the start rule's first symbol
+    writeFileSync(p, b);
+    assert.throws(() => read(dir), (e: unknown) => e instanceof TraceInputError && /rank 0 has fewer timestamps \(12\) than calls \(2147483658\)/.test(e.message));
+    // A cyclic grammar in the folder
+    writeFileSync(p, cfg([[-1, [[-2, 1]]], [-2, [[0, 1], [-2, 1]]]]));
+    assert.throws(() => read(dir), (e: unknown) => e instanceof TraceInputError && /rule cycle/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('item 4: a damaged recorder.mt gives a trace error, not a raw file error', () => {
+  for (const layout of ['per-rank', 'final-2.5'] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'iolens-rec-'));
+    try {
+      writeRecorderFolder(dir, [synthRank(0), synthRank(1)], { layout });
+      const p = join(dir, 'recorder.mt');
+      const mt = readFileSync(p);
+      // per-rank: the inter-process flag (then 0.cst and ug.mt are looked for); final: the rank count
+      if (layout === 'per-rank') mt.writeInt32LE(1, 32);
+      else mt.writeInt32LE(3, 0);
+      writeFileSync(p, mt);
+      assert.throws(() => read(dir), (e: unknown) => e instanceof TraceInputError && /recorder|cst|ug\.mt|truncated/.test(e.message), layout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('item 4: Recorder zlib blocks inflate no further than declared, and within the budget', () => {
+  const data = Buffer.alloc(1 << 20);
+  const z = deflateSync(data);
+  const block = (declared: number) => {
+    const h = Buffer.alloc(16);
+    h.writeBigUInt64LE(BigInt(z.length), 0);
+    h.writeBigUInt64LE(BigInt(declared), 8);
+    return Buffer.concat([h, z]);
+  };
+  assert.equal(readZlibBlock(block(1 << 20), 0, 'ok').data.length, 1 << 20);
+  assert.throws(() => readZlibBlock(block(1000), 0, 'lie'), (e: unknown) => e instanceof TraceInputError && /inflates past its declared 1000 bytes/.test(e.message));
+  assert.throws(() => readZlibBlock(block(1 << 20), 0, 'small', new InflateBudget(1 << 19, 'trace')), (e: unknown) => e instanceof LimitError && /decompression budget of 512 KiB/.test(e.message));
 });

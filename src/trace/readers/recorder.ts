@@ -1,10 +1,29 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { categoryOf, isStdio } from '../classify.js';
 import { TraceInputError } from '../errors.js';
 import { Category, ChunkWriter, Layer } from '../model.js';
-import { decodeCst, decodeGrammar, GrammarCursor, readZlibBlock, type CstEntry, type Grammar } from './recorder-decode.js';
+import { decodeCst, decodeGrammar, GrammarCursor, readZlibBlock, zlibBlockAt, type CstEntry, type Grammar } from './recorder-decode.js';
 import type { ReadResult } from './types.js';
+import { openTraceFile } from './lines.js';
+import { IOLensError } from '../../contract/errors.js';
+import { InflateBudget, type ReadLimits } from '../../util/limits.js';
+import { readRegularFile } from '../../util/read-file.js';
+
+/** Largest single file of a Recorder folder read whole (timestamps of a per-rank trace are streamed instead). */
+const MAX_FILE_BYTES = 2 ** 31 - 1;
+
+/** Reads one file of a trace folder whole; every failure (missing, not a regular file, too large) is a trace error. */
+function readTraceBytes(path: string): Buffer {
+  try {
+    return readRegularFile(path, MAX_FILE_BYTES, 'a trace file');
+  } catch (err) {
+    if (err instanceof IOLensError) throw new TraceInputError(`${path}: ${err.message}`);
+    const e = err as NodeJS.ErrnoException;
+    if (e && e.code === 'ENOENT') throw new TraceInputError(`${path}: missing (the Recorder folder is incomplete, or recorder.mt is damaged)`);
+    throw new TraceInputError(`${path}: cannot read (${e.code ?? e.message})`);
+  }
+}
 
 /**
  * Recorder trace folders, both on-disk layouts:
@@ -34,9 +53,9 @@ export function readRecorderMeta(dir: string): RecorderMeta {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new TraceInputError(`${dir}: not a Recorder trace folder`);
   const mtPath = join(dir, 'recorder.mt');
   if (!existsSync(mtPath)) throw new TraceInputError(`${dir}: no recorder.mt (not a Recorder trace folder)`);
-  const mt = readFileSync(mtPath);
+  const mt = readTraceBytes(mtPath);
   if (mt.byteLength < 40) throw new TraceInputError(`${mtPath}: truncated metadata (${mt.byteLength} bytes)`);
-  const version = existsSync(join(dir, 'VERSION')) ? readFileSync(join(dir, 'VERSION'), 'latin1').trim() : '';
+  const version = existsSync(join(dir, 'VERSION')) ? readTraceBytes(join(dir, 'VERSION')).toString('latin1').trim() : '';
   const final = ['recorder.ts', 'recorder.cst', 'ug.cfg'].some((f) => existsSync(join(dir, f)));
   const totalRanks = mt.readInt32LE(0);
   if (totalRanks <= 0 || totalRanks > 1 << 24) throw new TraceInputError(`${mtPath}: bad rank count ${totalRanks}`);
@@ -235,15 +254,18 @@ function buildTerminals(cst: CstEntry[], meta: RecorderMeta, layers: Layer[], ou
 
 /** Timestamp source for one rank: yields raw uint32 pairs in call order. */
 interface TsSource {
+  /** Pairs the source holds in all. */
+  readonly pairs: number;
   /** Fills `out` (pairs) and returns the number of pairs read. */
   read(out: Uint32Array): number;
   close(): void;
 }
 
 function rawFileTs(path: string): TsSource {
-  const fd = openSync(path, 'r');
+  const fd = openTraceFile(path);
   let pos = 0;
   return {
+    pairs: Math.floor(fstatSync(fd).size / 8),
     read(out) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const n = readSync(fd, bytes, 0, bytes.byteLength, pos);
@@ -261,6 +283,7 @@ function rawFileTs(path: string): TsSource {
 function memoryTs(data: Uint8Array): TsSource {
   let pos = 0;
   return {
+    pairs: Math.floor(data.byteLength / 8),
     read(out) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const n = Math.min(bytes.byteLength, data.byteLength - pos) & ~7;
@@ -290,8 +313,16 @@ class RecorderFolder {
   private ugMap: Int32Array | undefined;
   private grammars = new Map<number, Grammar>();
   private tsIndex: { offsets: number[]; lengths: number[]; buf: Buffer } | undefined;
+  /** Decompressed bytes the blocks of this folder may still produce (every zlib block is charged). */
+  readonly budget: InflateBudget;
 
-  constructor(readonly meta: RecorderMeta) {}
+  constructor(readonly meta: RecorderMeta, limits: ReadLimits = {}) {
+    this.budget = new InflateBudget(limits.maxInflate, 'trace');
+  }
+
+  private block(buf: Uint8Array, off: number, what: string): { data: Uint8Array; next: number } {
+    return readZlibBlock(buf, off, what, this.budget);
+  }
 
   path(f: string): string {
     return join(this.meta.dir, f);
@@ -321,25 +352,25 @@ class RecorderFolder {
     const m = this.meta;
     if (m.layout === 'final-2.5') {
       if (existsSync(this.path('recorder.cst'))) {
-        if (!this.mergedCst) this.mergedCst = decodeCst(readZlibBlock(readFileSync(this.path('recorder.cst')), 0, 'recorder.cst').data, this.path('recorder.cst'));
+        if (!this.mergedCst) this.mergedCst = decodeCst(this.block(readTraceBytes(this.path('recorder.cst')), 0, this.path('recorder.cst')).data, this.path('recorder.cst'));
         return this.mergedCst;
       }
       const p = this.path(`${rank}.cst`);
-      return decodeCst(readZlibBlock(readFileSync(p), 0, p).data, p);
+      return decodeCst(this.block(readTraceBytes(p), 0, p).data, p);
     }
     if (m.interprocess) {
-      if (!this.mergedCst) this.mergedCst = decodeCst(readFileSync(this.path('0.cst')), this.path('0.cst'));
+      if (!this.mergedCst) this.mergedCst = decodeCst(readTraceBytes(this.path('0.cst')), this.path('0.cst'));
       return this.mergedCst;
     }
     const p = this.path(`${rank}.cst`);
-    return decodeCst(readFileSync(p), p);
+    return decodeCst(readTraceBytes(p), p);
   }
 
   grammar(rank: number): Grammar {
     const m = this.meta;
     if (m.interprocess || existsSync(this.path('ug.mt'))) {
       if (!this.ugMap) {
-        const b = readFileSync(this.path('ug.mt'));
+        const b = readTraceBytes(this.path('ug.mt'));
         this.ugMap = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + (b.byteLength & ~3)));
       }
       const gid = this.ugMap[rank];
@@ -347,35 +378,33 @@ class RecorderFolder {
       let g = this.grammars.get(gid);
       if (!g) {
         if (m.layout === 'final-2.5') {
-          const buf = readFileSync(this.path('ug.cfg'));
+          const buf = readTraceBytes(this.path('ug.cfg'));
           let off = 0;
-          for (let i = 0; ; i++) {
-            if (off >= buf.byteLength) throw new TraceInputError(`${this.path('ug.cfg')}: no grammar ${gid}`);
-            const blk = readZlibBlock(buf, off, this.path('ug.cfg'));
-            if (i === gid) {
-              g = decodeGrammar(blk.data, `${this.path('ug.cfg')}#${gid}`);
-              break;
-            }
-            off = blk.next;
+          // skip to block `gid` by the block headers (only the wanted block is inflated)
+          for (let i = 0; i < gid; i++) {
+            if (off >= buf.byteLength) break;
+            off = zlibBlockAt(buf, off, this.path('ug.cfg')).next;
           }
+          if (off >= buf.byteLength) throw new TraceInputError(`${this.path('ug.cfg')}: no grammar ${gid}`);
+          g = decodeGrammar(this.block(buf, off, this.path('ug.cfg')).data, `${this.path('ug.cfg')}#${gid}`);
         } else {
           const p = this.path(`${gid}.cfg`);
-          g = decodeGrammar(readFileSync(p), p);
+          g = decodeGrammar(readTraceBytes(p), p);
         }
         this.grammars.set(gid, g);
       }
       return g;
     }
     const p = this.path(`${rank}.cfg`);
-    const raw = readFileSync(p);
-    return decodeGrammar(m.layout === 'final-2.5' ? readZlibBlock(raw, 0, p).data : raw, p);
+    const raw = readTraceBytes(p);
+    return decodeGrammar(m.layout === 'final-2.5' ? this.block(raw, 0, p).data : raw, p);
   }
 
   ts(rank: number): TsSource {
     const m = this.meta;
     if (m.layout === 'final-2.5' && existsSync(this.path('recorder.ts'))) {
       if (!this.tsIndex) {
-        const buf = readFileSync(this.path('recorder.ts'));
+        const buf = readTraceBytes(this.path('recorder.ts'));
         const offsets: number[] = [];
         const lengths: number[] = [];
         let off = 8 * m.totalRanks;
@@ -391,7 +420,7 @@ class RecorderFolder {
       }
       const { offsets, lengths, buf } = this.tsIndex;
       const block = buf.subarray(offsets[rank], offsets[rank] + lengths[rank]);
-      if (m.tsCompression && block.byteLength > 0) return memoryTs(readZlibBlock(block, 0, `${this.path('recorder.ts')} rank ${rank}`).data);
+      if (m.tsCompression && block.byteLength > 0) return memoryTs(this.block(block, 0, `${this.path('recorder.ts')} rank ${rank}`).data);
       return memoryTs(block);
     }
     return rawFileTs(this.path(`${rank}.ts`));
@@ -407,6 +436,12 @@ function readRank(folder: RecorderFolder, rank: number, layers: Layer[], out: Ch
   const proc = out.dicts.proc(String(rank), m.host, m.app);
   const cursor = new GrammarCursor(grammar, `${m.dir} rank ${rank}`);
   const ts = folder.ts(rank);
+  // The grammar is expanded only as far as the timestamps it must match: a grammar that claims more calls (huge
+  // repeat counts) is refused before any work.
+  if (grammar.calls > ts.pairs) {
+    ts.close();
+    throw new TraceInputError(`${m.dir}: rank ${rank} has fewer timestamps (${ts.pairs}) than calls (${grammar.calls > 1e15 ? grammar.calls.toExponential(3) : grammar.calls})`);
+  }
   const B = 1 << 14;
   const tbuf = new Int32Array(B);
   const pairs = new Uint32Array(2 * B);
@@ -492,9 +527,9 @@ export function formatRanges(xs: readonly number[]): string {
 }
 
 /** Reads a Recorder folder (every present rank, or only `ranks`) into `out`. */
-export function readRecorder(dir: string, out: ChunkWriter, ranks?: readonly number[]): ReadResult {
+export function readRecorder(dir: string, out: ChunkWriter, ranks?: readonly number[], limits: ReadLimits = {}): ReadResult {
   const meta = readRecorderMeta(dir);
-  const folder = new RecorderFolder(meta);
+  const folder = new RecorderFolder(meta, limits);
   const { present, missing } = folder.presentRanks();
   const warnings: string[] = [];
   if (present.length === 0) throw new TraceInputError(`${dir}: no rank data found (recorder.mt says ${meta.totalRanks} ranks)`);

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { LimitError } from '../../contract/errors.js';
+import { REPO_ROOT } from '../../testing/corpus.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -65,7 +68,6 @@ test('ustar archive: files, dirs, prefix, pax path, GNU long name, empty file; u
       const p = join(dir, gz ? 'a.tar.gz' : 'a.tar');
       writeFileSync(p, gz ? gzipSync(tar) : tar);
       const out = join(dir, 'out');
-      const { mkdirSync } = await import('node:fs');
       mkdirSync(out);
       const n = await extractTar(p, out);
       assert.equal(n, 6); // dir, part.0, pax-named, gnu-named, empty, abs/ok
@@ -121,4 +123,47 @@ test('tar helpers: numbers (octal, base-256), pax records, safe names, archive n
   assert.equal(safeEntryPath('./'), null);
   assert.equal(safeEntryPath('d/._x'), null);
   assert.deepEqual(['x.tar', 'x.TGZ', 'x.tar.gz', 'x.gz', 'x.pfw.gz', 'tar'].map(isTarName), [true, true, true, false, false, false]);
+});
+
+test('item 6: a .tar.gz that inflates past the budget stops there with a LimitError', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-tar-'));
+  try {
+    // 40 MB of zeros in one member: about 40 kB compressed
+    const p = join(dir, 'bomb.tar.gz');
+    writeFileSync(p, gzipSync(Buffer.concat([entry('run/huge.pfw', Buffer.alloc(40 << 20)), Buffer.alloc(1024)])));
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    await assert.rejects(extractTar(p, out, { maxInflate: 4 << 20 }), (e: unknown) => e instanceof LimitError && /bomb\.tar\.gz inflates past the archive's decompression budget of 4 MiB/.test(e.message));
+    // what was written before the stop is at most the budget
+    assert.ok(statSync(join(out, 'run', 'huge.pfw')).size <= 4 << 20);
+    // through the CLI: one line, exit 2, nothing left in the temp folder
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'trace', '--max-inflate', '4MiB', p], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2);
+    assert.deepEqual(r.stderr.trim().split('\n'), [`iolens: ${p} inflates past the archive's decompression budget of 4 MiB (raise it with --max-inflate)`]);
+    // a big pax header is refused before it is buffered
+    const pax = join(dir, 'pax.tar');
+    writeFileSync(pax, Buffer.concat([header('PaxHeaders/x', 2 << 20, 'x'), Buffer.alloc(2 << 20), Buffer.alloc(1024)]));
+    await assert.rejects(extractTar(pax, out), (e: unknown) => e instanceof LimitError && /pax header of 2097152 bytes/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('item 6: a file and a folder of the same name are a trace error naming the entry', async () => {
+  for (const [first, second] of [
+    [entry('run/a', 'file'), entry('run/a/b.pfw', 'x')],
+    [entry('run/a/', '', '5'), entry('run/a', 'file')],
+    [entry('run/a', 'file'), entry('run/a/', '', '5')],
+  ]) {
+    const dir = mkdtempSync(join(tmpdir(), 'iolens-tar-'));
+    try {
+      const p = join(dir, 'clash.tar');
+      writeFileSync(p, Buffer.concat([first, second, Buffer.alloc(1024)]));
+      const out = join(dir, 'out');
+      mkdirSync(out);
+      await assert.rejects(extractTar(p, out), (e: unknown) => e instanceof TraceInputError && /clash\.tar: entry "run\/a(\/b\.pfw)?" clashes with an earlier entry/.test(e.message));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 });

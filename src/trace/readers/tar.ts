@@ -1,4 +1,7 @@
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
+import { LimitError } from '../../contract/errors.js';
+import { InflateBudget, sizeText, type ReadLimits } from '../../util/limits.js';
+import { openTraceFile } from './lines.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
@@ -11,7 +14,13 @@ import { TraceInputError } from '../errors.js';
  * Only regular files and directories are extracted; links, devices and FIFOs are skipped. Entry names are
  * sanitised: a leading `/` is dropped and names with a `..` component, empty names and AppleDouble `._*` files are
  * skipped, so nothing is ever written outside the destination folder.
+ *
+ * Budgets: a gzip-compressed archive may inflate to at most `limits.maxInflate` bytes (headers and data together;
+ * the gunzip stops there), and a pax or GNU long-name record may hold at most `MAX_META_BYTES`.
  */
+
+/** Largest pax extended header or GNU long name accepted (real ones are a few hundred bytes). */
+export const MAX_META_BYTES = 1 << 20;
 
 const BLOCK = 512;
 
@@ -94,13 +103,21 @@ export async function readTar(
   onEntry: (e: TarEntry) => void,
   onData: (chunk: Buffer) => void,
   onEnd: () => void,
+  limits: ReadLimits = {},
 ): Promise<number> {
-  const fd = openSync(path, 'r');
+  const fd = openTraceFile(path);
   const magic = Buffer.alloc(2);
-  const got = readSync(fd, magic, 0, 2, 0);
-  closeSync(fd);
+  let got: number;
+  try {
+    got = readSync(fd, magic, 0, 2, 0);
+  } catch (err) {
+    closeSync(fd);
+    throw new TraceInputError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
   const gz = got === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  // a plain archive extracts to at most its own size; a compressed one is held to the decompression budget
+  const budget = gz ? new InflateBudget(limits.maxInflate, 'archive') : null;
+  const file = createReadStream(path, { fd, highWaterMark: 1 << 20 });
   const stream = gz ? file.pipe(createGunzip({ chunkSize: 1 << 20 })) : file;
   if (gz) file.on('error', (err) => stream.destroy(err));
 
@@ -136,6 +153,7 @@ export async function readTar(
     dataLeft = size;
     padLeft = (BLOCK - (size % BLOCK)) % BLOCK;
     if (type === 'x' || type === 'L') {
+      if (size > MAX_META_BYTES) throw new LimitError(`${path}: a ${type === 'x' ? 'pax' : 'long-name'} header of ${size} bytes (at most ${sizeText(MAX_META_BYTES)} accepted)`);
       sink = 'meta';
       meta = [];
       metaKind = type;
@@ -178,6 +196,7 @@ export async function readTar(
   try {
     for await (const raw of stream as AsyncIterable<Buffer>) {
       if (done) continue;
+      budget?.charge(raw.length, path);
       let buf: Buffer = pending.length > 0 ? Buffer.concat([pending, raw]) : raw;
       pending = Buffer.alloc(0);
       let pos = 0;
@@ -206,30 +225,48 @@ export async function readTar(
       if (pos < buf.length && !done) pending = Buffer.from(buf.subarray(pos));
     }
   } catch (err) {
-    if (err instanceof TraceInputError) throw err;
+    if (err instanceof TraceInputError || err instanceof LimitError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e && e.code && e.code.startsWith('Z_')) throw new TraceInputError(`${path}: corrupt gzip data (${e.message})`);
     throw err;
+  } finally {
+    stream.destroy();
+    file.destroy();
   }
   if (!sawHeader) throw new TraceInputError(`${path}: empty or not a tar archive`);
   if (!done && (dataLeft > 0 || pending.length > 0)) throw new TraceInputError(`${path}: truncated tar archive`);
   return entries;
 }
 
-/** Extracts the archive at `path` into `dest` (which must exist); returns the number of entries extracted. */
-export async function extractTar(path: string, dest: string): Promise<number> {
+/**
+ * Extracts the archive at `path` into `dest` (which must exist); returns the number of entries extracted. An entry
+ * that cannot be written where an earlier one stands (a file, then a folder of the same name, or the reverse) is a
+ * TraceInputError naming both.
+ */
+export async function extractTar(path: string, dest: string, limits: ReadLimits = {}): Promise<number> {
   let fd = -1;
+  const place = (entry: string, make: () => void): void => {
+    try {
+      make();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR') {
+        throw new TraceInputError(`${path}: entry "${entry}" clashes with an earlier entry (a file and a folder of the same name)`);
+      }
+      throw new TraceInputError(`${path}: cannot extract "${entry}" (${code ?? (err as Error).message})`);
+    }
+  };
   return readTar(
     path,
     (e) => {
       const target = join(dest, e.path);
       if (e.type === 'dir') {
-        mkdirSync(target, { recursive: true });
+        place(e.path, () => mkdirSync(target, { recursive: true }));
         return;
       }
       const slash = e.path.lastIndexOf('/');
-      if (slash > 0) mkdirSync(join(dest, e.path.slice(0, slash)), { recursive: true });
-      fd = openSync(target, 'w');
+      if (slash > 0) place(e.path, () => mkdirSync(join(dest, e.path.slice(0, slash)), { recursive: true }));
+      place(e.path, () => (fd = openSync(target, 'w')));
     },
     (chunk) => {
       let off = 0;
@@ -239,6 +276,7 @@ export async function extractTar(path: string, dest: string): Promise<number> {
       if (fd >= 0) closeSync(fd);
       fd = -1;
     },
+    limits,
   ).finally(() => {
     if (fd >= 0) closeSync(fd);
   });
@@ -269,7 +307,7 @@ function hook(): void {
  * Extracts a tar archive into a fresh temporary folder. Returns the folder to read (the archive's single top-level
  * folder when it has exactly one, else the temp folder itself) and a `cleanup` that removes everything.
  */
-export async function extractToTemp(path: string): Promise<{ dir: string; cleanup: () => void }> {
+export async function extractToTemp(path: string, limits: ReadLimits = {}): Promise<{ dir: string; cleanup: () => void }> {
   const root = mkdtempSync(join(tmpdir(), 'iolens-trace-'));
   live.add(root);
   hook();
@@ -278,7 +316,7 @@ export async function extractToTemp(path: string): Promise<{ dir: string; cleanu
     live.delete(root);
   };
   try {
-    await extractTar(path, root);
+    await extractTar(path, root, limits);
   } catch (err) {
     cleanup();
     throw err;

@@ -14,13 +14,28 @@
  *   primary := number | string | name | name "(" [expr ("," expr)*] ")" | "(" expr ")"
  */
 
+import { UsageError } from '../../contract/errors.js';
+
 export type Value = number | string | boolean;
 
-export class ExprError extends Error {
+/** A rule expression that cannot be compiled; `column` is 1-based. */
+export class ExprError extends UsageError {
   constructor(message: string, readonly column: number) {
     super(message);
-    this.name = 'ExprError';
   }
+}
+
+/** Deepest nesting of parentheses, `not`, unary minus and calls an expression may have. */
+export const MAX_EXPR_DEPTH = 100;
+
+/** A lookup table without a prototype: only the names given are in it. */
+export function table<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
+/** Own-property lookup in a table: never finds `constructor`, `__proto__` or anything else from a prototype. */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 type Node =
@@ -92,7 +107,7 @@ function tokenize(src: string): Token[] {
   return out;
 }
 
-const FUNCTIONS: Record<string, { arity: [number, number]; fn: (...a: Value[]) => Value }> = {
+const FUNCTIONS = table<{ arity: [number, number]; fn: (...a: Value[]) => Value }>({
   min: { arity: [1, 16], fn: (...a) => Math.min(...a.map(Number)) },
   max: { arity: [1, 16], fn: (...a) => Math.max(...a.map(Number)) },
   abs: { arity: [1, 1], fn: (a) => Math.abs(Number(a)) },
@@ -101,12 +116,13 @@ const FUNCTIONS: Record<string, { arity: [number, number]; fn: (...a: Value[]) =
   contains: { arity: [2, 2], fn: (a, b) => String(a).includes(String(b)) },
   startswith: { arity: [2, 2], fn: (a, b) => String(a).startsWith(String(b)) },
   endswith: { arity: [2, 2], fn: (a, b) => String(a).endsWith(String(b)) },
-};
+});
 
 export const FUNCTION_NAMES = Object.keys(FUNCTIONS);
 
 class Parser {
   private p = 0;
+  private depth = 0;
   constructor(private readonly toks: Token[], private readonly names: ReadonlySet<string>) {}
 
   private peek(): Token {
@@ -144,10 +160,20 @@ class Parser {
     }
     return a;
   }
+  /** Parses `inner` one nesting level deeper; the recursion is capped so no expression can exhaust the stack. */
+  private nested<T>(col: number, inner: () => T): T {
+    if (++this.depth > MAX_EXPR_DEPTH) throw new ExprError(`expression nested more than ${MAX_EXPR_DEPTH} levels deep`, col);
+    try {
+      return inner();
+    } finally {
+      this.depth--;
+    }
+  }
   private not(): Node {
     if (this.isOp('not') || this.isOp('!')) {
+      const col = this.peek().col;
       this.p++;
-      return { k: 'un', op: 'not', a: this.not() };
+      return { k: 'un', op: 'not', a: this.nested(col, () => this.not()) };
     }
     return this.cmp();
   }
@@ -182,8 +208,9 @@ class Parser {
   }
   private unary(): Node {
     if (this.isOp('-')) {
+      const col = this.peek().col;
       this.p++;
-      return { k: 'un', op: '-', a: this.unary() };
+      return { k: 'un', op: '-', a: this.nested(col, () => this.unary()) };
     }
     return this.primary();
   }
@@ -199,7 +226,7 @@ class Parser {
     }
     if (t.t === 'op' && t.v === '(') {
       this.p++;
-      const e = this.or();
+      const e = this.nested(t.col, () => this.or());
       this.expect(')');
       return e;
     }
@@ -208,15 +235,15 @@ class Parser {
       this.p++;
       if (t.v === 'true' || t.v === 'false') return { k: 'num', v: t.v === 'true' ? 1 : 0 };
       if (this.peek().t === 'op' && this.peek().v === '(') {
-        const f = FUNCTIONS[t.v];
+        const f = own(FUNCTIONS, t.v);
         if (!f) throw new ExprError(`unknown function "${t.v}" (known: ${FUNCTION_NAMES.join(', ')})`, t.col);
         this.p++;
         const args: Node[] = [];
         if (!(this.peek().t === 'op' && this.peek().v === ')')) {
-          args.push(this.or());
+          args.push(this.nested(t.col, () => this.or()));
           while (this.peek().t === 'op' && this.peek().v === ',') {
             this.p++;
-            args.push(this.or());
+            args.push(this.nested(t.col, () => this.or()));
           }
         }
         this.expect(')');
@@ -264,7 +291,7 @@ function evalNode(n: Node, env: Env): Value {
     case 'var':
       return env(n.name);
     case 'call':
-      return FUNCTIONS[n.fn].fn(...n.args.map((a) => evalNode(a, env)));
+      return own(FUNCTIONS, n.fn)!.fn(...n.args.map((a) => evalNode(a, env)));
     case 'un': {
       const a = evalNode(n.a, env);
       return n.op === 'not' ? !truthy(a) : -Number(a);

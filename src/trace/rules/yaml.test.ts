@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { compileExpr, ExprError } from './expr.js';
+import { UsageError } from '../../contract/errors.js';
 import { compileRules, loadRuleFile, RuleFileError } from './yaml.js';
 import type { Metrics } from '../views.js';
 
@@ -84,4 +85,36 @@ test('bad rules give one clear error naming the file, rule and problem', () => {
   writeFileSync(p, 'rules:\n  - id: x\n    reasons: [\n');
   assert.throws(() => loadRuleFile(p), (e: unknown) => e instanceof RuleFileError && /bad\.yaml:\d+:\d+: invalid YAML/.test(e.message));
   assert.throws(() => loadRuleFile(join(dir, 'missing.yaml')), /cannot read rule file \(ENOENT\)/);
+});
+
+test('item 7: prototype names are neither functions nor formats nor names', () => {
+  for (const src of ['constructor(1)', 'toString()', 'hasOwnProperty("a")', '__proto__(1)', 'valueOf()']) {
+    assert.throws(() => compileExpr(src, names), (e: unknown) => e instanceof ExprError && e instanceof UsageError && /unknown function/.test(e.message), src);
+  }
+  for (const fmt of ['__proto__', '__defineGetter__', 'constructor', 'toString', 'hasOwnProperty']) {
+    const doc = { rules: [{ id: 'x', reasons: [{ message: `{{ write_ops | ${fmt} }}` }] }] };
+    assert.throws(() => compileRules(doc, 'r.yaml'), (e: unknown) => e instanceof RuleFileError && e.message.includes(`unknown format "${fmt}"`), fmt);
+  }
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    assert.throws(() => compileRules({ rules: [{ id: 'x', condition: `${name} > 0`, reasons: [{ message: 'm' }] }] }, 'r.yaml'), RuleFileError, name);
+  }
+});
+
+test('item 7: deep nesting is refused with a clear error, not a stack overflow', () => {
+  for (const src of ['('.repeat(1990) + 'a' + ')'.repeat(1990), 'not '.repeat(990) + 'a', '-'.repeat(1990) + 'a', 'max('.repeat(790) + 'a' + ')'.repeat(790)]) {
+    assert.throws(() => compileExpr(src, names), (e: unknown) => e instanceof ExprError && /nested more than 100 levels deep/.test(e.message));
+  }
+  assert.equal(compileExpr('('.repeat(99) + 'a' + ')'.repeat(99), names).eval(() => 7), 7);
+  // a long flat expression is fine
+  assert.equal(compileExpr(Array(1000).fill('a').join(' + '), names).eval(() => 1), 1000);
+});
+
+test('item 7: messages with thousands of unbalanced "{{" are scanned in linear time', { timeout: 60_000 }, () => {
+  const doc = (message: string) => ({ rules: [{ id: 'x', reasons: [{ message }] }] });
+  // 2 MB of "{{": the old template regex needed quadratic time on this
+  assert.throws(() => compileRules(doc('{{'.repeat(1 << 20)), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  assert.throws(() => compileRules(doc('a {{ write_ops }} }} b'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  assert.throws(() => compileRules(doc('{{ write_ops \n }}'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  const [rule] = compileRules(doc('{{write_ops|int}} writes, {{ write_size_avg | bytes }} each'), 'r.yaml');
+  assert.deepEqual(rule.explain(metrics, ctx), ['200 writes, 2.00 KiB each']);
 });

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { IOLensError } from '../../contract/errors.js';
+import { readRegularFile } from '../../util/read-file.js';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../../contract/errors.js';
 import { METRIC_COLUMNS, parseView, viewName, type Dim, type Metrics } from '../views.js';
-import { compileExpr, ExprError, truthy, type Env, type Expr, type Value } from './expr.js';
+import { compileExpr, ExprError, own, table, truthy, type Env, type Expr, type Value } from './expr.js';
 import { KiB, MiB, type Rule, type RuleContext } from './types.js';
 import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../text/format.js';
 
@@ -28,7 +29,9 @@ import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../te
 export class RuleFileError extends UsageError {}
 
 const KEY_NAMES = ['file', 'proc', 'app', 'host', 'dir', 'pattern', 'window', 'view'] as const;
-const CONSTANTS: Record<string, number> = { KiB, MiB, GiB: 1024 * MiB };
+const CONSTANTS = table<number>({ KiB, MiB, GiB: 1024 * MiB });
+/** Largest rule file read (real ones are a few kB). */
+const MAX_RULE_FILE_BYTES = 4 * MiB;
 export const RULE_NAMES: ReadonlySet<string> = new Set<string>([
   ...METRIC_COLUMNS,
   ...KEY_NAMES,
@@ -54,40 +57,49 @@ const RuleSchema = z
   .strict();
 const FileSchema = z.object({ rules: z.array(RuleSchema) }).strict();
 
-const FORMATS: Record<string, (v: Value) => string> = {
+const FORMATS = table<(v: Value) => string>({
   int: (v) => formatCount(Number(v)),
   pct: (v) => formatPercent(Number(v)),
   bytes: (v) => formatBytes(Number(v)),
   secs: (v) => formatSeconds(Number(v)),
   num: (v) => (typeof v === 'number' ? String(Number(v.toPrecision(4))) : String(v)),
-};
+});
 
 interface Template {
   render(env: Env): string;
 }
 
+/**
+ * Compiles a message template: text with `{{ expr | format }}` fields. One left-to-right scan (linear in the
+ * message, however many `{{` it holds); a field may not span lines, and a `{{` or `}}` left over is an error.
+ */
 function compileTemplate(src: string, where: string): Template {
   const parts: (string | { e: Expr; f: (v: Value) => string })[] = [];
-  const re = /\{\{(.*?)\}\}/g;
+  const unbalanced = () => new RuleFileError(`${where}: unbalanced "{{" / "}}" in message`);
   let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(src))) {
-    parts.push(src.slice(last, m.index));
-    const [exprSrc, fmtRaw] = splitFormat(m[1]);
+  for (let open = src.indexOf('{{'); open >= 0; open = src.indexOf('{{', last)) {
+    const close = src.indexOf('}}', open + 2);
+    if (close < 0) throw unbalanced();
+    const body = src.slice(open + 2, close);
+    if (body.includes('\n') || body.includes('\r')) throw unbalanced();
+    const text = src.slice(last, open);
+    if (text.includes('}}')) throw unbalanced();
+    parts.push(text);
+    const [exprSrc, fmtRaw] = splitFormat(body);
     const fmt = fmtRaw === undefined ? 'num' : fmtRaw;
-    if (!(fmt in FORMATS)) throw new RuleFileError(`${where}: unknown format "${fmt}" (known: ${Object.keys(FORMATS).join(', ')})`);
+    const format = own(FORMATS, fmt);
+    if (!format) throw new RuleFileError(`${where}: unknown format "${fmt}" (known: ${Object.keys(FORMATS).join(', ')})`);
     try {
-      parts.push({ e: compileExpr(exprSrc, RULE_NAMES), f: FORMATS[fmt] });
+      parts.push({ e: compileExpr(exprSrc, RULE_NAMES), f: format });
     } catch (err) {
-      if (err instanceof ExprError) throw new RuleFileError(`${where}: in "{{${m[1]}}}": ${err.message} at column ${err.column}`);
+      if (err instanceof ExprError) throw new RuleFileError(`${where}: in "{{${body}}}": ${err.message} at column ${err.column}`);
       throw err;
     }
-    last = m.index + m[0].length;
+    last = close + 2;
   }
-  parts.push(src.slice(last));
-  if (/\{\{|\}\}/.test(parts.filter((p) => typeof p === 'string').join(''))) {
-    throw new RuleFileError(`${where}: unbalanced "{{" / "}}" in message`);
-  }
+  const tail = src.slice(last);
+  if (tail.includes('}}')) throw unbalanced();
+  parts.push(tail);
   return {
     render: (env) => parts.map((p) => (typeof p === 'string' ? p : p.f(p.e.eval(env)))).join(''),
   };
@@ -113,7 +125,8 @@ function compileCondition(src: string | undefined, where: string): Expr | undefi
 
 function envFor(m: Metrics, ctx: RuleContext): Env {
   return (name) => {
-    if (name in CONSTANTS) return CONSTANTS[name];
+    const constant = own(CONSTANTS, name);
+    if (constant !== undefined) return constant;
     if (name === 'small_bytes') return ctx.smallBytes;
     if (name === 'view') return viewName(ctx.dims);
     if (name === 'window') return ctx.key.time ?? '';
@@ -121,7 +134,7 @@ function envFor(m: Metrics, ctx: RuleContext): Env {
       const v = ctx.key[name as Dim];
       return v === undefined ? '' : v;
     }
-    return (m as Record<string, number>)[name] ?? 0;
+    return own(m as unknown as Record<string, number>, name) ?? 0;
   };
 }
 
@@ -176,8 +189,9 @@ export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet
 export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new Set()): Rule[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, MAX_RULE_FILE_BYTES, 'a rule file').toString('utf8');
   } catch (err) {
+    if (err instanceof IOLensError) throw new RuleFileError(`${path}: ${err.message}`);
     throw new RuleFileError(`${path}: cannot read rule file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   let doc: unknown;

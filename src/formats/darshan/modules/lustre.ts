@@ -5,6 +5,8 @@ import { I64List, nameColumns } from './columns.js';
 
 /** Per-component counters of a Lustre layout, in storage order. */
 export const LUSTRE_COMPONENT_COUNTERS = ['STRIPE_SIZE', 'STRIPE_COUNT', 'STRIPE_PATTERN', 'FLAGS', 'EXT_START', 'EXT_END', 'MIRROR_ID'] as const;
+/** Lustre's largest stripe count (LOV_MAX_STRIPE_COUNT). */
+export const LUSTRE_MAX_STRIPES = 2000;
 const FLAG_BITS = ['stale', 'prefrd', 'prefwr', 'offline', 'init', 'nosync', 'extension', 'parity', 'compress', 'partial', 'nocompr', 'neg'];
 const PATTERNS: Record<string, string> = { '0': 'raid0', '2': 'mdt', '4': 'raid0,overstriped', '8': 'foreign' };
 
@@ -91,12 +93,30 @@ function decode(p: Payload, ctx: DecodeContext): DecodeOutcome<LustreTable> {
       error = 'LUSTRE record extends past the end of its region';
       break;
     }
+    // The printers list STRIPE_COUNT OST ids per component from the record's list, and print 0 for ids the record
+    // does not hold (as darshan-parser does: some runtimes wrote such records). The counts may claim at most
+    // Lustre's own maximum stripe count beyond what the record holds, so one changed field cannot print without end.
+    let claimed = 0n;
+    let nKept = 0;
+    for (; nKept < Number(storedComps); nKept++) {
+      const b = off + 32 + 72 * nKept;
+      if (p.i64Exact(b) === -1n) break;
+      const count = p.i64Exact(b + 8);
+      if (count > 0n) claimed += count;
+    }
+    if (claimed > storedStripes + BigInt(LUSTRE_MAX_STRIPES)) {
+      ids.pop();
+      ranks.length--;
+      compStart.pop();
+      ostStart.pop();
+      error = `LUSTRE record's stripe counts claim ${claimed} OST ids but it holds ${storedStripes}`;
+      break;
+    }
     let kept = 0;
     let stripes = 0n;
-    for (let c = 0; c < Number(storedComps); c++) {
+    for (let c = 0; c < nKept; c++) {
       const b = off + 32 + 72 * c;
       const vals = [0, 1, 2, 3, 4, 5, 6].map((k) => p.i64Exact(b + 8 * k));
-      if (vals[0] === -1n) break;
       comps.push(vals);
       const pool = p.bytes.subarray(b + 56, b + 72);
       const nul = pool.indexOf(0);

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isIOLensError } from '../contract/errors.js';
+import type { ReadLimits } from '../util/limits.js';
+
+/**
+ * What the fuzzer runs, one input at a time, inside a worker thread (see harness.ts). An input is a set of named
+ * files (one for a log, a trace file or a rule file; several for a Recorder folder). Running it must end in a
+ * reading or in one of the library's errors (`IOLensError`): anything else is a finding.
+ */
+export type FuzzInput = Record<string, Uint8Array>;
+
+export const TARGET_NAMES = ['darshan', 'dxt', 'dftracer', 'recorder', 'parquet', 'tar', 'rules'] as const;
+export type TargetName = (typeof TARGET_NAMES)[number];
+
+/**
+ * Budgets the fuzzer gives the library: smaller than the defaults so that each input stays quick; what is fuzzed is
+ * that the budgets bound the work, whatever the input.
+ */
+export const FUZZ_LIMITS: ReadLimits = { maxInflate: 64 << 20, maxLineBytes: 4 << 20, maxExpandedCalls: 1 << 22 };
+
+/** Output of the printers, counted and dropped; more than this many characters for one small input is a finding. */
+const MAX_OUTPUT_CHARS = 256 << 20;
+
+class CountingOut {
+  chars = 0;
+  write(text: string): void {
+    this.chars += text.length;
+    if (this.chars > MAX_OUTPUT_CHARS) throw new Error(`printer output passed ${MAX_OUTPUT_CHARS} characters for one input`);
+  }
+}
+
+export interface RunOutcome {
+  ok: boolean;
+  /** the error's class name and message, when it failed */
+  error?: string;
+  /** true: the error is one of the library's (an expected outcome for hostile input) */
+  typed?: boolean;
+  stack?: string;
+}
+
+async function runDarshan(bytes: Uint8Array): Promise<void> {
+  const { DarshanLog } = await import('../formats/darshan/log.js');
+  const { MODULES } = await import('../formats/darshan/modules/registry.js');
+  const { printParserText } = await import('../formats/darshan/print/parser-text.js');
+  const { printDxtText } = await import('../formats/darshan/print/dxt-text.js');
+  const { printPerfText } = await import('../formats/darshan/print/perf-text.js');
+  const { printJsonDump } = await import('../formats/darshan/print/json-dump.js');
+  const { buildReport } = await import('../report/build-report.js');
+  const { RENDERERS } = await import('../render/registry.js');
+  const { logToRow } = await import('../store/row.js');
+  const log = DarshanLog.fromBytes(bytes, 'fuzz.darshan', { maxInflate: FUZZ_LIMITS.maxInflate });
+  for (const m of MODULES) log.decode(m.id);
+  const out = new CountingOut();
+  // parse (all three outputs) and the JSON dump
+  printParserText(log, out, () => {});
+  printDxtText(log, out, () => {});
+  printPerfText(log, out, () => {});
+  printJsonDump(log, out, { dxt: true });
+  // report, in both modes, rendered
+  for (const mode of ['default', 'drishti'] as const) {
+    const rep = buildReport(log, { mode, logName: 'fuzz.darshan' });
+    out.write(RENDERERS.terminal(rep, { issuesOnly: false, showCodes: true, verbose: true, fullPath: true, allThresholds: true, width: 100, color: false }));
+    out.write(RENDERERS.csv(rep));
+  }
+  // the ingest row (never throws: a bad log is a row error)
+  const row = logToRow({ path: 'fuzz.darshan', bytes }, { maxInflate: FUZZ_LIMITS.maxInflate });
+  if (!row.ok && /internal|TypeError|RangeError/.test(row.error)) throw new Error(`ingest row error looks internal: ${row.error}`);
+}
+
+async function runTrace(dir: string, input: FuzzInput, target: TargetName): Promise<void> {
+  const { analyzeTrace } = await import('../trace/analyze.js');
+  const { BUILTIN_RULES } = await import('../trace/rules/builtin/index.js');
+  const { DEFAULT_VIEWS } = await import('../trace/views.js');
+  const names = Object.keys(input);
+  const paths = target === 'recorder' ? [dir] : names.map((n) => join(dir, n));
+  await analyzeTrace(paths, {
+    views: [...DEFAULT_VIEWS, 'proc>file'],
+    metric: 'iops_slope',
+    minTimeShare: 0,
+    smallBytes: 1 << 20,
+    rules: BUILTIN_RULES,
+    top: 0,
+    threads: 1,
+    limits: FUZZ_LIMITS,
+  });
+}
+
+async function runRules(path: string): Promise<void> {
+  const { loadRuleFile } = await import('../trace/rules/yaml.js');
+  const { METRIC_COLUMNS } = await import('../trace/views.js');
+  const rules = loadRuleFile(path);
+  // evaluate every rule on a few records (zeros, ordinary values, extremes) in two views
+  const records = [0, 1.5, -1e308, Number.NaN].map((k) => Object.fromEntries(METRIC_COLUMNS.map((c, i) => [c, k * (i + 1)])));
+  const out = new CountingOut();
+  for (const rule of rules) {
+    for (const m of records) {
+      for (const dims of [['file'], ['proc', 'file']] as const) {
+        const reasons = rule.explain(m as never, { dims, key: { file: '/scratch/a', proc: '0' }, smallBytes: 1 << 20 });
+        for (const r of reasons) out.write(r);
+      }
+    }
+  }
+}
+
+/** Runs one input of `target`; classifies the outcome. Files are written to a fresh temp folder, removed after. */
+export async function runInput(target: TargetName, input: FuzzInput): Promise<RunOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), `iolens-fuzz-${target}-`));
+  try {
+    for (const [name, bytes] of Object.entries(input)) {
+      const p = join(dir, name);
+      mkdirSync(join(p, '..'), { recursive: true });
+      writeFileSync(p, bytes);
+    }
+    const first = join(dir, Object.keys(input)[0]);
+    if (target === 'darshan') await runDarshan(Object.values(input)[0]);
+    else if (target === 'rules') await runRules(first);
+    else await runTrace(dir, input, target);
+    return { ok: true };
+  } catch (err) {
+    const e = err as Error;
+    const name = e && e.constructor ? e.constructor.name : typeof err;
+    return { ok: false, error: `${name}: ${e && e.message !== undefined ? e.message : String(err)}`, typed: isIOLensError(err), ...(e && e.stack ? { stack: e.stack } : {}) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

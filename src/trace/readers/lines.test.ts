@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { LimitError } from '../../contract/errors.js';
+import { REPO_ROOT } from '../../testing/corpus.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../util/limits.js';
+import { ChunkWriter, TableCollector, TraceDicts } from '../model.js';
+import { TraceInputError } from '../errors.js';
+import { readDftracer } from './dftracer.js';
+import { forEachLineBytes } from './lines.js';
+
+const EVENT = '{"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":1000,"dur":5,"ph":"X","args":{"fname":"/a","ret":4096}}';
+
+async function lines(path: string, maxLineBytes?: number): Promise<number[]> {
+  const lens: number[] = [];
+  await forEachLineBytes(path, (_b, s, e) => lens.push(e - s), maxLineBytes);
+  return lens;
+}
+
+test('item 5: a line longer than the limit is a LimitError, read in bounded memory (plain and gzip)', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    assert.equal(DEFAULT_MAX_LINE_BYTES, 64 << 20);
+    // 100 MB without a newline, as a .pfw and as a 100 kB .pfw.gz
+    const huge = Buffer.alloc(100 << 20, 0x61);
+    const plain = join(dir, 'a.pfw');
+    const gz = join(dir, 'b.pfw.gz');
+    writeFileSync(plain, huge);
+    writeFileSync(gz, gzipSync(huge));
+    for (const p of [plain, gz]) {
+      await assert.rejects(
+        readDftracer([p], new ChunkWriter(new TraceDicts(), new TableCollector().sink)),
+        (e: unknown) => e instanceof LimitError && e.message === `${p}:1: line longer than 64 MiB (no newline); not a trace file, or raise the line limit`,
+      );
+    }
+    // a limit given by the caller; lines that span many chunks are assembled whole
+    const mixed = join(dir, 'c.pfw');
+    writeFileSync(mixed, Buffer.concat([Buffer.from(`${EVENT}\n`), Buffer.alloc(3 << 20, 0x62), Buffer.from(`\n${EVENT}\r\n\nlast`)]));
+    assert.deepEqual(await lines(mixed), [EVENT.length, 3 << 20, EVENT.length, 4]);
+    await assert.rejects(lines(mixed, 1 << 20), (e: unknown) => e instanceof LimitError && /c\.pfw:2: line longer than 1 MiB/.test(e.message));
+    assert.deepEqual(await lines(mixed, 3 << 20), [EVENT.length, 3 << 20, EVENT.length, 4]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('item 8: a FIFO given to parse, trace or report is refused with one line instead of blocking', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-fifo-'));
+  try {
+    const fifo = join(dir, 'log.darshan');
+    const pfw = join(dir, 'trace.pfw');
+    execFileSync('mkfifo', [fifo, pfw]);
+    const rules = join(dir, 'rules.yaml');
+    execFileSync('mkfifo', [rules]);
+    for (const [args, line] of [
+      [['parse', fifo], `iolens: ${fifo}: is a FIFO, not a Darshan log`],
+      [['report', fifo], `iolens: ${fifo}: is a FIFO, not a Darshan log`],
+      [['trace', fifo], `iolens: ${fifo}: is a FIFO, not a Darshan log`],
+      [['trace', pfw], `iolens: ${pfw}: is a FIFO, not a trace file`],
+      [['trace', '--rules', rules, pfw], `iolens: ${rules}: is a FIFO, not a rule file`],
+    ] as const) {
+      const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), ...args], { encoding: 'utf8', timeout: 30_000 });
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.error ?? r.stderr}`);
+      assert.deepEqual(r.stderr.trim().split('\n'), [line]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('item 5: a corrupt gzip stream is a trace error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    const p = join(dir, 'x.pfw.gz');
+    const z = gzipSync(Buffer.from(`${EVENT}\n`.repeat(100)));
+    z[z.length >> 1] ^= 0xff;
+    writeFileSync(p, z);
+    await assert.rejects(lines(p), (e: unknown) => e instanceof TraceInputError && /corrupt gzip data/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
