@@ -54,11 +54,13 @@ export async function hdbscan(data: Float64Array, n: number, d: number, options:
     const tree = buildKdTree(data, n, d);
     lap('kdTree');
     const core2 = sharedF64(n); // tree order
-    await pool.coreKd(tree, k, core2);
+    const nbr = sharedI32(n * k);
+    const nbrD = sharedF64(n * k);
+    await pool.coreKd(tree, k, core2, nbr, nbrD);
     coreDistances = new Float64Array(n);
     for (let i = 0; i < n; i++) coreDistances[tree.perm[i]] = Math.sqrt(core2[i]);
     lap('coreDistances');
-    mst = algorithm === 'boruvka' ? await boruvkaMst(pool, tree, core2) : await primMst(pool, data, n, d, tree, core2);
+    mst = algorithm === 'boruvka' ? await boruvkaMst(pool, tree, core2, k, nbr, nbrD) : await primMst(pool, data, n, d, tree, core2);
     lap('spanningTree');
   } finally {
     await pool.close();
@@ -95,8 +97,12 @@ async function primMst(pool: KernelPool, data: Float64Array, n: number, d: numbe
   };
 }
 
-/** Borůvka: every round joins each component to its nearest other component; at most log2(n) rounds. */
-async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array): Promise<SpanningTree> {
+/**
+ * Borůvka: every round joins each component to its nearest other component (at most log2(n) rounds). Each row
+ * remembers the best edge it has seen (first from its k nearest neighbours); those still leaving the row's component
+ * give every component a tight starting bound, so most rows need no search.
+ */
+async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array, k: number, nbr: Int32Array, nbrD: Float64Array): Promise<SpanningTree> {
   const n = tree.n;
   const nodeCore = sharedF64(tree.nodes);
   for (let node = tree.nodes - 1; node >= 0; node--) {
@@ -112,9 +118,26 @@ async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array): 
     comp: sharedI32(n),
     nodeComp: sharedI32(tree.nodes),
     nodeCore,
+    compInit: sharedF64(n),
     bestTo: sharedI32(n),
     bestW: sharedF64(n),
   };
+  // Known edge per row: the neighbour with the smallest mutual reachability among its k nearest.
+  const candTo = new Int32Array(n).fill(-1);
+  const candW = new Float64Array(n).fill(Infinity);
+  for (let i = 0; i < n; i++) {
+    for (let a = 0; a < k; a++) {
+      const j = nbr[i * k + a];
+      if (j === i) continue;
+      let w = nbrD[i * k + a];
+      if (core2[i] > w) w = core2[i];
+      if (core2[j] > w) w = core2[j];
+      if (w < candW[i] || (w === candW[i] && j < candTo[i])) {
+        candW[i] = w;
+        candTo[i] = j;
+      }
+    }
+  }
   const uf = new Int32Array(n);
   for (let i = 0; i < n; i++) uf[i] = st.comp[i] = i;
   const find = (x: number): number => {
@@ -128,7 +151,6 @@ async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array): 
   const to = new Int32Array(n - 1);
   const weight = new Float64Array(n - 1);
   let edges = 0;
-  const compW = new Float64Array(n);
   const compFrom = new Int32Array(n);
   const compTo = new Int32Array(n);
   while (edges < n - 1) {
@@ -143,14 +165,25 @@ async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array): 
         st.nodeComp[node] = c >= 0 && c === st.nodeComp[tree.right[node]] ? c : -1;
       }
     }
-    await pool.boruvka(tree, st);
-    compW.fill(Infinity);
-    compFrom.fill(-1);
+    st.compInit.fill(Infinity);
     for (let i = 0; i < n; i++) {
-      const j = st.bestTo[i];
+      const j = candTo[i];
+      if (j < 0 || st.comp[j] === st.comp[i]) candTo[i] = -1;
+      else if (candW[i] < st.compInit[st.comp[i]]) st.compInit[st.comp[i]] = candW[i];
+    }
+    await pool.boruvka(tree, st);
+    // Each component's lightest known edge (ties: smallest row, then smallest partner).
+    compFrom.fill(-1);
+    const compW = st.compInit.fill(Infinity);
+    for (let i = 0; i < n; i++) {
+      if (st.bestTo[i] >= 0) {
+        candTo[i] = st.bestTo[i];
+        candW[i] = st.bestW[i];
+      }
+      const j = candTo[i];
       if (j < 0) continue;
       const c = st.comp[i];
-      const w = st.bestW[i];
+      const w = candW[i];
       if (w < compW[c] || (w === compW[c] && i < compFrom[c])) {
         compW[c] = w;
         compFrom[c] = i;

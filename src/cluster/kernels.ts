@@ -12,54 +12,58 @@ export function sharedI32(len: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(Math.max(1, len) * 4), 0, len);
 }
 
-/** Keeps the k smallest values seen, sorted ascending in buf[0..count). */
+/**
+ * Squared distance between rows starting at offsets oi and oj of x, summed four columns at a time; stops early
+ * (returning a value ≥ lim) once the partial sum reaches lim. Every kernel uses this one function, so a distance
+ * has the same bits wherever it is computed.
+ */
+export function sqDist(x: Float64Array, oi: number, oj: number, d: number, lim: number): number {
+  let acc = 0;
+  let t = 0;
+  for (; t + 4 <= d; t += 4) {
+    const a = x[oi + t] - x[oj + t];
+    const b = x[oi + t + 1] - x[oj + t + 1];
+    const c = x[oi + t + 2] - x[oj + t + 2];
+    const e = x[oi + t + 3] - x[oj + t + 3];
+    acc += a * a + b * b + c * c + e * e;
+    if (acc >= lim) return acc;
+  }
+  for (; t < d; t++) {
+    const v = x[oi + t] - x[oj + t];
+    acc += v * v;
+  }
+  return acc;
+}
+
+/** Keeps the k smallest values seen with an id each, sorted ascending in val[0..count). */
 class SmallestK {
-  readonly buf: Float64Array;
+  readonly val: Float64Array;
+  readonly id: Int32Array;
   count = 0;
   constructor(readonly k: number) {
-    this.buf = new Float64Array(k);
+    this.val = new Float64Array(k);
+    this.id = new Int32Array(k);
   }
   reset(): void {
     this.count = 0;
   }
   /** Current k-th smallest, or Infinity while fewer than k were seen. */
   bound(): number {
-    return this.count < this.k ? Infinity : this.buf[this.k - 1];
+    return this.count < this.k ? Infinity : this.val[this.k - 1];
   }
-  push(v: number): void {
-    const b = this.buf;
+  push(v: number, id: number): void {
+    const b = this.val;
     let i: number;
     if (this.count < this.k) i = this.count++;
     else if (v >= b[this.k - 1]) return;
     else i = this.k - 1;
     while (i > 0 && b[i - 1] > v) {
       b[i] = b[i - 1];
+      this.id[i] = this.id[i - 1];
       i--;
     }
     b[i] = v;
-  }
-}
-
-/** Squared core distances by brute force for rows taken from `chunks` (k-th smallest, the row itself included). */
-export function coreBrute(x: Float64Array, n: number, d: number, k: number, out: Float64Array, chunks: ChunkSource, chunk: number): void {
-  const heap = new SmallestK(k);
-  for (let s = chunks(); s >= 0; s = chunks()) {
-    const e = Math.min(n, s + chunk);
-    for (let i = s; i < e; i++) {
-      heap.reset();
-      const oi = i * d;
-      for (let j = 0; j < n; j++) {
-        const oj = j * d;
-        const lim = heap.bound();
-        let acc = 0;
-        for (let t = 0; t < d && acc < lim; t++) {
-          const v = x[oi + t] - x[oj + t];
-          acc += v * v;
-        }
-        if (acc < lim) heap.push(acc);
-      }
-      out[i] = heap.buf[k - 1];
-    }
+    this.id[i] = id;
   }
 }
 
@@ -112,11 +116,7 @@ export function primThread(s: PrimState, t: number, T: number, barrier: () => vo
       const cj = core2[j];
       if (cc < dj && cj < dj) {
         const oj = j * d;
-        let acc = 0;
-        for (let q = 0; q < d && acc < dj; q++) {
-          const v = x[oc + q] - x[oj + q];
-          acc += v * v;
-        }
+        const acc = sqDist(x, oc, oj, d, dj);
         if (acc < dj) {
           dj = acc > cc ? acc : cc;
           if (cj > dj) dj = cj;
@@ -280,8 +280,11 @@ function boxDist2(tr: KdTree, node: number, i: number): number {
   return acc;
 }
 
-/** Squared core distances (k-th nearest, itself included) for tree rows taken from `chunks`; out is in tree order. */
-export function coreKd(tr: KdTree, k: number, out: Float64Array, chunks: ChunkSource, chunk: number): void {
+/**
+ * Squared core distances (k-th nearest, itself included) for tree rows taken from `chunks`, in tree order; also
+ * each row's k nearest rows (tree order, nearest first) and their squared distances, n × k.
+ */
+export function coreKd(tr: KdTree, k: number, out: Float64Array, nbr: Int32Array, nbrD: Float64Array, chunks: ChunkSource, chunk: number): void {
   const { d, xs, start, end, left, right } = tr;
   const heap = new SmallestK(k);
   const stack = new Int32Array(256);
@@ -302,13 +305,9 @@ export function coreKd(tr: KdTree, k: number, out: Float64Array, chunks: ChunkSo
         if (l < 0) {
           for (let j = start[node]; j < end[node]; j++) {
             const oj = j * d;
-            let acc = 0;
-            for (let t = 0; t < d && acc < lim; t++) {
-              const v = xs[oi + t] - xs[oj + t];
-              acc += v * v;
-            }
+            const acc = sqDist(xs, oi, oj, d, lim);
             if (acc < lim) {
-              heap.push(acc);
+              heap.push(acc, j);
               lim = heap.bound();
             }
           }
@@ -330,7 +329,9 @@ export function coreKd(tr: KdTree, k: number, out: Float64Array, chunks: ChunkSo
           stackLb[sp++] = br;
         }
       }
-      out[i] = heap.buf[k - 1];
+      out[i] = heap.val[k - 1];
+      nbr.set(heap.id, i * k);
+      nbrD.set(heap.val, i * k);
     }
   }
 }
@@ -344,6 +345,8 @@ export interface BoruvkaState {
   nodeComp: Int32Array;
   /** Smallest core² in each node. */
   nodeCore: Float64Array;
+  /** Per component: weight of a known edge to another component, the starting bound of its search. */
+  compInit: Float64Array;
   /** Output per row: nearest row of another component found with a better weight than the bound, or -1. */
   bestTo: Int32Array;
   bestW: Float64Array;
@@ -351,12 +354,13 @@ export interface BoruvkaState {
 
 /**
  * For rows taken from `chunks`, the nearest row (in mutual reachability) outside the row's component, searched with
- * the best weight found so far for that component as bound; rows that cannot beat it report -1.
+ * the best weight known so far for that component as bound (starting from compInit); rows that cannot beat it
+ * report -1.
  */
 export function boruvkaQueries(tr: KdTree, st: BoruvkaState, chunks: ChunkSource, chunk: number): void {
   const { d, xs, start, end, left, right } = tr;
   const { core2, comp, nodeComp, nodeCore, bestTo, bestW } = st;
-  const compBound = new Float64Array(tr.n).fill(Infinity);
+  const compBound = Float64Array.from(st.compInit);
   const stack = new Int32Array(256);
   const stackLb = new Float64Array(256);
   for (let s = chunks(); s >= 0; s = chunks()) {
@@ -381,11 +385,7 @@ export function boruvkaQueries(tr: KdTree, st: BoruvkaState, chunks: ChunkSource
             const cj = core2[j];
             if (cj >= bound || comp[j] === c) continue;
             const oj = j * d;
-            let acc = 0;
-            for (let t = 0; t < d && acc < bound; t++) {
-              const v = xs[oi + t] - xs[oj + t];
-              acc += v * v;
-            }
+            const acc = sqDist(xs, oi, oj, d, bound);
             if (acc < bound) {
               let m = acc > ci ? acc : ci;
               if (cj > m) m = cj;

@@ -3,12 +3,11 @@
 // once per added edge with a barrier on Atomics.wait/notify.
 import { Worker } from 'node:worker_threads';
 import { distFile } from '../util/package-root.js';
-import { boruvkaQueries, coreBrute, coreKd, primThread, sharedI32 } from './kernels.js';
+import { boruvkaQueries, coreKd, primThread, sharedI32 } from './kernels.js';
 import type { BoruvkaState, ChunkSource, KdTree, PrimState } from './kernels.js';
 
 type Op =
-  | { op: 'coreKd'; tree: KdTree; k: number; out: Float64Array }
-  | { op: 'coreBrute'; x: Float64Array; n: number; d: number; k: number; out: Float64Array }
+  | { op: 'coreKd'; tree: KdTree; k: number; out: Float64Array; nbr: Int32Array; nbrD: Float64Array }
   | { op: 'boruvka'; tree: KdTree; state: BoruvkaState }
   | { op: 'prim'; state: PrimState; t: number; T: number };
 
@@ -83,14 +82,9 @@ export class KernelPool {
     await this.all(this.workers.map(() => ({ ...op, ctl: this.ctl, total, chunk })));
   }
 
-  /** Squared core distances of tree rows (tree order). */
-  coreKd(tree: KdTree, k: number, out: Float64Array): Promise<void> {
-    return this.chunked({ op: 'coreKd', tree, k, out }, tree.n, 64);
-  }
-
-  /** Squared core distances by brute force. */
-  coreBrute(x: Float64Array, n: number, d: number, k: number, out: Float64Array): Promise<void> {
-    return this.chunked({ op: 'coreBrute', x, n, d, k, out }, n, 16);
+  /** Squared core distances of tree rows and their k nearest rows (tree order). */
+  coreKd(tree: KdTree, k: number, out: Float64Array, nbr: Int32Array, nbrD: Float64Array): Promise<void> {
+    return this.chunked({ op: 'coreKd', tree, k, out, nbr, nbrD }, tree.n, 64);
   }
 
   /** One Borůvka round of nearest-other-component queries over all rows. */
@@ -118,10 +112,7 @@ export class KernelPool {
 function runHere(op: Op, chunks: ChunkSource, chunk: number): void {
   switch (op.op) {
     case 'coreKd':
-      coreKd(op.tree, op.k, op.out, chunks, chunk);
-      break;
-    case 'coreBrute':
-      coreBrute(op.x, op.n, op.d, op.k, op.out, chunks, chunk);
+      coreKd(op.tree, op.k, op.out, op.nbr, op.nbrD, chunks, chunk);
       break;
     case 'boruvka':
       boruvkaQueries(op.tree, op.state, chunks, chunk);

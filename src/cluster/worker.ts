@@ -1,6 +1,6 @@
 // Worker thread of the clustering engine: runs the kernels on shared memory, on request from ./pool.ts.
 import { parentPort } from 'node:worker_threads';
-import { boruvkaQueries, coreBrute, coreKd, primThread } from './kernels.js';
+import { boruvkaQueries, coreKd, primThread } from './kernels.js';
 import { atomicChunks, atomicBarrier, type PoolRequest } from './pool.js';
 
 parentPort!.on('message', (req: PoolRequest) => {
@@ -8,10 +8,7 @@ parentPort!.on('message', (req: PoolRequest) => {
     const chunks = atomicChunks(req.ctl, req.total, req.chunk);
     switch (req.op) {
       case 'coreKd':
-        coreKd(req.tree, req.k, req.out, chunks, req.chunk);
-        break;
-      case 'coreBrute':
-        coreBrute(req.x, req.n, req.d, req.k, req.out, chunks, req.chunk);
+        coreKd(req.tree, req.k, req.out, req.nbr, req.nbrD, chunks, req.chunk);
         break;
       case 'boruvka':
         boruvkaQueries(req.tree, req.state, chunks, req.chunk);
