@@ -9,7 +9,7 @@ import { robustStandardize, signedLog10Matrix } from './features.js';
 test('pca: auto keeps all columns while n² · d fits the exact budget', () => {
   assert.equal(pcaDims('auto', 30000, 60), 0); // 5.4e10 ≤ 6e10
   assert.equal(pcaDims(undefined, 40000, 60), AUTO_PCA_DIMS); // 9.6e10
-  assert.equal(pcaDims('auto', 100000, 10), 0); // already ≤ 12 columns
+  assert.equal(pcaDims('auto', 100000, 15), 0); // already ≤ 15 columns
   assert.equal(pcaDims(null, 100000, 60), 0);
   assert.equal(pcaDims(15, 100, 60), 15);
   assert.equal(pcaDims(60, 100, 60), 0);

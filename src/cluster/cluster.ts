@@ -21,7 +21,7 @@ export interface ClusterOptions extends HdbscanOptions {
 /** Largest n² · d clustered exactly in the full space by pca: 'auto' (≈ 30,000 rows × 60 columns). */
 export const EXACT_BUDGET = 6e10;
 /** Components kept by pca: 'auto' when the table is too large for the full space. */
-export const AUTO_PCA_DIMS = 12;
+export const AUTO_PCA_DIMS = 15;
 
 export interface ClusterResult extends HdbscanResult {
   prepared: {

@@ -91,26 +91,25 @@ export function primThread(s: PrimState, t: number, T: number, barrier: () => vo
   const lo = Math.floor((t * n) / T);
   const hi = Math.floor(((t + 1) * n) / T);
   const len = hi - lo;
+  // Rows of the block not yet in the tree, kept in increasing order (compacted during each scan) so that rows are
+  // read sequentially from memory.
   const rem = new Int32Array(len);
-  const pos = new Int32Array(len);
   const dist = new Float64Array(len).fill(Infinity);
   const src = new Int32Array(len);
-  for (let r = 0; r < len; r++) rem[r] = pos[r] = r;
+  for (let r = 0; r < len; r++) rem[r] = r;
   let remLen = len;
   let cur = 0;
   for (let it = 0; it < n - 1; it++) {
-    if (cur >= lo && cur < hi) {
-      const r = pos[cur - lo];
-      const moved = rem[--remLen];
-      rem[r] = moved;
-      pos[moved] = r;
-    }
     const cc = core2[cur];
     const oc = cur * d;
+    const drop = cur - lo;
     let bw = Infinity;
     let bj = -1;
+    let kept = 0;
     for (let r = 0; r < remLen; r++) {
       const lj = rem[r];
+      if (lj === drop) continue;
+      rem[kept++] = lj;
       const j = lj + lo;
       let dj = dist[lj];
       const cj = core2[j];
@@ -124,11 +123,12 @@ export function primThread(s: PrimState, t: number, T: number, barrier: () => vo
           src[lj] = cur;
         }
       }
-      if (dj < bw || (dj === bw && j < bj)) {
+      if (dj < bw) {
         bw = dj;
         bj = j;
       }
     }
+    remLen = kept;
     const base = (it & 1) * T;
     s.slotW[base + t] = bw;
     s.slotJ[base + t] = bj;
