@@ -7,7 +7,7 @@
 // process (clean peak RSS).
 //
 // usage: npx tsc -p tsconfig.json && node bench/cluster-bench.mjs [--sizes 10000,100000] [--tables distinct,variants]
-//        [--threads 2] [--runs 1]
+//        [--threads 2] [--runs 1] [--exact-sizes 30000]  (with --sizes 30000: exact and 15 components at 30,000 rows)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -65,6 +65,8 @@ async function main() {
   };
   const sizes = opt('--sizes', '10000,100000').split(',').map(Number);
   const tables = opt('--tables', 'distinct,variants').split(',');
+  // Sizes above 20,000 at which the exact (all-column) run is made too, to measure how exact time grows.
+  const exactSizes = opt('--exact-sizes', '').split(',').filter(Boolean).map(Number);
   const threads = Number(opt('--threads', '2'));
   const runs = Number(opt('--runs', '1'));
   const { adjustedRandIndex } = await import('../dist/cluster/ari.js');
@@ -76,7 +78,7 @@ async function main() {
   console.log('|---|---:|---|---|---:|---:|---:|---:|---:|---:|');
   for (const table of tables) {
     for (const n of sizes) {
-      const plans = n <= 20000 ? ['none', 'none/11', '20', '15', '12', '10', '8'] : ['15', '12', '10'];
+      const plans = n <= 20000 ? ['none', 'none/11', '20', '15', '12', '10', '8'] : exactSizes.includes(n) ? ['none', '15'] : ['15', '12', '10'];
       let exactLabels = null;
       for (const plan of plans) {
         const [pca, ms] = plan.split('/');

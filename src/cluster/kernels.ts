@@ -280,6 +280,16 @@ function boxDist2(tr: KdTree, node: number, i: number): number {
   return acc;
 }
 
+/** Pushes two child nodes with their lower bounds, the farther first so that the nearer is searched first. */
+function pushChildren(stack: Int32Array, lb: Float64Array, sp: number, l: number, bl: number, r: number, br: number): number {
+  const nearL = bl <= br;
+  stack[sp] = nearL ? r : l;
+  lb[sp++] = nearL ? br : bl;
+  stack[sp] = nearL ? l : r;
+  lb[sp++] = nearL ? bl : br;
+  return sp;
+}
+
 /**
  * Squared core distances (k-th nearest, itself included) for tree rows taken from `chunks`, in tree order; also
  * each row's k nearest rows (tree order, nearest first) and their squared distances, n × k.
@@ -316,18 +326,7 @@ export function coreKd(tr: KdTree, k: number, out: Float64Array, nbr: Int32Array
         const r = right[node];
         const bl = boxDist2(tr, l, i);
         const br = boxDist2(tr, r, i);
-        // Push the farther child first so the nearer is searched first.
-        if (bl <= br) {
-          stack[sp] = r;
-          stackLb[sp++] = br;
-          stack[sp] = l;
-          stackLb[sp++] = bl;
-        } else {
-          stack[sp] = l;
-          stackLb[sp++] = bl;
-          stack[sp] = r;
-          stackLb[sp++] = br;
-        }
+        sp = pushChildren(stack, stackLb, sp, l, bl, r, br);
       }
       out[i] = heap.val[k - 1];
       nbr.set(heap.id, i * k);
@@ -404,17 +403,7 @@ export function boruvkaQueries(tr: KdTree, st: BoruvkaState, chunks: ChunkSource
         if (nodeCore[l] > bl) bl = nodeCore[l];
         if (ci > br) br = ci;
         if (nodeCore[r] > br) br = nodeCore[r];
-        if (bl <= br) {
-          stack[sp] = r;
-          stackLb[sp++] = br;
-          stack[sp] = l;
-          stackLb[sp++] = bl;
-        } else {
-          stack[sp] = l;
-          stackLb[sp++] = bl;
-          stack[sp] = r;
-          stackLb[sp++] = br;
-        }
+        sp = pushChildren(stack, stackLb, sp, l, bl, r, br);
       }
       if (best >= 0) {
         bestTo[i] = best;

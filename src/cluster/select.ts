@@ -11,6 +11,16 @@ function checkOptions(o: SelectionOptions): Required<SelectionOptions> {
   return { minClusterSize: o.minClusterSize, selection, epsilon, allowSingleCluster: o.allowSingleCluster ?? false };
 }
 
+/** Unselects every descendant of cluster c. */
+function unselectBelow(tree: CondensedTree, sel: boolean[], c: number): void {
+  const stack = [...tree.clusters[c].children];
+  while (stack.length) {
+    const x = stack.pop()!;
+    sel[x] = false;
+    stack.push(...tree.clusters[x].children);
+  }
+}
+
 /** Excess of mass: bottom-up, a cluster is kept when its stability is at least the sum of its children's. */
 function excessOfMass(tree: CondensedTree, allowSingle: boolean, best: Float64Array): boolean[] {
   const cl = tree.clusters;
@@ -22,12 +32,7 @@ function excessOfMass(tree: CondensedTree, allowSingle: boolean, best: Float64Ar
     if (sub > best[c]) best[c] = sub;
     else {
       sel[c] = true;
-      const stack = [...cl[c].children];
-      while (stack.length) {
-        const x = stack.pop()!;
-        sel[x] = false;
-        stack.push(...cl[x].children);
-      }
+      unselectBelow(tree, sel, c);
     }
   }
   return sel;
@@ -63,15 +68,7 @@ function epsilonSearch(tree: CondensedTree, sel: boolean[], epsilon: number, all
     out[pick] = true;
   }
   // One selected cluster per root-to-leaf path: the highest wins.
-  for (let c = 0; c < cl.length; c++) {
-    if (!out[c]) continue;
-    const stack = [...cl[c].children];
-    while (stack.length) {
-      const x = stack.pop()!;
-      out[x] = false;
-      stack.push(...cl[x].children);
-    }
-  }
+  for (let c = 0; c < cl.length; c++) if (out[c]) unselectBelow(tree, out, c);
   return out;
 }
 
