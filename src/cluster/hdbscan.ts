@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { buildKdTree, sharedF64, sharedI32, type BoruvkaState, type KdTree } from './kernels.js';
 import { KernelPool } from './pool.js';
-import { selectClusters } from './select.js';
+import { checkSelectionOptions, selectClusters } from './select.js';
 import { condenseTree } from './tree.js';
 import type { HdbscanOptions, HdbscanResult, SpanningTree } from './types.js';
 
@@ -11,6 +11,8 @@ import type { HdbscanOptions, HdbscanResult, SpanningTree } from './types.js';
 const MIN_ROWS_FOR_WORKERS = 4096;
 /** 'auto' uses the kd-tree Borůvka up to this dimension and dense Prim above it. */
 const AUTO_BORUVKA_MAX_DIM = 16;
+/** Nearest neighbours kept per row to seed Borůvka (the core distance still uses all minSamples). */
+const SEED_NEIGHBOURS = 16;
 
 /** Checks an n × d row-major matrix: right length, finite values. */
 export function checkMatrix(data: Float64Array, n: number, d: number): void {
@@ -33,6 +35,7 @@ export async function hdbscan(data: Float64Array, n: number, d: number, options:
   if (!Number.isInteger(options.minClusterSize) || options.minClusterSize < 2) {
     throw new Error(`min cluster size must be an integer ≥ 2, not ${options.minClusterSize}`);
   }
+  checkSelectionOptions(options);
   const k = resolveMinSamples(options, n);
   const algo = options.algorithm ?? 'auto';
   if (algo !== 'auto' && algo !== 'prim' && algo !== 'boruvka') throw new Error(`unknown MST algorithm '${algo}' (auto, prim or boruvka)`);
@@ -54,13 +57,14 @@ export async function hdbscan(data: Float64Array, n: number, d: number, options:
     const tree = buildKdTree(data, n, d);
     lap('kdTree');
     const core2 = sharedF64(n); // tree order
-    const nbr = sharedI32(n * k);
-    const nbrD = sharedF64(n * k);
-    await pool.coreKd(tree, k, core2, nbr, nbrD);
+    const kept = Math.min(k, SEED_NEIGHBOURS);
+    const nbr = sharedI32(n * kept);
+    const nbrD = sharedF64(n * kept);
+    await pool.coreKd(tree, k, kept, core2, nbr, nbrD);
     coreDistances = new Float64Array(n);
     for (let i = 0; i < n; i++) coreDistances[tree.perm[i]] = Math.sqrt(core2[i]);
     lap('coreDistances');
-    mst = algorithm === 'boruvka' ? await boruvkaMst(pool, tree, core2, k, nbr, nbrD) : await primMst(pool, data, n, d, tree, core2);
+    mst = algorithm === 'boruvka' ? await boruvkaMst(pool, tree, core2, kept, nbr, nbrD) : await primMst(pool, data, n, d, tree, core2);
     lap('spanningTree');
   } finally {
     await pool.close();
@@ -99,10 +103,10 @@ async function primMst(pool: KernelPool, data: Float64Array, n: number, d: numbe
 
 /**
  * Borůvka: every round joins each component to its nearest other component (at most log2(n) rounds). Each row
- * remembers the best edge it has seen (first from its k nearest neighbours); those still leaving the row's component
+ * remembers the best edge it has seen (first from its nearest neighbours); those still leaving the row's component
  * give every component a tight starting bound, so most rows need no search.
  */
-async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array, k: number, nbr: Int32Array, nbrD: Float64Array): Promise<SpanningTree> {
+async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array, kept: number, nbr: Int32Array, nbrD: Float64Array): Promise<SpanningTree> {
   const n = tree.n;
   const nodeCore = sharedF64(tree.nodes);
   for (let node = tree.nodes - 1; node >= 0; node--) {
@@ -126,10 +130,10 @@ async function boruvkaMst(pool: KernelPool, tree: KdTree, core2: Float64Array, k
   const candTo = new Int32Array(n).fill(-1);
   const candW = new Float64Array(n).fill(Infinity);
   for (let i = 0; i < n; i++) {
-    for (let a = 0; a < k; a++) {
-      const j = nbr[i * k + a];
+    for (let a = 0; a < kept; a++) {
+      const j = nbr[i * kept + a];
       if (j === i) continue;
-      let w = nbrD[i * k + a];
+      let w = nbrD[i * kept + a];
       if (core2[i] > w) w = core2[i];
       if (core2[j] > w) w = core2[j];
       if (w < candW[i] || (w === candW[i] && j < candTo[i])) {

@@ -292,9 +292,9 @@ function pushChildren(stack: Int32Array, lb: Float64Array, sp: number, l: number
 
 /**
  * Squared core distances (k-th nearest, itself included) for tree rows taken from `chunks`, in tree order; also
- * each row's k nearest rows (tree order, nearest first) and their squared distances, n × k.
+ * each row's `kept` ≤ k nearest rows (tree order, nearest first) and their squared distances, n × kept.
  */
-export function coreKd(tr: KdTree, k: number, out: Float64Array, nbr: Int32Array, nbrD: Float64Array, chunks: ChunkSource, chunk: number): void {
+export function coreKd(tr: KdTree, k: number, kept: number, out: Float64Array, nbr: Int32Array, nbrD: Float64Array, chunks: ChunkSource, chunk: number): void {
   const { d, xs, start, end, left, right } = tr;
   const heap = new SmallestK(k);
   const stack = new Int32Array(256);
@@ -329,8 +329,8 @@ export function coreKd(tr: KdTree, k: number, out: Float64Array, nbr: Int32Array
         sp = pushChildren(stack, stackLb, sp, l, bl, r, br);
       }
       out[i] = heap.val[k - 1];
-      nbr.set(heap.id, i * k);
-      nbrD.set(heap.val, i * k);
+      nbr.set(heap.id.subarray(0, kept), i * kept);
+      nbrD.set(heap.val.subarray(0, kept), i * kept);
     }
   }
 }

@@ -7,7 +7,7 @@ import { boruvkaQueries, coreKd, primThread, sharedI32 } from './kernels.js';
 import type { BoruvkaState, ChunkSource, KdTree, PrimState } from './kernels.js';
 
 type Op =
-  | { op: 'coreKd'; tree: KdTree; k: number; out: Float64Array; nbr: Int32Array; nbrD: Float64Array }
+  | { op: 'coreKd'; tree: KdTree; k: number; kept: number; out: Float64Array; nbr: Int32Array; nbrD: Float64Array }
   | { op: 'boruvka'; tree: KdTree; state: BoruvkaState }
   | { op: 'prim'; state: PrimState; t: number; T: number };
 
@@ -82,9 +82,9 @@ export class KernelPool {
     await this.all(this.workers.map(() => ({ ...op, ctl: this.ctl, total, chunk })));
   }
 
-  /** Squared core distances of tree rows and their k nearest rows (tree order). */
-  coreKd(tree: KdTree, k: number, out: Float64Array, nbr: Int32Array, nbrD: Float64Array): Promise<void> {
-    return this.chunked({ op: 'coreKd', tree, k, out, nbr, nbrD }, tree.n, 64);
+  /** Squared core distances of tree rows and their `kept` nearest rows (tree order). */
+  coreKd(tree: KdTree, k: number, kept: number, out: Float64Array, nbr: Int32Array, nbrD: Float64Array): Promise<void> {
+    return this.chunked({ op: 'coreKd', tree, k, kept, out, nbr, nbrD }, tree.n, 64);
   }
 
   /** One Borůvka round of nearest-other-component queries over all rows. */
@@ -112,7 +112,7 @@ export class KernelPool {
 function runHere(op: Op, chunks: ChunkSource, chunk: number): void {
   switch (op.op) {
     case 'coreKd':
-      coreKd(op.tree, op.k, op.out, op.nbr, op.nbrD, chunks, chunk);
+      coreKd(op.tree, op.k, op.kept, op.out, op.nbr, op.nbrD, chunks, chunk);
       break;
     case 'boruvka':
       boruvkaQueries(op.tree, op.state, chunks, chunk);

@@ -3,7 +3,8 @@
 // HDBSCAN, which shares them).
 import type { CondensedTree, FlatClustering, SelectionOptions } from './types.js';
 
-function checkOptions(o: SelectionOptions): Required<SelectionOptions> {
+/** Validates selection options (one clear error) and fills in the defaults. */
+export function checkSelectionOptions(o: SelectionOptions): Required<SelectionOptions> {
   const selection = o.selection ?? 'eom';
   if (selection !== 'eom' && selection !== 'leaf') throw new Error(`unknown cluster selection method '${selection}' (eom or leaf)`);
   const epsilon = o.epsilon ?? 0;
@@ -93,7 +94,7 @@ function chooseClusters(tree: CondensedTree, o: Required<SelectionOptions>, best
  * hdbscan package.
  */
 export function selectClusters(tree: CondensedTree, options: SelectionOptions): FlatClustering {
-  const o = checkOptions(options);
+  const o = checkSelectionOptions(options);
   const cl = tree.clusters;
   const best = Float64Array.from(cl, (c) => c.stability);
   const sel = chooseClusters(tree, o, best);

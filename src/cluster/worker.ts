@@ -8,7 +8,7 @@ parentPort!.on('message', (req: PoolRequest) => {
     const chunks = atomicChunks(req.ctl, req.total, req.chunk);
     switch (req.op) {
       case 'coreKd':
-        coreKd(req.tree, req.k, req.out, req.nbr, req.nbrD, chunks, req.chunk);
+        coreKd(req.tree, req.k, req.kept, req.out, req.nbr, req.nbrD, chunks, req.chunk);
         break;
       case 'boruvka':
         boruvkaQueries(req.tree, req.state, chunks, req.chunk);
