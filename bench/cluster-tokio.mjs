@@ -1,7 +1,8 @@
 // Worked example for docs/cluster.md: HDBSCAN* on the TOKIO-ABC Cori job summaries (../shared, 8,080 rows keyed by
 // `_row`, the data-row index in the file). Do the clusters recover the benchmark configurations (application, read or
-// write, 512 or 4,096 processes, Lustre scratch or burst buffer)? Prints the parameter sweep, the hierarchy with the
-// configurations inside each node, one-split rules between siblings, and exact-versus-PCA agreement.
+// write, 512 or 4,096 processes, Lustre scratch or burst buffer, and for IOR one shared file or a file per process)?
+// Prints the parameter sweep, the hierarchy with the configurations inside each node, one-split rules between
+// siblings, and exact-versus-PCA agreement.
 //
 // usage: npx tsc -p tsconfig.json && node bench/cluster-tokio.mjs [--depth 6] [--csv bench/out/tokio-clusters.csv]
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -44,14 +45,18 @@ const app = rows.map((r) => r[col.darshan_app].split('/').pop());
 const dir = rows.map((r) => (Number(r[col.darshan_tot_bytes_written_posix]) > Number(r[col.darshan_tot_bytes_read_posix]) ? 'write' : 'read'));
 const procs = rows.map((r) => r[col.darshan_nprocs]);
 const fs = rows.map((r) => (r[col._file_system] === 'cscratch' ? 'lustre' : 'burst-buffer'));
+// IOR ran in two file layouts that the metadata does not name: one shared file, or one file per process (IOR -F).
+const layout = rows.map((r, i) => (app[i] === 'ior' ? (Number(r[col.darshan_num_opens_posix]) > 1 ? ' file-per-process' : ' shared-file') : ''));
 const config12 = rows.map((_, i) => `${app[i]} ${dir[i]} ${procs[i]}`);
 const config24 = rows.map((_, i) => `${config12[i]} ${fs[i]}`);
+const config32 = rows.map((_, i) => `${config24[i]}${layout[i]}`);
 const ids = (names) => {
   const m = new Map();
   return names.map((k) => (m.has(k) ? m.get(k) : (m.set(k, m.size), m.size - 1)));
 };
 const truth12 = ids(config12);
 const truth24 = ids(config24);
+const truth32 = ids(config32);
 
 /** Share of clustered rows whose cluster's majority configuration is theirs (homogeneity of clusters). */
 function purity(labels, truth) {
@@ -75,18 +80,20 @@ const fmt = (v, k = 4) => v.toFixed(k);
 const B = matrix(BEHAVIOUR);
 console.log(`machine: ${machine()}; load average ${loadavg()[0].toFixed(2)}`);
 console.log(`rows ${B.n}, behaviour columns ${B.d}, distinct behaviour vectors ${new Set(rows.map((_, i) => B.x.subarray(i * B.d, (i + 1) * B.d).join())).size}`);
-console.log(`configurations: ${new Set(config12).size} (application, direction, processes), ${new Set(config24).size} with the file system\n`);
+console.log(
+  `configurations: ${new Set(config12).size} (application, direction, processes), ${new Set(config24).size} with the file system, ${new Set(config32).size} with IOR's file layout\n`,
+);
 
 console.log('## Sweep (behaviour columns, minSamples 10, excess of mass)\n');
-console.log('| minClusterSize | clusters | noise | ARI vs 12 configs | ARI vs 24 configs | purity (12) | purity (24) | seconds |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| minClusterSize | clusters | noise | ARI vs 12 | ARI vs 24 | ARI vs 32 | purity (12) | purity (24) | purity (32) | seconds |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const mcs of [25, 50, 100, 200]) {
   const t0 = performance.now();
   const r = await clusterMatrix(B.x, B.n, B.d, { minClusterSize: mcs, minSamples: 10 });
   const s = (performance.now() - t0) / 1000;
   const noise = r.labels.filter((l) => l < 0).length;
   console.log(
-    `| ${mcs} | ${r.selectedClusters.length} | ${noise} | ${fmt(adjustedRandIndex(r.labels, truth12))} | ${fmt(adjustedRandIndex(r.labels, truth24))} | ${fmt(purity(r.labels, truth12))} | ${fmt(purity(r.labels, truth24))} | ${s.toFixed(2)} |`,
+    `| ${mcs} | ${r.selectedClusters.length} | ${noise} | ${fmt(adjustedRandIndex(r.labels, truth12))} | ${fmt(adjustedRandIndex(r.labels, truth24))} | ${fmt(adjustedRandIndex(r.labels, truth32))} | ${fmt(purity(r.labels, truth12))} | ${fmt(purity(r.labels, truth24))} | ${fmt(purity(r.labels, truth32))} | ${s.toFixed(2)} |`,
   );
 }
 
@@ -98,16 +105,18 @@ const leaf = await clusterMatrix(B.x, B.n, B.d, { minClusterSize: MCS, minSample
 for (const epsilon of [0.5, 1, 2]) {
   const e = await clusterMatrix(B.x, B.n, B.d, { minClusterSize: MCS, minSamples: 10, epsilon });
   console.log(
-    `epsilon ${epsilon}, minClusterSize ${MCS}: ${e.selectedClusters.length} clusters, ARI vs 12 configs ${fmt(adjustedRandIndex(e.labels, truth12))}, vs 24 ${fmt(adjustedRandIndex(e.labels, truth24))}, purity (12) ${fmt(purity(e.labels, truth12))}, purity (24) ${fmt(purity(e.labels, truth24))}`,
+    `epsilon ${epsilon}, minClusterSize ${MCS}: ${e.selectedClusters.length} clusters, ARI vs 12 / 24 / 32 configs ${fmt(adjustedRandIndex(e.labels, truth12))} / ${fmt(adjustedRandIndex(e.labels, truth24))} / ${fmt(adjustedRandIndex(e.labels, truth32))}, purity (12 / 24 / 32) ${fmt(purity(e.labels, truth12))} / ${fmt(purity(e.labels, truth24))} / ${fmt(purity(e.labels, truth32))}`,
   );
 }
-console.log(`leaf selection, minClusterSize ${MCS}: ${leaf.selectedClusters.length} clusters, ARI vs 24 configs ${fmt(adjustedRandIndex(leaf.labels, truth24))}, purity (24) ${fmt(purity(leaf.labels, truth24))}`);
+console.log(
+  `leaf selection, minClusterSize ${MCS}: ${leaf.selectedClusters.length} clusters, ARI vs 12 / 24 / 32 configs ${fmt(adjustedRandIndex(leaf.labels, truth12))} / ${fmt(adjustedRandIndex(leaf.labels, truth24))} / ${fmt(adjustedRandIndex(leaf.labels, truth32))}, purity (32) ${fmt(purity(leaf.labels, truth32))}`,
+);
 
 console.log(`\n## Hierarchy (minClusterSize ${MCS}, minSamples 10; * = selected by excess of mass)\n`);
 console.log('Each node: id, rows, distance at which it splits off its parent (1/λ birth), stability, and its configurations.\n');
 const composition = (id) => {
   const m = new Map();
-  for (const i of clusterRows(r.tree, id)) m.set(config24[i], (m.get(config24[i]) ?? 0) + 1);
+  for (const i of clusterRows(r.tree, id)) m.set(config32[i], (m.get(config32[i]) ?? 0) + 1);
   const parts = [...m.entries()].sort((a, b) => b[1] - a[1]);
   const shown = parts.slice(0, 4).map(([k, v]) => `${k} ${v}`);
   return shown.join(', ') + (parts.length > 4 ? `, … (${parts.length} configurations)` : '');

@@ -22,7 +22,8 @@ export interface SelectionOptions {
 export interface HdbscanOptions extends SelectionOptions {
   /**
    * k of the core distance: the distance from a row to its k-th nearest row, counting the row itself (as in
-   * Campello et al. and scikit-learn; the `hdbscan` Python package's min_samples = this − 1). Default minClusterSize.
+   * Campello et al. and scikit-learn; the `hdbscan` Python package's min_samples = this − 1). Default minClusterSize;
+   * capped at the number of rows.
    */
   minSamples?: number;
   /**
