@@ -21,6 +21,8 @@ const LAYERS: Record<string, readonly string[]> = {
   checks: ['contract', 'text', 'config', 'facts'],
   'trace/analysis': ['contract', 'text', 'util', 'config', 'trace/model', 'trace/readers'],
   features: ['contract', 'facts', 'formats'],
+  /** Learned models and clustering: pure algorithms over matrices. */
+  cluster: ['contract', 'util'],
   report: ['contract', 'text', 'config', 'facts', 'checks', 'features', 'formats', 'trace/model', 'trace/analysis'],
   render: ['contract', 'text'],
   pipeline: ['contract', 'text', 'util', 'formats', 'trace/model', 'trace/readers', 'trace/analysis', 'config', 'facts', 'checks', 'features', 'report', 'render'],

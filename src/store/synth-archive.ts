@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rng, synthesizeLog } from '../formats/darshan/synth.js';
+import { synthesizeLog } from '../formats/darshan/synth.js';
+import { rng } from '../util/random.js';
 import { writeLog } from '../formats/darshan/writer.js';
 
 /** What `makeArchive` wrote. */

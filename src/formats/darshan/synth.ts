@@ -6,6 +6,7 @@ import { MPI_IO_FLOAT_COUNTERS, MPI_IO_INT_COUNTERS } from './modules/counters/m
 import { STDIO_FLOAT_COUNTERS, STDIO_INT_COUNTERS } from './modules/counters/stdio.js';
 import { darshanRecordId } from './record-id.js';
 import type { LogInput, ModuleInput } from './writer.js';
+import { rng } from '../../util/random.js';
 
 /** What a synthetic log should contain. */
 export interface SynthOptions {
@@ -31,17 +32,6 @@ export interface SynthOptions {
 }
 
 /** A small, fast, seedable PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SIZE_BINS = [100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824, Infinity];
 
 function sizeBin(bytes: number): number {
