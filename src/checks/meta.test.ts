@@ -6,6 +6,7 @@ import { REPO_ROOT } from '../testing/corpus.js';
 import { ALL_KNOB_NAMES } from '../config/knobs.js';
 import { FACTS } from '../facts/registry.js';
 import { CHECKS } from './registry.js';
+import { LEVEL_KNOBS } from './level-policy.js';
 import { DRISHTI_CSV_CODES } from '../contract/index.js';
 import { SNIPPETS } from './types.js';
 import { checkDoc, DOC_HEADINGS } from './docs.js';
@@ -130,8 +131,8 @@ test('snippets: every referenced snippet exists, every snippet file is declared 
   assert.deepEqual([...used].sort(), files);
 });
 
-test('every knob is read by some check (small_bytes is for trace inputs only)', () => {
-  const read = new Set(CHECKS.flatMap((c) => Object.values(c.meta.options as Record<string, { knob: string }>).map((o) => o.knob)));
+test('every knob is read by some check or by the level rule (small_bytes is for trace inputs only)', () => {
+  const read = new Set<string>([...CHECKS.flatMap((c) => Object.values(c.meta.options as Record<string, { knob: string }>).map((o) => o.knob)), ...LEVEL_KNOBS]);
   assert.deepEqual(ALL_KNOB_NAMES.filter((k) => !read.has(k)), ['small_bytes']);
 });
 

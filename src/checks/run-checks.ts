@@ -3,6 +3,7 @@ import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import type { FactName } from '../facts/types.js';
 import { renderTemplate, type TemplateStyle } from '../text/template.js';
+import { LEVEL_KNOBS, ruleLevel } from './level-policy.js';
 import type { CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
 import type { AnyCheck, CheckContext, CheckEnvironment, FindingInput } from './types.js';
 
@@ -46,6 +47,16 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     // leave it empty: the checks that need modules then report their own error or not-applicable outcome
   }
   const modules = new Set(moduleNames);
+  // The job's I/O share of the run time, the level rule's yardstick (default mode).
+  let ioShare: number | null = null;
+  if (opts.mode === 'default') {
+    try {
+      ioShare = facts.tryGet('io.summary')?.ioShare ?? null;
+    } catch {
+      ioShare = null;
+    }
+  }
+  const policyThresholds: ThresholdUsed[] = LEVEL_KNOBS.map((k) => ({ option: k, knob: k, value: opts.config.knobs[k], unit: KNOBS[k].unit }));
   // What the log is missing, by module: findings that rest on such a module get a caveat and are capped at WARN.
   const gaps = new Map<string, string>();
   // (Drishti mode reproduces Drishti, which knows nothing of this.)
@@ -101,7 +112,11 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       hasModule: (name) => modules.has(name),
       file: (id, rank): Subject => ({ kind: 'file', id: id.toString(), name: facts.fileName(id), ...(rank !== undefined ? { rank } : {}) }),
       report(input: FindingInput<string, string>) {
-        emitted.push(buildInsight(check, override?.level ?? input.level ?? level, input, thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec'));
+        const proposed = input.level ?? level;
+        // The default mode's level rule caps what a check proposes by what the finding costs (level-policy.ts).
+        const ruled = opts.mode === 'default' && !override?.level && (proposed === 'HIGH' || proposed === 'WARN');
+        const final = override?.level ?? (ruled ? ruleLevel(proposed, input.cost, ioShare, opts.config.knobs) : proposed);
+        emitted.push(buildInsight(check, final, input, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec'));
       },
     };
     try {
@@ -124,7 +139,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     insights.push(...(gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted));
     outcomes.push({ code: meta.code, status: emitted.length ? 'fired' : 'quiet' });
     if (emitted.length) {
-      const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : thresholds.map((t) => t.knob as Knob);
+      const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : [...new Set(emitted.flatMap((f) => f.thresholds.map((t) => t.knob as Knob)))];
       for (const k of marks) marked.add(k);
     }
   }

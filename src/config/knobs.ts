@@ -155,6 +155,10 @@ const DIAGNOSIS_KNOBS = {
   misaligned_min: { default: 16, unit: 'count', label: 'Misaligned block-size requests at least', description: 'Misaligned requests of at least one block needed before misalignment is reported.', min: 0 },
   hl_opens_per_process: { default: 8, unit: 'count', label: 'HDF5/PnetCDF opens per process above', description: 'Opens of one HDF5 or PnetCDF file per process above which the file is reopened again and again.', min: 0 },
   hl_datasets_min: { default: 256, unit: 'count', label: 'Small HDF5/PnetCDF datasets at least', description: 'Datasets or variables smaller than small_file_bytes a job must write before they are reported.', min: 0 },
+  high_cost_share: { default: 0.25, unit: 'ratio', label: 'HIGH costs at least (I/O time)', description: 'The level rule: a finding is HIGH only when the problem accounts for this share of the job\'s I/O time (or of its bytes or requests, where the check measures those).', min: 0, max: 1 },
+  high_run_share: { default: 0.05, unit: 'ratio', label: 'HIGH costs at least (run time)', description: 'The level rule: a finding is HIGH only when what it costs — its share of the I/O time × the I/O share of the run time — reaches this share of the run time (where the run time is known).', min: 0, max: 1 },
+  warn_cost_share: { default: 0.02, unit: 'ratio', label: 'WARN costs at least (I/O time)', description: 'The level rule: a problem accounting for less of the I/O time than this is noted (INFO), not raised.', min: 0, max: 1 },
+  overlap_io_share: { default: 0.2, unit: 'ratio', label: 'Blocking I/O worth overlapping above', description: 'Share of the run time spent in I/O above which blocking MPI-IO (M06/M07) is worth overlapping with computation (WARN); below it the suggestion is INFO.', min: 0, max: 1 },
   independent_min: { default: 8, unit: 'count', label: 'Independent MPI-IO requests at least', description: 'Independent requests on a collectively opened (or shared) file needed before missing collective I/O is reported.', min: 0 },
 } as const satisfies Record<string, KnobSpec>;
 

@@ -96,7 +96,7 @@ export interface LayerIo {
 export interface IoSummary {
   /** Run time in seconds. */
   readonly runTime: number;
-  /** The part of the run time spent in I/O at the lowest layers (POSIX + STDIO slowest-rank time), seconds. */
+  /** The part of the run time spent in I/O: the slowest rank at the layer the application called (the larger of MPI-IO and POSIX, plus STDIO), seconds. */
   readonly ioTime: number;
   /** ioTime / runTime (at most 1); null when unknown. */
   readonly ioShare: number | null;

@@ -7,7 +7,7 @@ const MIB = 1024 * 1024;
 export default defineFact({
   name: 'io.summary',
   description:
-    "The job's I/O against its run time: per layer the bytes, the cumulative time over ranks and Darshan's slowest-rank time and throughput (darshan-parser --perf), and the job's I/O time (POSIX + STDIO slowest-rank time) as a share of the run time.",
+    "The job's I/O against its run time: per layer the bytes, the cumulative time over ranks and Darshan's slowest-rank time and throughput (darshan-parser --perf), and the job's I/O time (the slowest rank at the layer the application called: the larger of MPI-IO and POSIX, plus STDIO) as a share of the run time.",
   compute(src, facts) {
     const job = facts.get('job');
     const totals = new Map(facts.get('modules.totals').modules.map((m) => [m.module, m]));
@@ -30,9 +30,11 @@ export default defineFact({
         throughput: p.aggTimeBySlowest > 0 ? p.aggPerfBySlowest * MIB : null,
       });
     }
-    const lowest = layers.filter((l) => l.layer === 'POSIX' || l.layer === 'STDIO');
-    const ioTime = lowest.reduce((a, l) => a + l.slowestRankTime, 0);
-    const bytes = lowest.reduce((a, l) => a + l.bytesRead + l.bytesWritten, 0);
+    // The I/O time the application saw: the slowest rank at the layer it called. MPI-IO time contains the POSIX
+    // time of its calls (and what collective buffering adds), so the larger of MPI-IO and POSIX counts, plus STDIO.
+    const time = (name: string) => layers.find((l) => l.layer === name)?.slowestRankTime ?? 0;
+    const ioTime = Math.max(time('POSIX'), time('MPI-IO')) + time('STDIO');
+    const bytes = layers.filter((l) => l.layer === 'POSIX' || l.layer === 'STDIO').reduce((a, l) => a + l.bytesRead + l.bytesWritten, 0);
     const runTime = job.runSeconds;
     return { runTime, ioTime, ioShare: runTime > 0 ? Math.min(1, ioTime / runTime) : null, bytes, layers };
   },

@@ -367,7 +367,7 @@ export interface LayerIo {
 /** `io.summary`: the job's I/O against its run time. */
 export interface IoSummaryFact {
   readonly runTime: number;
-  /** POSIX + STDIO slowest-rank time: the part of the run time the job spent in I/O (an estimate). */
+  /** The slowest rank's I/O time at the layer the application called (max of MPI-IO and POSIX, plus STDIO): the part of the run time spent in I/O (an estimate). */
   readonly ioTime: number;
   /** ioTime / runTime (at most 1), null when the run time is 0. */
   readonly ioShare: number | null;

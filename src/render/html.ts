@@ -1,14 +1,14 @@
 import type { Report } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
-import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222;background:#fff}
 h1{font-size:1.4em}section{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
 h2{font-size:1.1em;margin:.3em 0}table{border-collapse:collapse}td,th{padding:.15em .8em;text-align:left;vertical-align:top}
 .HIGH{color:#b00020;font-weight:600}.WARN{color:#b35900;font-weight:600}.OK{color:#1b7f3b}.INFO{color:#333}
 .code{font-family:monospace;background:#eee;padding:0 .3em;border-radius:3px}ul{margin:.2em 0}
-pre{background:#f6f6f6;padding:.6em;overflow:auto}.rec{color:#444}.note{color:#666}`;
+pre{background:#f6f6f6;padding:.6em;overflow:auto}.rec{color:#444}.note{color:#666}.cost,.docs{margin:.2em 0;color:#555;font-size:.92em}`;
 
 /** A self-contained HTML page (inline CSS, no scripts, no external resources). Every log string is escaped. */
 export function renderHtml(report: Report, opts: RenderOptions = {}): string {
@@ -24,6 +24,10 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
     o.push(`<section><h2>${p}</h2><ul>`);
     for (const i of ins) {
       o.push(`<li><span class="${i.level}">${i.level}</span> <span class="code">${i.code}</span> ${H(i.message)}`);
+      const cost = report.mode === 'drishti' ? null : costText(report, i);
+      const notes = [...(cost ? [`Cost: ${cost}`] : []), ...(i.caveats ?? []).map((c) => `Caveat: ${c}`)];
+      if (notes.length) o.push(`<p class="cost">${notes.map((n) => H(n)).join('<br>')}</p>`);
+      if (i.docs && report.mode !== 'drishti') o.push(`<p class="docs">About this check: <code>${H(i.docs)}</code> (or <code>iolens list-checks ${H(i.code)}</code>)</p>`);
       if (i.details.length) o.push('<ul>' + i.details.map((d) => `<li>${H(detailText(report, d, !!opts.fullPath))}</li>`).join('') + '</ul>');
       if (!opts.issuesOnly && i.recommendations.length) {
         o.push('<ul class="rec">');

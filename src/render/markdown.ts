@@ -1,7 +1,7 @@
 import type { Report } from '../contract/index.js';
 import { escapeMarkdown as M } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
 
 const ICON = { HIGH: '🔴 HIGH', WARN: '🟠 WARN', OK: '🟢 OK', INFO: 'ℹ️ INFO' } as const;
 
@@ -19,6 +19,9 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
     out.push(`## ${p}`, '');
     for (const i of ins) {
       out.push(`- ${ICON[i.level]}${opts.showCodes !== false ? ` **${i.code}**` : ''} ${M(i.message)}`);
+      const cost = report.mode === 'drishti' ? null : costText(report, i);
+      if (cost) out.push(`  - Cost: ${M(cost)}`);
+      for (const c of i.caveats ?? []) out.push(`  - ⚠️ ${M(c)}`);
       for (const d of i.details.slice(0, max)) out.push(`  - ${M(detailText(report, d, !!opts.fullPath))}`);
       if (i.details.length > max) out.push(`  - … and ${i.details.length - max} more`);
       if (!opts.issuesOnly) {

@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Finding, Level, Report } from '../contract/index.js';
 import { escapeTerminal } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, costText, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
 
 type Paint = (s: string) => string;
 interface Line {
@@ -83,6 +83,8 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
     // Drishti mode prints Drishti's lines; the default mode marks every finding with its level and code.
     const lead = report.mode === 'drishti' ? (opts.showCodes ? `[${ins.code}] ` : '') : `${levelMarker(ins.level, ins.code)} `;
     lines.push({ text: `▶ ${lead}${E(ins.message)}`, indent: 1, paint: levelPaint[ins.level] });
+    const cost = report.mode === 'drishti' ? null : costText(report, ins);
+    if (cost) lines.push({ text: `↪ Cost: ${cost}`, indent: 3, paint: c.dim });
     for (const cav of ins.caveats ?? []) lines.push({ text: `↪ Caveat: ${E(cav)}`, indent: 3, paint: c.yellow });
     const shown = ins.details.slice(0, maxDetails);
     for (const d of shown) lines.push({ text: `↪ ${E(detailText(report, d, !!opts.fullPath))}`, indent: 3, paint: levelPaint[ins.level] });

@@ -34,7 +34,7 @@ function defaultBanner(r: Report): [string, string][] {
     ['EXECUTABLE', j.exe || '(none recorded)'],
     ['DARSHAN', j.logName],
     ['EXECUTION TIME', `${bannerTime(j.startTime.iso)} to ${bannerTime(j.endTime.iso)} (${formatSeconds(j.durationSeconds)})`],
-    ['I/O TIME', `${formatSeconds(io.ioTime)}${share} (slowest rank, POSIX and STDIO); ${formatBytes(io.bytes)} moved`],
+    ['I/O TIME', `${formatSeconds(io.ioTime)}${share} (slowest rank); ${formatBytes(io.bytes)} moved`],
   ];
   if (layers.length) rows.push(['LAYERS', layers.join('; ')]);
   rows.push(
@@ -71,6 +71,14 @@ export function summaryLine(r: Report): string {
   const s = r.summary;
   if (r.mode === 'drishti') return `${s.high} critical issues, ${s.warn} warnings, and ${s.recommendations} recommendations`;
   return `${plural(s.high, 'HIGH finding')}, ${plural(s.warn, 'WARN finding')}, ${plural(s.recommendations, 'recommendation')}`;
+}
+
+/** What a finding costs, in words: `62% of the I/O time (≈ 31% of the run time)`; null when it has no cost. */
+export function costText(r: Report, f: Report['insights'][number]): string | null {
+  if (!f.cost) return null;
+  const what = f.cost.basis === 'time' ? 'I/O time' : f.cost.basis === 'bytes' ? 'bytes moved' : 'I/O requests';
+  const run = f.cost.basis === 'time' && r.io.ioShare !== null ? ` (≈ ${formatPercent(f.cost.share * r.io.ioShare)} of the run time)` : '';
+  return `${formatPercent(f.cost.share)} of the job's ${what}${run}`;
 }
 
 /** The level marker of a finding in plain text (`[HIGH D10]`), so that levels show without colour. */

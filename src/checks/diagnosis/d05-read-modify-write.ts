@@ -34,6 +34,7 @@ export default defineCheck({
     recommendations: {
       collective: { text: 'Use collective writes (MPI_File_write_all with a file view): two-phase I/O writes whole regions without reading them first', snippet: 'mpi-io-collective-write.c' },
       sieving: { text: 'If independent writes must stay, disable write data sieving (ROMIO hint romio_ds_write=disable) or make each write cover whole blocks', snippet: 'romio-data-sieving.sh' },
+      holes: { text: "The writes are already collective: the reads are two-phase I/O filling the gaps between the ranks' pieces. Make what one collective call writes contiguous (no holes between ranks, e.g. contiguous HDF5 datasets), and align the pieces with the file domains (cb_buffer_size, stripe size)" },
     },
     compat: { differences: [{ id: 'new', description: 'Drishti has no rule for data sieving or read-modify-write.' }] },
   },
@@ -52,6 +53,10 @@ export default defineCheck({
     }
     const details: DetailInput<'file'>[] = [];
     let read = 0, extra = 0, appW = 0;
+    // Whether every flagged file is already written collectively through MPI-IO (then the reads are two-phase I/O
+    // filling holes, and recommending collective writes would recommend what the job already does).
+    const mpIndex = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+    let allCollective = true;
     for (const [id, a] of app) {
       const i = pi.get(id);
       if (i === undefined || a.read > 0 || a.written <= 0) continue;
@@ -62,6 +67,8 @@ export default defineCheck({
       read += r;
       extra += x;
       appW += a.written;
+      const m = mpIndex.get(id);
+      if (m === undefined || !(mp!.collWrites[m] > 0 && mp!.indepWrites[m] === 0)) allCollective = false;
       const subject = ctx.file(id);
       details.push({ messageId: 'file', data: { file: subjectName(subject), layer: a.layer, app: a.written, read: r, written: p.bytesWritten[i] }, subject });
     }
@@ -76,7 +83,7 @@ export default defineCheck({
         { name: 'applicationBytesWritten', value: appW, unit: 'bytes', source: 'MPIIO_BYTES_WRITTEN / H5D_BYTES_WRITTEN / PNETCDF_VAR_BYTES_WRITTEN' },
       ],
       details,
-      recommendations: ['collective', 'sieving'],
+      recommendations: allCollective ? ['holes'] : ['collective', 'sieving'],
     });
   },
 });

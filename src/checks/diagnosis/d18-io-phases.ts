@@ -22,7 +22,7 @@ export default defineCheck({
     modes: ['default'],
     options: {},
     messages: {
-      phases: '{layer} I/O happens in {phases} phase(s) covering {active:pct} of the run; the busiest tenth of the active time moves {burst:pct} of the bytes, with up to {ranks} ranks at once',
+      phases: '{layer} I/O happens in {phases} phase(s) covering {active:pct} of the run time; {burst:pct} of the bytes move in the busiest 10% of that active time (100% = all in bursts, 10% = evenly spread), with up to {ranks} ranks at once',
     },
     recommendations: {},
     compat: { differences: [{ id: 'new', description: 'Drishti does not read the HEATMAP module.' }] },

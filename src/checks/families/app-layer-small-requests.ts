@@ -22,7 +22,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   const mp = ctx.tryFact('mpiio.files');
   const px = ctx.tryFact('posix.files');
   const judged = new Set<bigint>();
-  const rows: { id: bigint; layer: Layer; small: number; total: number; collective: boolean }[] = [];
+  const rows: { id: bigint; layer: Layer; small: number; total: number; collective: boolean; independent: number }[] = [];
   // Whether a file's POSIX requests are mostly large: then collective small calls were merged before the file system.
   const pIdx = px ? indexOf(px.ids) : new Map<bigint, number>();
   const posixLarge = (id: bigint) => {
@@ -34,18 +34,18 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   if (hl) for (let i = 0; i < hl.ids.length; i++) {
     judged.add(hl.ids[i]);
     const collective = hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(hl.ids[i]);
-    rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i], collective });
+    rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i], collective, independent: hl.independentOps[i] });
   }
   if (mp) for (let i = 0; i < mp.ids.length; i++) {
     if (judged.has(mp.ids[i])) continue;
     judged.add(mp.ids[i]);
     const coll = dir === 'read' ? mp.collReads[i] + mp.splitReads[i] : mp.collWrites[i] + mp.splitWrites[i];
     const indep = dir === 'read' ? mp.indepReads[i] + mp.nbReads[i] : mp.indepWrites[i] + mp.nbWrites[i];
-    rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total: coll + indep, collective: coll > indep && posixLarge(mp.ids[i]) });
+    rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total: coll + indep, collective: coll > indep && posixLarge(mp.ids[i]), independent: indep });
   }
   if (px) for (let i = 0; i < px.ids.length; i++) {
     if (judged.has(px.ids[i])) continue;
-    rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false });
+    rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false, independent: dir === 'read' ? px.reads[i] : px.writes[i] });
   }
   let small = 0, total = 0, costly = 0, smallTime = 0, allTime = 0;
   const time = px ? (dir === 'read' ? px.readTime : px.writeTime) : null;
@@ -69,7 +69,8 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   }
   const layers = new Set(rows.filter((r) => r.small > 0).map((r) => r.layer));
   const recs: Rec[] = ['coalesce'];
-  if (mp) recs.push('collective');
+  // Collective calls only where some small requests are not collective yet (never recommend what the job does).
+  if (mp && rows.some((r) => r.small > 0 && r.independent > 0)) recs.push('collective');
   if (layers.has('HDF5')) recs.push('hdf5Chunk');
   ctx.report({
     level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',

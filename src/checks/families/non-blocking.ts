@@ -5,7 +5,7 @@ import { WORDS, type Direction } from './direction.js';
  * M06/M07: no non-blocking MPI-IO reads/writes. Drishti fires whenever the MPI-IO module exists, even when the job
  * never reads (writes) through MPI-IO (SPEC §7.4); the default mode requires MPI-IO operations of that direction.
  */
-export function runNonBlocking(ctx: CheckContext<never, 'blocking', 'asyncVol' | 'nonBlocking'>, dir: Direction): void {
+export function runNonBlocking(ctx: CheckContext<'overlap', 'blocking', 'asyncVol' | 'nonBlocking'>, dir: Direction): void {
   const w = WORDS[dir];
   const t = ctx.fact('mpiio.totals');
   const nb = dir === 'read' ? t.nbReads : t.nbWrites;
@@ -16,7 +16,11 @@ export function runNonBlocking(ctx: CheckContext<never, 'blocking', 'asyncVol' |
   const recs: ('asyncVol' | 'nonBlocking')[] = [];
   if (h.h5f || h.mpiioHdf5Name) recs.push('asyncVol');
   if (ctx.hasModule('MPI-IO')) recs.push('nonBlocking');
+  // Overlapping I/O with computation can save at most the I/O time: worth raising only when the job spends a real
+  // share of its run in I/O (default mode; Drishti always warns).
+  const ioShare = ctx.mode === 'default' ? (ctx.tryFact('io.summary')?.ioShare ?? null) : null;
   ctx.report({
+    ...(ctx.mode === 'default' ? { level: ioShare !== null && ioShare >= ctx.options.overlap ? 'WARN' : 'INFO' } : {}),
     messageId: 'blocking',
     data: {},
     evidence: [

@@ -20,7 +20,7 @@ export default defineCheck({
     },
     messages: {
       imbalanced: 'Read imbalance between ranks on {files} file(s) accessed rank by rank',
-      file: '{ratio:pct} imbalance on "{file}"',
+      file: '{ratio:pct} imbalance (busiest minus least busy rank\'s bytes, over the busiest\'s) on "{file}"',
     },
     recommendations: {
       balance: { text: 'Give every rank a similar share of the data' },
@@ -28,7 +28,10 @@ export default defineCheck({
       noFill: { text: 'With HDF5 or netCDF, check whether fill values are needed: writing them doubles the work of the ranks that create datasets', snippet: 'no-fill.c' },
       collective: { text: 'When only rank 0 opens and accesses the file, let all ranks take part through collective MPI-IO' },
     },
-    compat: { drishti: 'P22' },
+    compat: {
+      drishti: 'P22',
+      differences: [{ id: 'aggregators', description: 'The default mode leaves out files the application accessed through MPI-IO: with collective buffering only the aggregator ranks issue POSIX I/O, which is not an imbalance (D14 judges those files by their MPI-IO bytes).' }],
+    },
   },
   run(ctx) {
     runRankSpread(ctx, 'read');
