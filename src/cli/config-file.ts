@@ -11,11 +11,6 @@ export async function readConfigFile(path: string | undefined): Promise<ReportCo
   } catch (err) {
     throw new UserError(`--config ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  const { ConfigError, parseConfig } = await import('../config/load.js');
-  try {
-    return parseConfig(text, path);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UserError(err.message);
-    throw err;
-  }
+  const { parseConfig } = await import('../config/load.js');
+  return parseConfig(text, path);
 }

@@ -89,7 +89,8 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   const cuts = levelCuts(r);
   line(c.bold(`Flagged records by ${sev.metric} (threshold ${sev.threshold}${sev.unit}; time windows of ${t.options.granularity} s)`));
   if (cuts) line(c.dim(`  level by share of the I/O time: HIGH ≥ ${formatPercent(cuts.high)}, WARN ≥ ${formatPercent(cuts.warn)}, INFO below; OK = not flagged by the metric`));
-  for (const v of t.views) viewLines(v, sev.metric, sev.unit, byRecord, line, paint, c);
+  const view: Out = { metric: sev.metric, unit: sev.unit, byRecord, line, paint, c };
+  for (const v of t.views) viewLines(v, view);
   line();
   const cov = t.coverage;
   const users = r.checks.filter((x) => !/^T\d\d$/.test(x.code)).length;
@@ -99,41 +100,36 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   return out.join('\n');
 }
 
-function viewLines(
-  v: ViewReport,
-  metric: string,
-  unit: string,
-  byRecord: ReadonlyMap<string, readonly { code: string; text: string }[]>,
-  line: (s?: string) => void,
-  paint: Record<Level, Paint>,
-  c: ReturnType<typeof pc.createColors>,
-): void {
+/** What the view lines need: the metric, the findings per record, where to write, and the colours. */
+interface Out {
+  readonly metric: string;
+  readonly unit: string;
+  readonly byRecord: ReadonlyMap<string, readonly { code: string; text: string }[]>;
+  readonly line: (s?: string) => void;
+  readonly paint: Record<Level, Paint>;
+  readonly c: ReturnType<typeof pc.createColors>;
+}
+
+function viewLines(v: ViewReport, o: Out): void {
+  const { line, paint, c } = o;
   line();
   line(c.bold(`▸ ${v.name}${v.parent ? ` (within the flagged records of ${v.parent})` : ''}: ${formatCount(v.bottlenecks)} of ${plural(v.records, 'record')} flagged`));
   if (v.bottlenecks === 0) return;
   const counts = (['HIGH', 'WARN', 'INFO'] as const).filter((l) => v.byLevel[l] > 0).map((l) => paint[l](`${l} ${v.byLevel[l]}`));
   line(`  ${counts.join('  ')}`);
-  for (const b of v.top) bottleneckLines(v, b, metric, unit, byRecord, line, paint, c);
+  for (const b of v.top) bottleneckLines(v, b, o);
   if (v.top.length < v.bottlenecks) line(c.dim(`  … ${v.bottlenecks - v.top.length} more (use --top)`));
 }
 
-function bottleneckLines(
-  v: ViewReport,
-  b: Bottleneck,
-  metric: string,
-  unit: string,
-  byRecord: ReadonlyMap<string, readonly { code: string; text: string }[]>,
-  line: (s?: string) => void,
-  paint: Record<Level, Paint>,
-  c: ReturnType<typeof pc.createColors>,
-): void {
+function bottleneckLines(v: ViewReport, b: Bottleneck, o: Out): void {
+  const { line, paint, c } = o;
   const m = b.metrics;
   line(`  ${paint[b.level](b.level.padEnd(4))}  ${keyText(b.key, v.dims)}`);
   line(
     c.dim(
       `        time ${formatSeconds(m.time)} (${formatPercent(m.time_share)} of the I/O time)  ops ${formatCount(m.ops)} (${formatPercent(m.ops_share)})  ${formatBytes(m.bytes)}  ` +
-        `${formatCount(m.iops)} IOPS  ${formatRate(m.bandwidth)}  ${metric}=${Number(b.score.value.toFixed(2))}${unit} (badness ${b.score.badness.toFixed(2)})`,
+        `${formatCount(m.iops)} IOPS  ${formatRate(m.bandwidth)}  ${o.metric}=${Number(b.score.value.toFixed(2))}${o.unit} (badness ${b.score.badness.toFixed(2)})`,
     ),
   );
-  for (const f of byRecord.get(recordId(v.name, b.key)) ?? []) line(`        – ${E(f.text)} ${c.dim(`[${f.code}]`)}`);
+  for (const f of o.byRecord.get(recordId(v.name, b.key)) ?? []) line(`        – ${E(f.text)} ${c.dim(`[${f.code}]`)}`);
 }

@@ -83,12 +83,3 @@ export function parseView(name: string): Dim[] {
 export function viewName(dims: readonly Dim[]): string {
   return dims.join('>');
 }
-
-/** What a view shows: the catalogue's words, or words built from its dimensions for other combinations. */
-export function describeView(dims: readonly Dim[]): string {
-  const name = viewName(dims);
-  const known = VIEWS.find((v) => v.name === name);
-  if (known) return known.description;
-  const last = DIMENSIONS.find((d) => d.id === dims[dims.length - 1])!;
-  return dims.length === 1 ? `one record per ${last.description}` : `${last.description}, inside the flagged records of the ${viewName(dims.slice(0, -1))} view`;
-}

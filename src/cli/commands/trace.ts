@@ -4,7 +4,7 @@ import { readConfigFile } from '../config-file.js';
 import { UserError } from '../errors.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { FdSink } from '../../util/output.js';
-import { packageVersion } from '../../util/package-root.js';
+import { toolVersion } from '../../pipeline/resources.js';
 import { analyzeTrace } from '../../trace/analyze.js';
 import { TRACE_CHECKS } from '../../trace/checks/registry.js';
 import type { AnyTraceCheck } from '../../trace/checks/types.js';
@@ -108,7 +108,7 @@ const trace: CommandModule = {
           builtinChecks: f.builtinRules,
           userChecks,
           limits: { maxInflate: maxInflateOption(f.maxInflate) },
-          toolVersion: packageVersion(),
+          toolVersion: toolVersion(),
         });
         const out = new FdSink(1);
         const format = f.json ? 'json' : f.csv ? 'csv' : 'terminal';
