@@ -52,13 +52,16 @@ test('an iolens.trace/1 report (every bottleneck listed) becomes the schema-2 re
   assert.equal(up.job.processes, now.job.processes);
   // the knobs it lists are today's knobs, with today's labels
   for (const row of up.thresholds) assert.deepEqual({ ...row, triggered: false }, { ...now.thresholds.find((x) => x.knob === row.knob)!, triggered: false }, row.knob);
-  assert.deepEqual(up.notes.length, 1);
+  assert.equal(up.notes.length, 2);
+  assert.deepEqual(up.completeness, now.completeness);
+  assert.deepEqual([up.io.runTime, up.io.bytes, up.io.ioShare], [now.io.runTime, now.io.bytes, null]);
   assert.deepEqual(upgradeReport(up), up, 'a converted report is current');
 });
 
-test('an iolens.trace/1 report listing the top 3 per view: unknown levels are counted and said', () => {
+test('an iolens.trace/1 report listing the top 3 per view: unknown levels are counted and said', async () => {
   const doc = old('iolens-trace-1.flash-top3.json');
   const up = upgradeReport(doc);
+  const now = (await analyzeTrace([join(SHARED, 'traces/recorder/flash_sedov3d_hdf5-ranks0-3')], { views: doc.options.views, top: 3, threads: 1 })).report;
   assert.deepEqual(reportSchemaErrors(up), []);
   const t = up.trace!;
   for (const [i, v] of t.views.entries()) {
@@ -69,9 +72,16 @@ test('an iolens.trace/1 report listing the top 3 per view: unknown levels are co
     assert.ok(v.top.length <= 3);
     for (let j = 1; j < v.top.length; j++) assert.ok(v.top[j - 1].metrics.time_share >= v.top[j].metrics.time_share || v.top[j - 1].level !== v.top[j].level);
   }
-  assert.match(up.notes[1], /listed only its top 3 bottlenecks per view: the levels of the \d+ others are unknown/);
+  assert.match(up.notes[2], /listed only its top 3 bottlenecks per view: the levels of the \d+ others are unknown/);
   assert.equal(up.job.processes, 1024, "recorder.mt's rank count, from the reader's details");
   assert.deepEqual(up.input.warnings, doc.input.warnings);
+  // 4 of 1024 ranks: every finding rests on partial data, says so, and is at most WARN
+  assert.deepEqual(up.completeness, { complete: false, modules: [{ module: 'Recorder', status: 'partial', detail: doc.input.warnings[0] }] });
+  assert.deepEqual(up.completeness, now.completeness);
+  for (const f of [...up.insights, ...now.insights]) {
+    assert.deepEqual(f.caveats, ["rests on Recorder data that is partial (see the report's completeness)"]);
+    assert.notEqual(f.level, 'HIGH');
+  }
   const codes = new Set(doc.views.flatMap((v: { top: { reasons: { rule: string }[] }[] }) => v.top.flatMap((b) => b.reasons.map((r) => r.rule))));
   assert.equal(up.insights.length, codes.size);
   for (const f of up.insights) {

@@ -1,7 +1,7 @@
 import { FormatError } from './errors.js';
 import { LEVELS, PANELS, type CheckOutcome, type Detail, type Finding, type Level, type Panel, type Problem } from './finding.js';
 import {
-  REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type Report, type ThresholdRow, type TraceCategoryStats,
+  REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type ModuleCompleteness, type Report, type ThresholdRow, type TraceCategoryStats,
   type TraceCharacteristics, type TraceDim, type ViewReport,
 } from './report.js';
 
@@ -25,6 +25,9 @@ const RULE_CHECKS: Readonly<Record<string, { code: string; problem: Problem; pan
   'many-files': { code: 'T10', problem: 'many-small-files', panel: 'METADATA', title: 'Very many files are accessed' },
   'slow-calls': { code: 'T11', problem: 'slow-calls', panel: 'OPERATIONS', title: 'Calls are slow on average' },
 };
+
+/** The part of the input a trace reader's warnings are about (the module names of today's readers). */
+const WARNING_MODULES: Readonly<Record<string, string>> = { recorder: 'Recorder', 'recorder-parquet': 'Parquet', dftracer: 'DFTracer', dxt: 'DXT' };
 
 /**
  * The level rule with the default cut-offs of the knobs trace_high_time_share and trace_warn_time_share (the old
@@ -92,7 +95,10 @@ export function upgradeTraceV1(doc: Json): Report {
   const rules = obj(doc.rules, 'rules');
   const ch = characteristics(doc.characteristics);
   const metric = str(severity.metric);
-  const notes = ['converted from an iolens.trace/1 report: levels follow the share of the I/O time with the default cut-offs; the old rules had fixed thresholds (the defaults of today\'s trace knobs)'];
+  const notes = [
+    'converted from an iolens.trace/1 report: levels follow the share of the I/O time with the default cut-offs; the old rules had fixed thresholds (the defaults of today\'s trace knobs)',
+    'the iolens.trace/1 report kept no I/O time per process: io.ioTime (the slowest process) and io.ioShare are unknown',
+  ];
 
   interface Named { view: string; dims: string[]; key: Json; share: number; level: Level; text: string }
   const byRule = new Map<string, Named[]>();
@@ -135,6 +141,13 @@ export function upgradeTraceV1(doc: Json): Report {
   });
   if (unlisted > 0) notes.push(`the old report listed only its top ${num(options.top)} bottlenecks per view: the levels of the ${unlisted} others are unknown (counted as INFO), and findings name only the listed ones`);
 
+  // what the old report's warnings say is missing: every finding rests on the whole trace (caveat, at most WARN)
+  const warnings = list(input.warnings ?? [], 'input.warnings').map(str);
+  const gaps: ModuleCompleteness[] = warnings.map((w) => {
+    const m = /^(DXT_[A-Z]+): (.*)$/.exec(w);
+    return m ? { module: m[1], status: 'partial', detail: m[2] } : { module: WARNING_MODULES[str(input.format)] ?? str(input.format), status: 'partial', detail: w };
+  });
+  const caveats = [...new Set(gaps.map((g) => g.module))].sort().map((m) => `rests on ${m} data that is partial (see the report's completeness)`);
   const messages: Record<string, string> = {};
   const insights: Finding[] = [];
   for (const [rule, named] of byRule) {
@@ -156,9 +169,10 @@ export function upgradeTraceV1(doc: Json): Report {
       const record = label(n.dims, n.key);
       return { messageId: `${code}.convertedRecord`, message: `${record}: ${n.text}`, data: { record, text: n.text }, subject: { kind: 'record', view: n.view, key: n.key as Record<string, string | number> } };
     });
+    const level = costLevel(share);
     insights.push({
       code,
-      level: costLevel(share),
+      level: caveats.length && level === 'HIGH' ? 'WARN' : level,
       panel: known?.panel ?? 'OPERATIONS',
       ...(known ? { problem: known.problem } : {}),
       cost: { share, basis: 'time' },
@@ -172,6 +186,7 @@ export function upgradeTraceV1(doc: Json): Report {
       thresholds: [],
       details,
       recommendations: [],
+      ...(caveats.length ? { caveats } : {}),
     });
   }
   insights.sort((a, b) => PANELS.indexOf(a.panel) - PANELS.indexOf(b.panel) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || (b.cost?.share ?? 0) - (a.cost?.share ?? 0));
@@ -200,7 +215,7 @@ export function upgradeTraceV1(doc: Json): Report {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'iolens', version: '' },
     mode: 'default',
-    input: { format: str(input.format) as Report['input']['format'], paths, events: num(input.events), sources: num(input.sources), warnings: list(input.warnings ?? [], 'input.warnings').map(str) },
+    input: { format: str(input.format) as Report['input']['format'], paths, events: num(input.events), sources: num(input.sources), warnings },
     job: {
       jobId: '',
       exe: command.trim().split(/\s+/)[0] ?? '',
@@ -217,6 +232,15 @@ export function upgradeTraceV1(doc: Json): Report {
       modules: Object.keys(ch.callsByLayer),
       darshanVersion: '',
     },
+    // the old report kept no per-process I/O time: the slowest process's time and the share are unknown
+    io: {
+      runTime: ch.runtime,
+      ioTime: 0,
+      ioShare: null,
+      bytes: ch.read.bytes + ch.write.bytes,
+      layers: [{ layer: list(options.layers, 'options.layers').map(str).join('+'), bytesRead: ch.read.bytes, bytesWritten: ch.write.bytes, cumulativeTime: ch.ioTime, slowestRankTime: 0, throughput: null }],
+    },
+    completeness: { complete: gaps.length === 0, modules: gaps },
     insights,
     summary,
     thresholds: [

@@ -36,7 +36,7 @@ function characteristics(t: TraceSection, r: Report, line: (s?: string) => void,
   if (r.job.jobId || r.job.exe) line(`  job               ${E([r.job.jobId && `id ${r.job.jobId}`, r.job.exe].filter(Boolean).join(', '))}`);
   line(`  layers analyzed   ${t.options.layers.join(', ')}  (${formatCount(ch.eventsAnalyzed)} of ${formatCount(ch.eventsTotal)} events)`);
   line(`  runtime           ${formatSeconds(ch.runtime)}`);
-  line(`  I/O time          ${formatSeconds(ch.ioTime)} (sum over calls)`);
+  line(`  I/O time          ${formatSeconds(ch.ioTime)} (sum over calls); slowest process ${formatSeconds(r.io.ioTime)}${r.io.ioShare === null ? '' : `, ${formatPercent(r.io.ioShare)} of the runtime`}`);
   line(`  processes/files   ${plural(ch.processes, 'process', 'processes')} on ${plural(ch.hosts, 'host')}, ${plural(ch.files, 'file')}, ${plural(ch.apps, 'app')}`);
   line(`  operations        ${formatCount(ch.ops)}  read ${formatPercent(ch.read.opsShare)}  write ${formatPercent(ch.write.opsShare)}  metadata ${formatPercent(ch.metadata.opsShare)}  sync ${formatPercent(ch.sync.opsShare)}`);
   line(`  bytes             ${formatBytes(ch.bytes)}  read ${formatBytes(ch.read.bytes)} (${formatPercent(ch.read.bytesShare)})  written ${formatBytes(ch.write.bytes)} (${formatPercent(ch.write.bytesShare)})`);
@@ -71,6 +71,7 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
     const shown = f.details.slice(0, maxDetails);
     for (const d of shown) line(`         ↪ ${E(d.message)}`);
     if (f.details.length > shown.length) line(c.dim(`         ↪ … and ${f.details.length - shown.length} more (see --json)`));
+    for (const cav of f.caveats ?? []) line(c.yellow(`         ↪ Caveat: ${E(cav)}`));
     if (!opts.issuesOnly && f.recommendations.length) {
       line(c.bold('         Recommendations:'));
       for (const rec of f.recommendations) line(`           • ${E(rec.text)}`);
@@ -95,7 +96,9 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   const cov = t.coverage;
   const users = r.checks.filter((x) => !/^T\d\d$/.test(x.code)).length;
   line(`Coverage: ${formatCount(cov.explained)} of ${plural(cov.bottlenecks, 'flagged record')} are named by a finding (${formatPercent(cov.share)}); checks: ${r.checks.length - users} built-in, ${users} user`);
+  if (!r.completeness.complete) line(c.yellow(`Data: INCOMPLETE — ${r.completeness.modules.map((m) => `${m.module} ${m.status} (${E(m.detail)})`).join('; ')}`));
   for (const n of r.notes) line(c.dim(`note: ${E(n)}`));
+  if (r.insights.some((f) => f.docs)) line(c.dim(`note: ${r.insights.find((f) => f.docs)!.docs} explains each trace check (T01…)`));
   line();
   return out.join('\n');
 }

@@ -147,6 +147,7 @@ async function analyzeResolved(src: TraceSource, paths: readonly string[], metri
     ...(builtin ? {} : { skipped: { checks: TRACE_CHECKS, reason: 'built-in trace checks turned off' } }),
     epochTimes: reader.epochTimes,
     job: reader.job(built.read),
+    gaps: reader.gaps(built.read.warnings),
     notes,
     ...(opts.toolVersion !== undefined ? { toolVersion: opts.toolVersion } : {}),
   });

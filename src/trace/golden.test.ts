@@ -50,7 +50,10 @@ function invariants(r: Report): void {
   }
   for (const f of r.insights) {
     assert.ok(f.cost && f.cost.share > 0 && f.cost.share <= 1, f.code);
-    assert.equal(f.level, f.cost!.share >= 0.25 ? 'HIGH' : f.cost!.share >= 0.05 ? 'WARN' : 'INFO');
+    const byCost = f.cost!.share >= 0.25 ? 'HIGH' : f.cost!.share >= 0.05 ? 'WARN' : 'INFO';
+    // on incomplete data a finding says so and is at most WARN
+    assert.equal(f.level, f.caveats ? (byCost === 'HIGH' ? 'WARN' : byCost) : byCost);
+    assert.equal(!!f.caveats, !r.completeness.complete);
     assert.ok(f.details.length > 0);
     assert.equal(r.messages[f.messageId] !== undefined, true);
   }

@@ -1,7 +1,7 @@
 import { ALL_KNOB_NAMES, KNOBS, type Knob } from '../config/knobs.js';
 import type { ReportConfig } from '../config/defaults.js';
 import {
-  LEVELS, REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type InputFormat, type JobInfo, type Level, type Report,
+  LEVELS, REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type InputFormat, type IoSummary, type JobInfo, type Level, type ModuleCompleteness, type Report,
   type TraceCategoryStats, type TraceCharacteristics, type ViewReport,
 } from '../contract/index.js';
 import { S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from './cube.js';
@@ -35,6 +35,8 @@ export interface TraceReportOptions {
   /** Whether the trace's times are Unix seconds when the reader gives no origin (DFTracer). */
   readonly epochTimes?: boolean;
   readonly job?: TraceJob;
+  /** What the reader's warnings say is missing (the report's completeness; findings then carry caveats). */
+  readonly gaps?: readonly ModuleCompleteness[];
   readonly notes?: readonly string[];
   readonly toolVersion?: string;
 }
@@ -159,6 +161,33 @@ function characteristics(ctx: ViewContext, read: ReadResult): TraceCharacteristi
   };
 }
 
+/**
+ * The trace's I/O against its run time, as the Darshan report states it: the slowest process's time in the
+ * analysed calls (the analysed layers together, one entry), its share of the span of the trace, the bytes moved.
+ */
+function ioSummary(cube: CubeData, ch: TraceCharacteristics, layers: readonly string[]): IoSummary {
+  const perProc = new Map<number, number>();
+  for (let c = 0; c < cube.cellPair.length; c++) {
+    const o = c * STRIDE;
+    let t = 0;
+    for (let k = 0; k < CATEGORY_NAMES.length; k++) t += cube.stats[o + S_TIME + k];
+    const p = cube.pairProc[cube.cellPair[c]];
+    perProc.set(p, (perProc.get(p) ?? 0) + t);
+  }
+  let slowest = 0;
+  for (const t of perProc.values()) if (t > slowest) slowest = t;
+  const bytes = ch.read.bytes + ch.write.bytes;
+  return {
+    runTime: ch.runtime,
+    ioTime: slowest,
+    ioShare: ch.runtime > 0 ? Math.min(1, slowest / ch.runtime) : null,
+    bytes,
+    layers: layers.length
+      ? [{ layer: layers.join('+'), bytesRead: ch.read.bytes, bytesWritten: ch.write.bytes, cumulativeTime: ch.ioTime, slowestRankTime: slowest, throughput: slowest > 0 ? bytes / slowest : null }]
+      : [],
+  };
+}
+
 /** Unix seconds as ISO 8601 of the whole second ('' when unknown). */
 function isoSecond(sec: number | null): string {
   if (sec === null || !Number.isFinite(sec)) return '';
@@ -207,7 +236,8 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
   const knobs = opts.config.knobs;
   const cuts = levelCuts(opts.config);
   const scored = scoreViews(ctx, opts.views, { metric: opts.metric, threshold, minTimeShare: knobs.trace_min_time_share }, cuts);
-  const run = runTraceChecks(opts.checks, scored, { config: opts.config, cuts, ...(opts.skipped ? { skipped: opts.skipped } : {}) });
+  const gaps = [...(opts.gaps ?? [])];
+  const run = runTraceChecks(opts.checks, scored, { config: opts.config, cuts, gaps, ...(opts.skipped ? { skipped: opts.skipped } : {}) });
 
   const named = new Map<string, string[]>();
   const recordId = (view: string, key: object) => `${view}\u0000${JSON.stringify(key)}`;
@@ -258,6 +288,8 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
     mode: 'default',
     input: { format: read.format as InputFormat, paths: [...paths], events: read.events, sources: read.sources, warnings: [...read.warnings] },
     job: jobInfo(paths, ch, cube, read, opts),
+    io: ioSummary(cube, ch, opts.layers),
+    completeness: { complete: gaps.length === 0, modules: gaps },
     insights: run.insights,
     summary,
     thresholds: ALL_KNOB_NAMES.filter((k) => used.has(k)).map((k) => ({ knob: k, label: KNOBS[k].label, value: knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),

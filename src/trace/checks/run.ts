@@ -1,9 +1,12 @@
 import { KNOBS, type Knob } from '../../config/knobs.js';
 import type { ReportConfig } from '../../config/defaults.js';
-import { LEVELS, PANELS, type CheckOutcome, type Finding, type ThresholdUsed } from '../../contract/index.js';
+import { LEVELS, PANELS, type CheckOutcome, type Finding, type ModuleCompleteness, type ThresholdUsed } from '../../contract/index.js';
 import { renderTemplate } from '../../text/template.js';
 import { costLevel, type LevelCuts } from '../score.js';
 import type { AnyTraceCheck, ScoredView, TraceCheckContext, TraceFindingInput } from './types.js';
+
+/** Where the built-in trace checks are documented (relative to the IOLens package). */
+export const TRACE_CHECKS_DOCS = 'docs/trace.md#trace-checks';
 
 /** The knobs of the level rule: every trace finding uses them (listed with its thresholds). */
 export const LEVEL_OPTIONS = { highTimeShare: 'trace_high_time_share', warnTimeShare: 'trace_warn_time_share' } as const satisfies Record<string, Knob>;
@@ -24,6 +27,11 @@ export interface TraceRunOptions {
   readonly cuts: LevelCuts;
   /** Checks listed as not applicable with this reason instead of being run (built-in checks turned off). */
   readonly skipped?: { readonly checks: readonly AnyTraceCheck[]; readonly reason: string };
+  /**
+   * What the trace is missing (the report's completeness): every trace finding rests on the whole trace, so each
+   * then carries these caveats and is at most WARN.
+   */
+  readonly gaps?: readonly ModuleCompleteness[];
 }
 
 /** Option values of a trace check under a knob configuration. */
@@ -44,6 +52,7 @@ export function runTraceChecks(checks: readonly AnyTraceCheck[], views: readonly
   const outcomes: CheckOutcome[] = [];
   const marked = new Set<Knob>();
   const messages: Record<string, string> = {};
+  const caveats = [...new Map((opts.gaps ?? []).map((g) => [g.module, g.status])).entries()].sort().map(([m, st]) => `rests on ${m} data that is ${st} (see the report's completeness)`);
   for (const c of opts.skipped?.checks ?? []) outcomes.push({ code: c.meta.code, status: 'notApplicable', reason: opts.skipped!.reason });
   for (const check of checks) {
     const meta = check.meta;
@@ -70,9 +79,10 @@ export function runTraceChecks(checks: readonly AnyTraceCheck[], views: readonly
       cuts: opts.cuts,
       report(input: TraceFindingInput<string, string>) {
         if (input.details.length === 0) throw new Error(`${meta.code}: a trace finding names at least one record`);
+        const level = override?.level ?? input.level ?? costLevel(input.cost.share, opts.cuts);
         emitted.push({
           code: meta.code,
-          level: override?.level ?? input.level ?? costLevel(input.cost.share, opts.cuts),
+          level: caveats.length && level === 'HIGH' ? 'WARN' : level,
           panel: meta.panel,
           ...(meta.problem ? { problem: meta.problem } : {}),
           cost: input.cost,
@@ -88,6 +98,8 @@ export function runTraceChecks(checks: readonly AnyTraceCheck[], views: readonly
             subject: { kind: 'record', view: d.record.view, key: d.record.key as Record<string, string | number> },
           })),
           recommendations: (input.recommendations ?? []).map((id) => ({ id: `${meta.code}.${id}`, text: recs[id].text })),
+          ...(meta.source === 'builtin' ? { docs: TRACE_CHECKS_DOCS } : {}),
+          ...(caveats.length ? { caveats } : {}),
         });
       },
     };

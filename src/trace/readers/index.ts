@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TraceInputError } from '../errors.js';
+import type { ModuleCompleteness } from '../../contract/index.js';
 import type { ChunkWriter } from '../model.js';
 import { readDftracer } from './dftracer.js';
 import { readDxt } from './dxt.js';
@@ -38,6 +39,8 @@ export interface TraceReaderEntry<F extends TraceFormat = TraceFormat> {
   read(src: Extract<TraceSource, { format: F }>, out: ChunkWriter, limits: ReadLimits): ReadResult | Promise<ReadResult>;
   /** What the input says about the job, from what `read` (or the worker threads) returned. */
   job(read: ReadResult): TraceJob;
+  /** What the reader's warnings say is missing or doubtful in the input (the report's `completeness`). */
+  gaps(warnings: readonly string[]): ModuleCompleteness[];
 }
 
 const PFW = /\.pfw(\.gz)?$/;
@@ -59,6 +62,9 @@ function listPfw(dir: string, out: string[], depth = 0): void {
   }
 }
 
+/** Every warning of a reader means the same kind of gap in one part of the input. */
+const allAre = (module: string, status: ModuleCompleteness['status']) => (warnings: readonly string[]): ModuleCompleteness[] => warnings.map((detail) => ({ module, status, detail }));
+
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -70,6 +76,8 @@ const recorder: TraceReaderEntry<'recorder'> = {
   epochTimes: false,
   sniff: (paths) => (paths.length === 1 && isDir(paths[0]) && existsSync(join(paths[0], 'recorder.mt')) ? { format: 'recorder', dir: paths[0] } : null),
   read: (src, out, limits) => readRecorder(src.dir, out, undefined, limits),
+  // the only warning: ranks whose files are missing
+  gaps: allAre('Recorder', 'partial'),
   job: (read) => {
     const ranks = num(read.details?.totalRanks);
     return ranks !== undefined ? { processes: ranks } : {};
@@ -90,6 +98,8 @@ const recorderParquet: TraceReaderEntry<'recorder-parquet'> = {
     return paths.every((p) => PARQUET.test(p) && !isDir(p)) ? { format: 'recorder-parquet', dir: null, files: [...paths] } : null;
   },
   read: (src, out) => readRecorderParquet(src.files, src.dir, out),
+  // row counts or id ranges that disagree with _metadata / global.json
+  gaps: allAre('Parquet', 'unreliable'),
   job: () => ({}),
 };
 
@@ -118,6 +128,7 @@ const dftracer: TraceReaderEntry<'dftracer'> = {
     return { format: 'dftracer', files };
   },
   read: (src, out, limits) => readDftracer(src.files, out, { limits }),
+  gaps: allAre('DFTracer', 'partial'),
   job: () => ({}),
 };
 
@@ -129,6 +140,12 @@ const dxt: TraceReaderEntry<'dxt'> = {
   epochTimes: false,
   sniff: (paths) => (paths.length === 1 && !isDir(paths[0]) ? { format: 'dxt', file: paths[0] } : null),
   read: (src, out, limits) => readDxt(src.file, out, undefined, limits),
+  // "DXT_POSIX: …": segments dropped (out of DXT memory) or records after a damaged one
+  gaps: (warnings) =>
+    warnings.map((w) => {
+      const m = /^(DXT_[A-Z]+): (.*)$/.exec(w);
+      return m ? { module: m[1], status: 'partial', detail: m[2] } : { module: 'DXT', status: 'partial', detail: w };
+    }),
   job: (read) => {
     const d = read.details ?? {};
     const processes = num(d.nprocs);
