@@ -29,7 +29,7 @@ test('the renderer registry shows a trace report with its views (terminal, CSV) 
   assert.match(term, /^ {2}WARN {2}file=/m);
   assert.match(term, /level by share of the I\/O time: HIGH ≥ 25\.0%, WARN ≥ 5\.0%, INFO below/);
   assert.ok(RENDERERS.terminal(r, { color: true }).includes('\u001b[1m\u001b[33m[WARN]'), 'colour only when asked');
-  const csv = RENDERERS.csv(r, {}).trim().split('\n');
+  const csv = RENDERERS.csv(r).trim().split('\n');
   assert.equal(csv[0], ['view', 'file', 'proc', 'window', 'app', 'host', 'dir', 'pattern', 'level', 'badness', 'value_iops_slope', ...TRACE_METRICS, 'findings', 'messages'].join(','));
   assert.equal(csv.length, 3, 'the flagged file and the flagged process');
   assert.equal(csv[0].split(',').length, 1 + TRACE_DIMS.length + 3 + TRACE_METRICS.length + 2);
@@ -46,7 +46,7 @@ test('trace strings are escaped in the terminal and the CSV', () => {
   assert.ok(!/[\u0007\u001b\u202e]/.test(term), 'no control or bidi character reaches the terminal');
   assert.ok(term.includes('file=/scratch/=HYPERLINK("x")\\x1b[31m\\u202e.dat'));
   assert.ok(term.includes('proc=@rank\\x07'));
-  const csv = RENDERERS.csv(r, {});
+  const csv = RENDERERS.csv(r);
   assert.ok(!/[\u0007\u001b\u202e]/.test(csv));
   const rows = csv.trim().split('\n').slice(1);
   const proc = rows.find((l) => l.startsWith('proc,'))!;
