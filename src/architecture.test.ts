@@ -42,7 +42,6 @@ function layerOf(file: string): string {
   if (top === 'trace') {
     if (second === 'model.ts' || second === 'classify.ts' || second === 'errors.ts') return 'trace/model';
     if (second === 'readers') return 'trace/readers';
-    if (second === 'render') return 'render';
     return 'trace/analysis';
   }
   if (top === 'checks' && second === 'testing') return 'testing';
@@ -54,11 +53,6 @@ function layerOf(file: string): string {
  * the list only shrinks; it must end empty.
  */
 const KNOWN_VIOLATIONS = new Set<string>([
-  'trace/render/csv.ts -> trace/report.ts',
-  'trace/render/csv.ts -> trace/views.ts',
-  'trace/render/json.ts -> trace/report.ts',
-  'trace/render/terminal.ts -> trace/report.ts',
-  'trace/render/terminal.ts -> trace/score.ts',
 ]);
 
 function sourceFiles(dir: string, out: string[] = []): string[] {

@@ -29,7 +29,7 @@ const DRISHTI_KNOBS = {
     default: 1048576,
     unit: 'bytes',
     label: 'Small request size below',
-    description: 'Request size under which a request is small (trace inputs only; Darshan histograms use their bins up to 1 MiB).',
+    description: 'Request size under which a request is small (trace inputs only, `iolens trace --small-size`; Darshan histograms use their bins up to 1 MiB).',
     min: 0,
   },
   small_requests: {
@@ -162,15 +162,38 @@ const DIAGNOSIS_KNOBS = {
   independent_min: { default: 8, unit: 'count', label: 'Independent MPI-IO requests at least', description: 'Independent requests on a collectively opened (or shared) file needed before missing collective I/O is reported.', min: 0 },
 } as const satisfies Record<string, KnobSpec>;
 
-/** Every knob: Drishti's, then the diagnosis checks'. */
-export type Knob = Extract<keyof typeof DRISHTI_KNOBS | keyof typeof DIAGNOSIS_KNOBS, string>;
-export const KNOBS: Readonly<Record<Knob, KnobSpec>> = { ...DRISHTI_KNOBS, ...DIAGNOSIS_KNOBS };
+/**
+ * Thresholds of the trace checks (`iolens trace`, `src/trace/checks/`, T01…) and of the level rule of trace view
+ * records and findings (docs/trace.md). Trace checks judge one view record at a time; `small_bytes` above is their
+ * "small" too.
+ */
+const TRACE_KNOBS = {
+  trace_high_time_share: { default: 0.25, unit: 'ratio', label: 'Trace: share of I/O time for HIGH at least', description: 'Share of the trace\'s I/O time from which a flagged view record, or the records a trace finding names, are HIGH.', min: 0, max: 1 },
+  trace_warn_time_share: { default: 0.05, unit: 'ratio', label: 'Trace: share of I/O time for WARN at least', description: 'Share of the trace\'s I/O time from which a flagged view record, or the records a trace finding names, are WARN (below it they are INFO).', min: 0, max: 1 },
+  trace_min_time_share: { default: 0.001, unit: 'ratio', label: 'Trace: share of I/O time to be flagged at least', description: 'View records with a smaller share of the trace\'s I/O time are never flagged, whatever their metric (`iolens trace --min-time-share`).', min: 0, max: 1 },
+  trace_min_ops: { default: 10, unit: 'count', label: 'Trace: calls a record needs at least', description: 'Calls of the kind judged (reads, writes, metadata calls, reads/writes with a known offset) a view record needs before a share-based trace check judges it.', min: 0 },
+  trace_metadata_time_share: { default: 0.5, unit: 'ratio', label: 'Trace: metadata share of a record\'s time above', description: 'Share of a view record\'s I/O time spent in metadata calls (open, stat, close, seek…) above which the record is metadata-heavy.', min: 0, max: 1 },
+  trace_small_share: { default: 0.5, unit: 'ratio', label: 'Trace: small requests share above', description: 'Share of a view record\'s reads (writes) smaller than small_bytes above which its reads (writes) are small.', min: 0, max: 1 },
+  trace_random_share: { default: 0.2, unit: 'ratio', label: 'Trace: random requests share above', description: 'Share of a view record\'s reads/writes with a known offset that start before the end of the previous access by the same process to the same file, above which its access is random.', min: 0, max: 1 },
+  trace_imbalance_factor: { default: 2, unit: 'ratio', label: 'Trace: busiest process vs mean above', description: 'Operations (bytes) of the busiest process of a view record divided by the mean over its processes, above which the record is imbalanced.', min: 1 },
+  trace_dominant_time_share: { default: 0.5, unit: 'ratio', label: 'Trace: one process\'s share of a record\'s time above', description: 'Share of a view record\'s I/O time spent by its busiest process (of two or more) above which one process does most of the I/O.', min: 0, max: 1 },
+  trace_shared_file_procs: { default: 4, unit: 'ranks', label: 'Trace: processes on one file at least', description: 'Processes accessing one file (records of views whose last dimension is the file) from which the file is shared and contended.', min: 2 },
+  trace_sync_time_share: { default: 0.2, unit: 'ratio', label: 'Trace: sync share of a record\'s time above', description: 'Share of a view record\'s I/O time spent in sync calls (fsync, fdatasync, MPI_File_sync…) above which the record syncs too much.', min: 0, max: 1 },
+  trace_many_files: { default: 100, unit: 'files', label: 'Trace: files per record above', description: 'Distinct files a view record that is not one file (a process, a time window, a directory…) must exceed, with fewer than small_file_bytes per file on average, to touch many small files.', min: 0 },
+  trace_slow_call_seconds: { default: 0.01, unit: 'seconds', label: 'Trace: mean call time above', description: 'Mean duration of a view record\'s calls above which its calls are slow.', min: 0 },
+} as const satisfies Record<string, KnobSpec>;
+
+/** Every knob: Drishti's, then the diagnosis checks', then the trace checks'. */
+export type Knob = Extract<keyof typeof DRISHTI_KNOBS | keyof typeof DIAGNOSIS_KNOBS | keyof typeof TRACE_KNOBS, string>;
+export const KNOBS: Readonly<Record<Knob, KnobSpec>> = { ...DRISHTI_KNOBS, ...DIAGNOSIS_KNOBS, ...TRACE_KNOBS };
 /** Drishti's knobs, in the order of its THRESHOLDS panel. */
 export const KNOB_NAMES = Object.keys(DRISHTI_KNOBS) as Knob[];
 /** The diagnosis checks' knobs. */
 export const DIAGNOSIS_KNOB_NAMES = Object.keys(DIAGNOSIS_KNOBS) as Knob[];
+/** The trace checks' knobs (`small_bytes`, a Drishti knob, is theirs too). */
+export const TRACE_KNOB_NAMES = Object.keys(TRACE_KNOBS) as Knob[];
 /** Every knob a configuration may set. */
-export const ALL_KNOB_NAMES: readonly Knob[] = [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES];
+export const ALL_KNOB_NAMES: readonly Knob[] = [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES, ...TRACE_KNOB_NAMES];
 
 /** Knob values after defaults and config files are merged. */
 export type KnobValues = Readonly<Record<Knob, number>>;

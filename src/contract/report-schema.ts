@@ -1,5 +1,5 @@
 import { LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
-import { INPUT_FORMATS, REPORT_SCHEMA_VERSION } from './report.js';
+import { INPUT_FORMATS, REPORT_SCHEMA_VERSION, TRACE_DIMS, TRACE_METRICS } from './report.js';
 
 /**
  * The report as a JSON Schema (draft 2020-12), published as `docs/report.schema.json` (a test keeps that file equal
@@ -124,13 +124,13 @@ const trace = obj({
   views: arr(
     obj({
       name: str,
-      dims: strings,
+      dims: arr(oneOfEnum(TRACE_DIMS)),
       parent: nullable(str),
       records: int,
       bottlenecks: int,
       byLevel: obj(Object.fromEntries(LEVELS.map((l) => [l, int]))),
       explained: int,
-      top: arr(obj({ key: recordKey, level, score: obj({ metric: str, value: num, badness: num }), metrics: dict(num), findings: strings })),
+      top: arr(obj({ key: recordKey, level, score: obj({ metric: str, value: num, badness: num }), metrics: obj(Object.fromEntries(TRACE_METRICS.map((m) => [m, num]))), findings: strings })),
     }),
   ),
   coverage: obj({ bottlenecks: int, explained: int, share: num }),

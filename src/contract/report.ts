@@ -159,6 +159,35 @@ export interface TraceCharacteristics {
   readonly callsByFunction: Readonly<Record<string, number>>;
 }
 
+/**
+ * Dimensions of trace views: a view groups the trace's calls by one to three of them (`file`, `proc>file` …).
+ * Keys of view records and of `record` subjects use these names; `time` is a window's start in seconds since the
+ * start of the first window.
+ */
+export const TRACE_DIMS = ['file', 'proc', 'time', 'app', 'host', 'dir', 'pattern'] as const;
+export type TraceDim = (typeof TRACE_DIMS)[number];
+
+/**
+ * The numeric columns of every trace view record (seconds, counts, bytes, shares 0–1), in report order: the names
+ * the rule language of user checks uses and the columns of the trace CSV. docs/trace.md describes each.
+ */
+export const TRACE_METRICS = [
+  'time', 'ops', 'bytes', 'iops', 'bandwidth',
+  'read_time', 'read_ops', 'read_bytes', 'write_time', 'write_ops', 'write_bytes',
+  'metadata_time', 'metadata_ops', 'metadata_bytes', 'sync_time', 'sync_ops', 'sync_bytes',
+  'other_time', 'other_ops', 'other_bytes',
+  'data_time', 'data_ops', 'data_bytes',
+  'read_size_avg', 'write_size_avg',
+  'small_read_ops', 'small_write_ops', 'small_read_share', 'small_write_share',
+  'random_ops', 'offset_ops', 'random_share',
+  'metadata_time_share', 'metadata_ops_share', 'sync_time_share', 'sync_ops_share',
+  'nprocs', 'nfiles', 'top_proc_time_share', 'top_proc_bytes_share',
+  'proc_ops_imbalance', 'proc_bytes_imbalance', 'proc_time_imbalance',
+  'time_share', 'ops_share', 'bytes_share',
+  'first_start', 'last_end', 'span',
+] as const;
+export type TraceMetric = (typeof TRACE_METRICS)[number];
+
 /** The metric score of a view record: the evidence behind its level. */
 export interface MetricScore {
   readonly metric: string;
@@ -171,10 +200,11 @@ export interface MetricScore {
 export interface Bottleneck {
   /** Dimension values (strings; time windows as their start in seconds since the trace start). */
   readonly key: Readonly<Record<string, string | number>>;
+  /** By what the record costs (its share of the I/O time), once the metric has flagged it (docs/trace.md). */
   readonly level: Level;
   readonly score: MetricScore;
   /** The record's metrics (the names of the rule language: `time_share`, `small_write_ops` …). */
-  readonly metrics: Readonly<Record<string, number>>;
+  readonly metrics: Readonly<Record<TraceMetric, number>>;
   /** Codes of the trace checks whose findings name this record. */
   readonly findings: readonly string[];
 }
@@ -182,7 +212,7 @@ export interface Bottleneck {
 export interface ViewReport {
   /** `file`, `proc>file` … */
   readonly name: string;
-  readonly dims: readonly string[];
+  readonly dims: readonly TraceDim[];
   readonly parent: string | null;
   readonly records: number;
   readonly bottlenecks: number;

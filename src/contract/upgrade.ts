@@ -1,5 +1,6 @@
 import { FormatError } from './errors.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './report.js';
+import { upgradeTraceV1 } from './upgrade-trace.js';
 
 /**
  * Brings a report JSON document written by an earlier IOLens up to the current schema, so that stored reports
@@ -7,10 +8,13 @@ import { REPORT_SCHEMA_VERSION, type Report } from './report.js';
  * documents of a newer schema are refused.
  *
  * - 1 → 2: Darshan reports gain `input` (format `darshan`, the log name as path, no warnings).
+ * - `iolens.trace/1` (the trace reports of `iolens trace` before schema 2, marked by `"schema"`) → 2: see
+ *   `upgradeTraceV1`.
  */
 export function upgradeReport(doc: unknown): Report {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new FormatError('not an IOLens report (not a JSON object)');
   let d = doc as Record<string, unknown>;
+  if (d.schema === 'iolens.trace/1' && d.schemaVersion === undefined) return upgradeTraceV1(d);
   const version = d.schemaVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     throw new FormatError('not an IOLens report (no schemaVersion)');

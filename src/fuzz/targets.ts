@@ -71,16 +71,15 @@ async function runDarshan(bytes: Uint8Array): Promise<void> {
 
 async function runTrace(dir: string, input: FuzzInput, target: TargetName): Promise<void> {
   const { analyzeTrace } = await import('../trace/analyze.js');
-  const { BUILTIN_RULES } = await import('../trace/rules/builtin/index.js');
-  const { DEFAULT_VIEWS } = await import('../trace/views.js');
+  const { DEFAULT_VIEWS } = await import('../trace/view-catalogue.js');
+  const { defaultConfig } = await import('../config/defaults.js');
   const names = Object.keys(input);
   const paths = target === 'recorder' ? [dir] : names.map((n) => join(dir, n));
+  const config = defaultConfig();
   await analyzeTrace(paths, {
     views: [...DEFAULT_VIEWS, 'proc>file'],
     metric: 'iops_slope',
-    minTimeShare: 0,
-    smallBytes: 1 << 20,
-    rules: BUILTIN_RULES,
+    config: { ...config, knobs: { ...config.knobs, trace_min_time_share: 0 } },
     top: 0,
     threads: 1,
     limits: FUZZ_LIMITS,
@@ -90,18 +89,21 @@ async function runTrace(dir: string, input: FuzzInput, target: TargetName): Prom
 async function runRules(path: string): Promise<void> {
   const { loadRuleFile } = await import('../trace/rules/yaml.js');
   const { METRIC_COLUMNS } = await import('../trace/views.js');
+  const { runTraceChecks } = await import('../trace/checks/run.js');
+  const { defaultConfig } = await import('../config/defaults.js');
   const rules = loadRuleFile(path);
-  // evaluate every rule on a few records (zeros, ordinary values, extremes) in two views
+  // evaluate every rule on a few records (zeros, ordinary values, extremes) in two views, all flagged
   const records = [0, 1.5, -1e308, Number.NaN].map((k) => Object.fromEntries(METRIC_COLUMNS.map((c, i) => [c, k * (i + 1)])));
+  const views = (['file', 'proc>file'] as const).map((name) => {
+    const dims = name === 'file' ? (['file'] as const) : (['proc', 'file'] as const);
+    const key = name === 'file' ? { file: '/scratch/a' } : { proc: '0', file: '/scratch/a' };
+    return { name, dims, parent: null, records: records.map((m) => ({ view: name, dims, key, metrics: m as never, score: { metric: 'iops_slope', value: 60, badness: 0.5 }, level: 'HIGH' as const })) };
+  });
   const out = new CountingOut();
-  for (const rule of rules) {
-    for (const m of records) {
-      for (const dims of [['file'], ['proc', 'file']] as const) {
-        const reasons = rule.explain(m as never, { dims, key: { file: '/scratch/a', proc: '0' }, smallBytes: 1 << 20 });
-        for (const r of reasons) out.write(r);
-      }
-    }
-  }
+  const run = runTraceChecks(rules, views, { config: defaultConfig(), cuts: { high: 0.25, warn: 0.05 } });
+  const failed = run.outcomes.find((o) => o.status === 'error');
+  if (failed) throw new Error(`rule ${failed.code} failed: ${failed.reason}`);
+  for (const f of run.insights) for (const text of [f.message, ...f.details.map((d) => d.message)]) out.write(text);
 }
 
 /** Runs one input of `target`; classifies the outcome. Files are written to a fresh temp folder, removed after. */

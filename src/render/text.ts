@@ -16,8 +16,24 @@ export function bannerTime(iso: string): string {
   return iso ? iso.replace('T', ' ').replace('Z', '+00:00') : '?';
 }
 
+/** The banner of a trace report: what the trace says about the job (unknown fields say so). */
+function traceBannerRows(r: Report, layers: readonly string[]): [string, string][] {
+  const j = r.job;
+  const span = j.startTime.iso ? `${bannerTime(j.startTime.iso)} to ${bannerTime(j.endTime.iso)} (${formatSeconds(j.durationSeconds)})` : `${formatSeconds(j.durationSeconds)} (start not recorded)`;
+  return [
+    ['JOB', j.jobId || '(none recorded)'],
+    ['EXECUTABLE', j.exe || '(none recorded)'],
+    ['TRACE', `${r.input.format}: ${j.logName}`],
+    ['EXECUTION TIME', span],
+    ['FILES', `${j.files.total} files`],
+    ['PROCESSES', String(j.processes)],
+    ['LAYERS', layers.join(', ')],
+  ];
+}
+
 /** The banner's lines (label, value) — shared by every renderer. */
 export function bannerRows(r: Report): [string, string][] {
+  if (r.trace) return traceBannerRows(r, r.trace.options.layers);
   return r.mode === 'drishti' ? drishtiBanner(r) : defaultBanner(r);
 }
 

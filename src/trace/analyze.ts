@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
+import { defaultConfig, type ReportConfig } from '../config/defaults.js';
+import { UsageError, type Report } from '../contract/index.js';
+import { TRACE_CHECKS } from './checks/registry.js';
+import type { AnyTraceCheck } from './checks/types.js';
 import { Cube, type CubeData } from './cube.js';
 import { TraceInputError } from './errors.js';
-import { ChunkWriter, Layer, LAYER_NAMES, TraceDicts, type ChunkSink } from './model.js';
-import { readDftracer } from './readers/dftracer.js';
-import { readDxt } from './readers/dxt.js';
-import { resolveSource, type TraceSource } from './readers/index.js';
-import { readRecorderParquet } from './readers/parquet.js';
-import { readRecorder } from './readers/recorder.js';
+import { ChunkWriter, Layer, LAYER_NAMES, TraceDicts } from './model.js';
+import { readSource, resolveSource, traceReader, type TraceSource } from './readers/index.js';
 import { extractToTemp, isTarName } from './readers/tar.js';
 import type { ReadResult } from './readers/types.js';
 import type { ReadLimits } from '../util/limits.js';
-import { buildReport, type ReportOptions, type TraceReport } from './report.js';
+import { buildTraceReport } from './report.js';
 import { readParallel, shouldUseWorkers } from './parallel.js';
+import { METRICS, type MetricId } from './score.js';
+import { DEFAULT_VIEWS, parseView } from './view-catalogue.js';
 
 /** Layer selections accepted by `--layers`. */
 export const LAYER_KEYS: Record<string, Layer> = {
@@ -39,38 +41,40 @@ export function layerNames(mask: number): string[] {
   return LAYER_NAMES.filter((_, i) => (mask >> i) & 1);
 }
 
-/** Reads a source sequentially, sending every chunk to `sink`. */
-export async function readSource(src: TraceSource, dicts: TraceDicts, sink: ChunkSink, limits: ReadLimits = {}): Promise<ReadResult> {
-  const w = new ChunkWriter(dicts, sink);
-  switch (src.format) {
-    case 'dftracer':
-      return readDftracer(src.files, w, { limits });
-    case 'recorder':
-      return readRecorder(src.dir, w, undefined, limits);
-    case 'recorder-parquet':
-      return readRecorderParquet(src.files, src.dir, w);
-    case 'dxt':
-      return readDxt(src.file, w, undefined, limits);
-  }
-}
-
-export interface AnalyzeOptions extends Omit<ReportOptions, 'layers'> {
-  /** explicit layers; default POSIX+STDIO, falling back to MPI-IO+HDF5 when the trace has no POSIX/STDIO calls */
-  layers?: readonly string[];
-  /** worker threads: 0/1 = none, undefined = automatic (large inputs only) */
-  threads?: number;
-  /** budgets of the readers (decompressed bytes, line length) */
-  limits?: ReadLimits;
+/** Options of `analyzeTrace`; every field has a default. */
+export interface AnalyzeOptions {
+  /** Views in report order (default: the catalogue's default views). */
+  readonly views?: readonly string[];
+  /** Severity metric (default `iops_slope`) and its threshold (default: the metric's). */
+  readonly metric?: MetricId;
+  readonly threshold?: number;
+  /** Time-window width in seconds. */
+  readonly granularity?: number;
+  /** Explicit layers; default POSIX+STDIO, falling back to MPI-IO+HDF5 when the trace has no POSIX/STDIO calls. */
+  readonly layers?: readonly string[];
+  /** Flagged records listed per view (default 10; 0 = all). */
+  readonly top?: number;
+  /** Knobs (small_bytes, trace_*) and per-check overrides (default: the defaults). */
+  readonly config?: ReportConfig;
+  /** Run the built-in trace checks T01… (default true). */
+  readonly builtinChecks?: boolean;
+  /** Checks compiled from user rule files, run after the built-in ones. */
+  readonly userChecks?: readonly AnyTraceCheck[];
+  /** Worker threads: 0/1 = none, undefined = automatic (large inputs only). */
+  readonly threads?: number;
+  /** Budgets of the readers (decompressed bytes, line length). */
+  readonly limits?: ReadLimits;
+  readonly toolVersion?: string;
 }
 
 export interface Analysis {
-  report: TraceReport;
+  report: Report;
   cube: CubeData;
   dicts: TraceDicts;
 }
 
-async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
-  const cubeOpts = { layerMask: mask, smallBytes: opts.smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
+async function buildCube(src: TraceSource, mask: number, smallBytes: number, opts: AnalyzeOptions): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
+  const cubeOpts = { layerMask: mask, smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
   const threads = opts.threads ?? (shouldUseWorkers(src) ? undefined : 1);
   if (threads === undefined || threads > 1) {
     const par = await readParallel(src, cubeOpts, threads, opts.limits);
@@ -78,39 +82,74 @@ async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): 
   }
   const dicts = new TraceDicts();
   const cube = new Cube(cubeOpts);
-  const read = await readSource(src, dicts, (chunk) => cube.add(chunk), opts.limits);
+  const read = await readSource(src, new ChunkWriter(dicts, (chunk) => cube.add(chunk)), opts.limits);
   return { cube: cube.snapshot(), dicts, read };
 }
 
 /**
- * Reads the trace at `paths` and builds the report. A single `.tar`/`.tar.gz`/`.tgz` path is unpacked into a
- * temporary folder first (removed afterwards, also on failure) and that folder is read.
+ * Reads the trace at `paths` and builds its report (the contract's `Report`, with the `trace` section). A single
+ * `.tar`/`.tar.gz`/`.tgz` path is unpacked into a temporary folder first (removed afterwards, also on failure) and
+ * that folder is read.
  */
-export async function analyzeTrace(paths: readonly string[], opts: AnalyzeOptions): Promise<Analysis> {
+export async function analyzeTrace(paths: readonly string[], opts: AnalyzeOptions = {}): Promise<Analysis> {
+  const metric = opts.metric ?? 'iops_slope';
+  if (!(metric in METRICS)) throw new UsageError(`unknown metric "${metric}" (known: ${Object.keys(METRICS).join(', ')})`);
+  if (opts.threshold !== undefined) {
+    const bad = METRICS[metric].invalidThreshold(opts.threshold);
+    if (bad) throw new UsageError(bad);
+  }
+  for (const v of opts.views ?? []) {
+    try {
+      parseView(v);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   if (paths.length === 1 && isTarName(paths[0])) {
     if (!existsSync(paths[0])) throw new TraceInputError(`${paths[0]}: no such file or directory`);
     const tmp = await extractToTemp(paths[0], opts.limits);
     try {
-      return await analyzeResolved(resolveSource([tmp.dir]), paths, opts);
+      return await analyzeResolved(resolveSource([tmp.dir]), paths, metric, opts);
     } finally {
       tmp.cleanup();
     }
   }
-  return analyzeResolved(resolveSource(paths), paths, opts);
+  return analyzeResolved(resolveSource(paths), paths, metric, opts);
 }
 
-async function analyzeResolved(src: TraceSource, paths: readonly string[], opts: AnalyzeOptions): Promise<Analysis> {
+async function analyzeResolved(src: TraceSource, paths: readonly string[], metric: MetricId, opts: AnalyzeOptions): Promise<Analysis> {
+  const config = opts.config ?? defaultConfig();
+  const smallBytes = config.knobs.small_bytes;
   const explicit = opts.layers !== undefined;
   let mask = explicit ? layerMask(opts.layers!) : (1 << Layer.POSIX) | (1 << Layer.STDIO);
-  let built = await buildCube(src, mask, opts);
+  let built = await buildCube(src, mask, smallBytes, opts);
+  const notes: string[] = [];
   if (!explicit && built.cube.events === 0) {
     const lc = built.cube.layerCalls;
     const fallback = (lc[Layer.MPIIO] > 0 ? 1 << Layer.MPIIO : 0) | (lc[Layer.HDF5] > 0 ? 1 << Layer.HDF5 : 0);
     if (fallback !== 0) {
       mask = fallback;
-      built = await buildCube(src, mask, opts);
+      built = await buildCube(src, mask, smallBytes, opts);
+      notes.push(`the trace has no POSIX or STDIO calls: the views use its ${layerNames(mask).join(' and ')} calls`);
     }
   }
-  const report = buildReport(built.cube, built.dicts, built.read, paths, { ...opts, layers: layerNames(mask) });
+  const builtin = opts.builtinChecks !== false;
+  const reader = traceReader(src.format);
+  const report = buildTraceReport(built.cube, built.dicts, built.read, paths, {
+    views: opts.views ?? DEFAULT_VIEWS,
+    metric,
+    ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
+    ...(opts.granularity !== undefined ? { granularity: opts.granularity } : {}),
+    top: opts.top ?? 10,
+    layers: layerNames(mask),
+    config,
+    checks: [...(builtin ? TRACE_CHECKS : []), ...(opts.userChecks ?? [])],
+    ...(builtin ? {} : { skipped: { checks: TRACE_CHECKS, reason: 'built-in trace checks turned off' } }),
+    epochTimes: reader.epochTimes,
+    job: reader.job(built.read),
+    gaps: reader.gaps(built.read.warnings),
+    notes,
+    ...(opts.toolVersion !== undefined ? { toolVersion: opts.toolVersion } : {}),
+  });
   return { report, cube: built.cube, dicts: built.dicts };
 }

@@ -1,113 +1,110 @@
-import { CATEGORY_NAMES, LAYER_NAMES, type TraceDicts } from './model.js';
-import { S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from './cube.js';
-import type { ReadResult } from './readers/types.js';
-import { BUILTIN_RULES } from './rules/builtin/index.js';
-import type { Reason, Rule } from './rules/types.js';
-import { levelBoundaries, METRICS, scoreRecord, severityRank, SEVERITIES, type MetricId, type Severity } from './score.js';
+import { ALL_KNOB_NAMES, KNOBS, type Knob } from '../config/knobs.js';
+import type { ReportConfig } from '../config/defaults.js';
 import {
-  computeView, defaultGranularity, firstDimIds, parseView, ViewContext, viewName, type Dim, type Metrics, type ViewRecord,
-} from './views.js';
+  LEVELS, REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type InputFormat, type IoSummary, type JobInfo, type Level, type ModuleCompleteness, type Report,
+  type TraceCategoryStats, type TraceCharacteristics, type ViewReport,
+} from '../contract/index.js';
+import { S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from './cube.js';
+import { CATEGORY_NAMES, LAYER_NAMES, type TraceDicts } from './model.js';
+import type { ReadResult, TraceJob } from './readers/types.js';
+import { byCost } from './checks/define.js';
+import { LEVEL_OPTIONS, runTraceChecks } from './checks/run.js';
+import type { AnyTraceCheck, ScoredRecord, ScoredView } from './checks/types.js';
+import { METRICS, recordLevel, scoreRecord, type LevelCuts, type MetricId, type ScoreOptions } from './score.js';
+import { parseView, viewName, type Dim } from './view-catalogue.js';
+import { computeView, defaultGranularity, firstDimIds, ViewContext, type Metrics } from './views.js';
 
-export const REPORT_SCHEMA = 'iolens.trace/1';
-
-export interface ReportOptions {
-  views: readonly string[];
-  metric: MetricId;
-  threshold?: number;
-  minTimeShare: number;
-  granularity?: number;
-  smallBytes: number;
-  rules: readonly Rule[];
-  /** bottlenecks listed per view (0 = all) */
-  top: number;
-  layers: readonly string[];
+export interface TraceReportOptions {
+  /** Views in report order (`file`, `proc>file` …). */
+  readonly views: readonly string[];
+  readonly metric: MetricId;
+  /** Metric threshold (default: the metric's). */
+  readonly threshold?: number;
+  /** Time-window width in seconds (default: 1/2/5 × 10^k giving ≤ 100 windows). */
+  readonly granularity?: number;
+  /** Flagged records listed per view (0 = all). */
+  readonly top: number;
+  /** Layers the cube holds (names). */
+  readonly layers: readonly string[];
+  /** Knobs (small_bytes, trace_*) and per-check overrides. */
+  readonly config: ReportConfig;
+  /** Checks to run: the built-in ones and compiled user rules. */
+  readonly checks: readonly AnyTraceCheck[];
+  /** Checks listed as not applicable instead of run (built-in checks turned off), and why. */
+  readonly skipped?: { readonly checks: readonly AnyTraceCheck[]; readonly reason: string };
+  /** Whether the trace's times are Unix seconds when the reader gives no origin (DFTracer). */
+  readonly epochTimes?: boolean;
+  readonly job?: TraceJob;
+  /** What the reader's warnings say is missing (the report's completeness; findings then carry caveats). */
+  readonly gaps?: readonly ModuleCompleteness[];
+  readonly notes?: readonly string[];
+  readonly toolVersion?: string;
 }
 
-export interface CategoryStats {
-  ops: number;
-  bytes: number;
-  time: number;
-  ops_share: number;
-  bytes_share: number;
-  time_share: number;
+/** The level rule's cuts from a configuration. */
+export function levelCuts(config: ReportConfig): LevelCuts {
+  return { high: config.knobs[LEVEL_OPTIONS.highTimeShare], warn: config.knobs[LEVEL_OPTIONS.warnTimeShare] };
 }
 
-export interface Characteristics {
-  runtime: number;
-  io_time: number;
-  ops: number;
-  bytes: number;
-  read: CategoryStats;
-  write: CategoryStats;
-  metadata: CategoryStats;
-  sync: CategoryStats;
-  other: CategoryStats;
-  processes: number;
-  files: number;
-  hosts: number;
-  apps: number;
-  events_total: number;
-  events_analyzed: number;
-  calls_by_layer: Record<string, number>;
-  calls_by_function: Record<string, number>;
+function round(x: number): number {
+  return Number.isFinite(x) ? Number(x.toPrecision(9)) : 0;
 }
 
-export interface Bottleneck {
-  key: ViewRecord['key'];
-  severity: Severity;
-  score: number;
-  value: number;
-  metrics: Metrics;
-  reasons: Reason[];
+function roundMetrics(m: Metrics): Record<(typeof TRACE_METRICS)[number], number> {
+  return Object.fromEntries(TRACE_METRICS.map((k) => [k, round(m[k])])) as Record<(typeof TRACE_METRICS)[number], number>;
 }
 
-export interface ViewReport {
-  name: string;
-  dims: Dim[];
-  parent: string | null;
-  records: number;
-  bottlenecks: number;
-  by_severity: Record<Severity, number>;
-  explained: number;
-  top: Bottleneck[];
-}
-
-export interface TraceReport {
-  schema: typeof REPORT_SCHEMA;
-  input: {
-    paths: string[];
-    format: ReadResult['format'];
-    events: number;
-    sources: number;
-    warnings: string[];
-    time_origin: number | null;
-    details: Record<string, unknown>;
+/**
+ * Computes and scores the views: each record gets its metric score and its level (OK, or HIGH/WARN/INFO by its
+ * share of the I/O time). A view of two or more dimensions looks only inside the flagged records of its parent
+ * (`proc>file`: the files of the flagged processes), computing the parent silently when it was not asked for.
+ */
+export function scoreViews(ctx: ViewContext, views: readonly string[], score: ScoreOptions, cuts: LevelCuts): ScoredView[] {
+  const done = new Map<string, ScoredView>();
+  const out: ScoredView[] = [];
+  const scoreView = (dims: Dim[], parent: ScoredView | null): ScoredView => {
+    const name = viewName(dims);
+    let allowed: Set<number> | undefined;
+    if (parent) {
+      const keep = parent.records.filter((r) => r.level !== 'OK');
+      allowed = firstDimIds(ctx, { name: parent.name, dims: [dims[0]], records: keep.map((r) => ({ key: { [dims[0]]: r.key[dims[0]] }, metrics: r.metrics })) }, () => true);
+    }
+    let records = computeView(ctx, dims, allowed).records;
+    if (parent && dims.length > 2) {
+      const prefix = (k: ScoredRecord['key']) => JSON.stringify(dims.slice(0, -1).map((d) => k[d]));
+      const keys = new Set(parent.records.filter((r) => r.level !== 'OK').map((r) => prefix(r.key)));
+      records = records.filter((r) => keys.has(prefix(r.key)));
+    }
+    return {
+      name,
+      dims,
+      parent: parent ? parent.name : null,
+      records: records.map((r) => {
+        const s = scoreRecord(r.metrics, score);
+        return { view: name, dims, key: r.key, metrics: r.metrics, score: { metric: score.metric, value: s.value, badness: s.badness }, level: recordLevel(r.metrics.time_share, s.badness, cuts) };
+      }),
+    };
   };
-  options: {
-    views: string[];
-    layers: string[];
-    granularity: number;
-    small_bytes: number;
-    min_time_share: number;
-    top: number;
+  const get = (dims: Dim[]): ScoredView => {
+    const name = viewName(dims);
+    let v = done.get(name);
+    if (!v) {
+      v = scoreView(dims, dims.length > 1 ? get(dims.slice(0, -1)) : null);
+      done.set(name, v);
+    }
+    return v;
   };
-  severity: {
-    metric: MetricId;
-    description: string;
-    unit: string;
-    threshold: number;
-    levels: { severity: Severity; upTo: number | null }[];
-  };
-  characteristics: Characteristics;
-  views: ViewReport[];
-  rules: {
-    builtin: { id: string; title: string; description: string }[];
-    user: { id: string; title: string; description: string }[];
-    coverage: { bottlenecks: number; explained: number; share: number };
-  };
+  const seen = new Set<string>();
+  for (const name of views) {
+    const dims = parseView(name);
+    if (seen.has(viewName(dims))) continue;
+    seen.add(viewName(dims));
+    out.push(get(dims));
+  }
+  return out;
 }
 
-function catStats(cube: CubeData, k: number, totals: { ops: number; bytes: number; time: number }): CategoryStats {
+function categoryStats(cube: CubeData, k: number, totals: { ops: number; bytes: number; time: number }): TraceCategoryStats {
   let ops = 0;
   let bytes = 0;
   let time = 0;
@@ -118,13 +115,11 @@ function catStats(cube: CubeData, k: number, totals: { ops: number; bytes: numbe
     time += st[o + S_TIME + k];
   }
   const sh = (a: number, b: number) => (b > 0 ? a / b : 0);
-  return { ops, bytes, time, ops_share: sh(ops, totals.ops), bytes_share: sh(bytes, totals.bytes), time_share: sh(time, totals.time) };
+  return { ops, bytes, time, opsShare: sh(ops, totals.ops), bytesShare: sh(bytes, totals.bytes), timeShare: sh(time, totals.time) };
 }
 
-function characteristics(ctx: ViewContext, read: ReadResult): Characteristics {
-  const cube = ctx.cube;
-  const d = ctx.dicts;
-  const t = ctx.totals;
+function characteristics(ctx: ViewContext, read: ReadResult): TraceCharacteristics {
+  const { cube, dicts: d, totals: t } = ctx;
   const procs = new Set<number>();
   const files = new Set<number>();
   for (let i = 0; i < cube.pairProc.length; i++) {
@@ -144,156 +139,171 @@ function characteristics(ctx: ViewContext, read: ReadResult): Characteristics {
   LAYER_NAMES.forEach((n, i) => {
     if (cube.layerCalls[i] > 0) byLayer[n] = cube.layerCalls[i];
   });
-  const [r, w, m, s, o] = CATEGORY_NAMES.map((_, k) => catStats(cube, k, t));
+  const [read_, write, metadata, sync, other] = CATEGORY_NAMES.map((_, k) => categoryStats(cube, k, t));
   return {
     runtime: Number.isFinite(cube.maxEnd - cube.minStart) ? cube.maxEnd - cube.minStart : 0,
-    io_time: t.time,
+    ioTime: t.time,
     ops: t.ops,
     bytes: t.bytes,
-    read: r,
-    write: w,
-    metadata: m,
-    sync: s,
-    other: o,
+    read: read_,
+    write,
+    metadata,
+    sync,
+    other,
     processes: procs.size,
     files: files.size,
     hosts: hosts.size,
     apps: apps.size,
-    events_total: read.events,
-    events_analyzed: cube.events,
-    calls_by_layer: byLayer,
-    calls_by_function: Object.fromEntries(calls),
+    eventsTotal: read.events,
+    eventsAnalyzed: cube.events,
+    callsByLayer: byLayer,
+    callsByFunction: Object.fromEntries(calls),
   };
 }
 
-function emptyBySeverity(): Record<Severity, number> {
-  return Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+/**
+ * The trace's I/O against its run time, as the Darshan report states it: the slowest process's time in the
+ * analysed calls (the analysed layers together, one entry), its share of the span of the trace, the bytes moved.
+ */
+function ioSummary(cube: CubeData, ch: TraceCharacteristics, layers: readonly string[]): IoSummary {
+  const perProc = new Map<number, number>();
+  for (let c = 0; c < cube.cellPair.length; c++) {
+    const o = c * STRIDE;
+    let t = 0;
+    for (let k = 0; k < CATEGORY_NAMES.length; k++) t += cube.stats[o + S_TIME + k];
+    const p = cube.pairProc[cube.cellPair[c]];
+    perProc.set(p, (perProc.get(p) ?? 0) + t);
+  }
+  let slowest = 0;
+  for (const t of perProc.values()) if (t > slowest) slowest = t;
+  const bytes = ch.read.bytes + ch.write.bytes;
+  return {
+    runTime: ch.runtime,
+    ioTime: slowest,
+    ioShare: ch.runtime > 0 ? Math.min(1, slowest / ch.runtime) : null,
+    bytes,
+    layers: layers.length
+      ? [{ layer: layers.join('+'), bytesRead: ch.read.bytes, bytesWritten: ch.write.bytes, cumulativeTime: ch.ioTime, slowestRankTime: slowest, throughput: slowest > 0 ? bytes / slowest : null }]
+      : [],
+  };
 }
 
-/** Builds the report from a merged cube: characteristics, views, severities, reasons, coverage. */
-export function buildReport(
-  cube: CubeData,
-  dicts: TraceDicts,
-  read: ReadResult,
-  paths: readonly string[],
-  opts: ReportOptions,
-): TraceReport {
+/** Unix seconds as ISO 8601 of the whole second ('' when unknown). */
+function isoSecond(sec: number | null): string {
+  if (sec === null || !Number.isFinite(sec)) return '';
+  const d = new Date(Math.floor(sec) * 1000);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
+}
+
+function jobInfo(paths: readonly string[], ch: TraceCharacteristics, cube: CubeData, read: ReadResult, opts: TraceReportOptions): JobInfo {
+  const base = read.timeOrigin ?? (opts.epochTimes ? 0 : null);
+  const known = base !== null && Number.isFinite(cube.minStart);
+  const start = known ? base + cube.minStart : null;
+  const end = known ? base + cube.maxEnd : null;
+  const command = opts.job?.command ?? '';
+  const name = (p: string) => p.replace(/\/+$/, '').split('/').pop() || p;
+  return {
+    jobId: opts.job?.jobId ?? '',
+    exe: command.trim().split(/\s+/)[0] ?? '',
+    command,
+    logName: paths.length === 0 ? '' : paths.length === 1 ? name(paths[0]) : `${name(paths[0])} and ${paths.length - 1} more`,
+    uid: opts.job?.uid ?? '',
+    startTime: { epochSeconds: start ?? 0, iso: isoSecond(start) },
+    endTime: { epochSeconds: end ?? 0, iso: isoSecond(end) },
+    durationSeconds: ch.runtime,
+    processes: opts.job?.processes ?? ch.processes,
+    nodes: { count: null, source: null },
+    files: { total: ch.files, stdio: 0, posix: 0, posixOnly: 0, mpiio: 0 },
+    hints: { raw: null, entries: [], source: 'none' },
+    modules: Object.keys(ch.callsByLayer),
+    darshanVersion: '',
+  };
+}
+
+function emptyByLevel(): Record<Level, number> {
+  return Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
+}
+
+/** Builds the report of a trace from its merged cube: characteristics, scored views, trace checks' findings, coverage. */
+export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadResult, paths: readonly string[], opts: TraceReportOptions): Report {
   const span = Number.isFinite(cube.maxEnd - cube.minStart) ? cube.maxEnd - cube.minStart : 0;
   let granularity = opts.granularity ?? defaultGranularity(span, cube.base);
   if (granularity < cube.base) granularity = cube.base;
-  granularity = Math.round(granularity / cube.base) * cube.base;
-  granularity = Number(granularity.toPrecision(12));
+  granularity = Number((Math.round(granularity / cube.base) * cube.base).toPrecision(12));
   const ctx = new ViewContext(cube, dicts, granularity);
   const metric = METRICS[opts.metric];
   const threshold = opts.threshold ?? metric.defaultThreshold;
-  const scoreOpts = { metric: opts.metric, threshold, minTimeShare: opts.minTimeShare };
-  const views: ViewReport[] = [];
-  const flagged = new Map<string, { records: ViewRecord[]; severities: Severity[] }>();
-  let totalBottlenecks = 0;
-  let totalExplained = 0;
-  const order = [...opts.views].map((v) => parseView(v));
-  for (const dims of order) {
-    const name = viewName(dims);
-    let allowed: Set<number> | undefined;
-    let parent: string | undefined;
-    if (dims.length > 1) {
-      parent = viewName(dims.slice(0, dims.length - 1));
-      let pv = flagged.get(parent);
-      if (!pv) {
-        // compute the parent silently when it was not requested
-        const pr = computeView(ctx, dims.slice(0, dims.length - 1));
-        pv = { records: pr.records, severities: pr.records.map((r) => scoreRecord(r.metrics, scoreOpts).severity) };
-        flagged.set(parent, pv);
-      }
-      const keep = new Set(pv.records.filter((_, i) => pv!.severities[i] !== 'none'));
-      allowed = firstDimIds(ctx, { name: parent, dims: [dims[0]], records: [...keep].map((r) => ({ key: { [dims[0]]: r.key[dims[0]] }, metrics: r.metrics })) }, () => true);
+  const knobs = opts.config.knobs;
+  const cuts = levelCuts(opts.config);
+  const scored = scoreViews(ctx, opts.views, { metric: opts.metric, threshold, minTimeShare: knobs.trace_min_time_share }, cuts);
+  const gaps = [...(opts.gaps ?? [])];
+  const run = runTraceChecks(opts.checks, scored, { config: opts.config, cuts, gaps, ...(opts.skipped ? { skipped: opts.skipped } : {}) });
+
+  const named = new Map<string, string[]>();
+  const recordId = (view: string, key: object) => `${view}\u0000${JSON.stringify(key)}`;
+  for (const f of run.insights) {
+    for (const d of f.details) {
+      if (d.subject.kind !== 'record') continue;
+      const id = recordId(d.subject.view, d.subject.key);
+      const codes = named.get(id) ?? [];
+      if (!codes.includes(f.code)) codes.push(f.code);
+      named.set(id, codes);
     }
-    const vr = computeView(ctx, dims, allowed, parent);
-    let records = vr.records;
-    if (dims.length > 2 && parent) {
-      const pv = flagged.get(parent)!;
-      const keys = new Set(pv.records.filter((_, i) => pv.severities[i] !== 'none').map((r) => JSON.stringify(dims.slice(0, -1).map((d) => r.key[d]))));
-      records = records.filter((r) => keys.has(JSON.stringify(dims.slice(0, -1).map((d) => r.key[d]))));
-    }
-    const severities: Severity[] = [];
-    const bySeverity = emptyBySeverity();
-    const bottlenecks: Bottleneck[] = [];
-    let explained = 0;
-    for (const r of records) {
-      const sc = scoreRecord(r.metrics, scoreOpts);
-      severities.push(sc.severity);
-      bySeverity[sc.severity]++;
-      if (sc.severity === 'none') continue;
-      const reasons: Reason[] = [];
-      const rctx = { dims, key: r.key, smallBytes: opts.smallBytes };
-      for (const rule of opts.rules) for (const message of rule.explain(r.metrics, rctx)) reasons.push({ rule: rule.id, message });
-      if (reasons.length > 0) explained++;
-      bottlenecks.push({ key: r.key, severity: sc.severity, score: round(sc.badness), value: round(sc.value), metrics: roundMetrics(r.metrics), reasons });
-    }
-    flagged.set(name, { records, severities });
-    bottlenecks.sort((a, b) => b.score - a.score || b.metrics.time - a.metrics.time || severityRank(b.severity) - severityRank(a.severity));
-    totalBottlenecks += bottlenecks.length;
-    totalExplained += explained;
-    views.push({
-      name,
-      dims: [...dims],
-      parent: parent ?? null,
-      records: records.length,
-      bottlenecks: bottlenecks.length,
-      by_severity: bySeverity,
-      explained,
-      top: opts.top > 0 ? bottlenecks.slice(0, opts.top) : bottlenecks,
-    });
   }
-  const ruleInfo = (r: Rule) => ({ id: r.id, title: r.title, description: r.description });
+  let bottlenecks = 0;
+  let explained = 0;
+  const views: ViewReport[] = scored.map((v) => {
+    const byLevel = emptyByLevel();
+    const flagged: ScoredRecord[] = [];
+    for (const r of v.records) {
+      byLevel[r.level]++;
+      if (r.level !== 'OK') flagged.push(r);
+    }
+    flagged.sort((a, b) => byCost(a, b));
+    const listed = opts.top > 0 ? flagged.slice(0, opts.top) : flagged;
+    const viewExplained = flagged.filter((r) => named.has(recordId(v.name, r.key))).length;
+    bottlenecks += flagged.length;
+    explained += viewExplained;
+    const top: Bottleneck[] = listed.map((r) => ({
+      key: r.key as Record<string, string | number>,
+      level: r.level,
+      score: { metric: r.score.metric, value: round(r.score.value), badness: round(r.score.badness) },
+      metrics: roundMetrics(r.metrics),
+      findings: named.get(recordId(v.name, r.key)) ?? [],
+    }));
+    return { name: v.name, dims: [...v.dims], parent: v.parent, records: v.records.length, bottlenecks: flagged.length, byLevel, explained: viewExplained, top };
+  });
+
+  const ch = characteristics(ctx, read);
+  const summary = { high: 0, warn: 0, ok: 0, info: 0, recommendations: 0 };
+  for (const i of run.insights) {
+    summary[i.level.toLowerCase() as 'high' | 'warn' | 'ok' | 'info']++;
+    summary.recommendations += i.recommendations.length;
+  }
+  const used = new Set<Knob>([LEVEL_OPTIONS.highTimeShare, LEVEL_OPTIONS.warnTimeShare, 'trace_min_time_share']);
+  for (const c of opts.checks) for (const spec of Object.values(c.meta.options as Record<string, { knob: Knob }>)) used.add(spec.knob);
   return {
-    schema: REPORT_SCHEMA,
-    input: {
-      paths: [...paths],
-      format: read.format,
-      events: read.events,
-      sources: read.sources,
-      warnings: read.warnings,
-      time_origin: read.timeOrigin ?? null,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'iolens', version: opts.toolVersion ?? '0.0.0' },
+    mode: 'default',
+    input: { format: read.format as InputFormat, paths: [...paths], events: read.events, sources: read.sources, warnings: [...read.warnings] },
+    job: jobInfo(paths, ch, cube, read, opts),
+    io: ioSummary(cube, ch, opts.layers),
+    completeness: { complete: gaps.length === 0, modules: gaps },
+    insights: run.insights,
+    summary,
+    thresholds: ALL_KNOB_NAMES.filter((k) => used.has(k)).map((k) => ({ knob: k, label: KNOBS[k].label, value: knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
+    checks: run.outcomes,
+    notes: [...(opts.notes ?? [])],
+    messages: run.messages,
+    trace: {
+      timeOrigin: read.timeOrigin ?? null,
       details: read.details ?? {},
-    },
-    options: {
-      views: views.map((v) => v.name),
-      layers: [...opts.layers],
-      granularity,
-      small_bytes: opts.smallBytes,
-      min_time_share: opts.minTimeShare,
-      top: opts.top,
-    },
-    severity: {
-      metric: opts.metric,
-      description: metric.description,
-      unit: metric.unit,
-      threshold,
-      levels: levelBoundaries(opts.metric, threshold),
-    },
-    characteristics: characteristics(ctx, read),
-    views,
-    rules: {
-      builtin: opts.rules.filter((r) => r.source === 'builtin').map(ruleInfo),
-      user: opts.rules.filter((r) => r.source === 'user').map(ruleInfo),
-      coverage: {
-        bottlenecks: totalBottlenecks,
-        explained: totalExplained,
-        share: totalBottlenecks > 0 ? round(totalExplained / totalBottlenecks) : 1,
-      },
+      options: { views: views.map((v) => v.name), layers: [...opts.layers], granularity, smallBytes: knobs.small_bytes, minTimeShare: knobs.trace_min_time_share, top: opts.top },
+      severity: { metric: opts.metric, description: metric.description, unit: metric.unit, threshold },
+      characteristics: ch,
+      views,
+      coverage: { bottlenecks, explained, share: bottlenecks > 0 ? round(explained / bottlenecks) : 1 },
     },
   };
 }
-
-function round(x: number): number {
-  return Number.isFinite(x) ? Number(x.toPrecision(9)) : 0;
-}
-
-function roundMetrics(m: Metrics): Metrics {
-  const out = {} as Metrics;
-  for (const k of Object.keys(m) as (keyof Metrics)[]) out[k] = round(m[k]);
-  return out;
-}
-
-export { BUILTIN_RULES };

@@ -1,27 +1,12 @@
+import type { Evidence, Level, MetricScore, Unit } from '../contract/index.js';
 import type { Metrics } from './views.js';
 
 /**
- * Severity by metric, independent of any rule. Each metric maps a view record to a value and a "badness" in [0, 1]
- * relative to its threshold; badness is cut into eight levels with fixed boundaries (see `LEVEL_BOUNDS`).
+ * Scoring of view records. A metric (`--metric`) says whether a record is a bottleneck — whether its calls are
+ * slower than their share of the work — and how far beyond its threshold it is (`badness`, 0 … 1). What the record
+ * costs (its share of the trace's I/O time) then decides its level (`recordLevel`). The metric score stays in the
+ * report as evidence.
  */
-export const SEVERITIES = ['none', 'trivial', 'very low', 'low', 'medium', 'high', 'very high', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-/**
- * Upper bounds of badness for trivial … very high (critical is above the last). Badness 0 (at or below the threshold)
- * is `none`. For the default IOPS-slope threshold of 45° these are 50°, 55°, 60°, 65°, 70° and 80°.
- */
-export const LEVEL_BOUNDS = [1 / 9, 2 / 9, 3 / 9, 4 / 9, 5 / 9, 7 / 9] as const;
-
-export function severityOf(badness: number): Severity {
-  if (!(badness > 0)) return 'none';
-  for (let i = 0; i < LEVEL_BOUNDS.length; i++) if (badness <= LEVEL_BOUNDS[i] + 1e-12) return SEVERITIES[i + 1];
-  return 'critical';
-}
-
-export function severityRank(s: Severity): number {
-  return SEVERITIES.indexOf(s);
-}
 
 export type MetricId = 'iops_slope' | 'time' | 'bw';
 
@@ -36,6 +21,8 @@ export interface MetricDef {
   badness(value: number, threshold: number): number;
   /** records for which the metric is meaningful */
   applies(m: Metrics): boolean;
+  /** Checks a threshold given by the user; returns why it is unusable, or null. */
+  invalidThreshold(t: number): string | null;
 }
 
 const MIB = 1024 * 1024;
@@ -50,6 +37,7 @@ export const METRICS: Record<MetricId, MetricDef> = {
     value: (m) => (Math.atan2(m.time_share, m.ops_share) * 180) / Math.PI,
     badness: (v, t) => (v > t + 1e-9 ? Math.min(1, (v - t) / (90 - t)) : 0),
     applies: (m) => m.ops > 0 && m.time > 0,
+    invalidThreshold: (t) => (t >= 90 ? 'the IOPS slope threshold must be below 90 degrees' : null),
   },
   time: {
     id: 'time',
@@ -59,15 +47,17 @@ export const METRICS: Record<MetricId, MetricDef> = {
     value: (m) => m.time_share * 100,
     badness: (v, t) => (v > t + 1e-9 ? Math.min(1, (v - t) / (100 - t)) : 0),
     applies: (m) => m.time > 0,
+    invalidThreshold: (t) => (t >= 100 ? 'the time-share threshold must be below 100 (%)' : null),
   },
   bw: {
     id: 'bw',
-    description: 'bandwidth of the read and write calls in MiB/s; below the threshold a record is slow (0 MiB/s = critical)',
+    description: 'bandwidth of the read and write calls in MiB/s; below the threshold a record is slow',
     unit: 'MiB/s',
     defaultThreshold: 100,
     value: (m) => m.bandwidth / MIB,
     badness: (v, t) => (v < t - 1e-9 ? Math.min(1, (t - v) / t) : 0),
     applies: (m) => m.data_ops > 0 && m.data_time > 0,
+    invalidThreshold: (t) => (t <= 0 ? 'the bandwidth threshold must be above 0 MiB/s' : null),
   },
 };
 
@@ -81,25 +71,50 @@ export interface ScoreOptions {
 export interface Score {
   value: number;
   badness: number;
-  severity: Severity;
 }
 
 export function scoreRecord(m: Metrics, opts: ScoreOptions): Score {
   const def = METRICS[opts.metric];
-  if (!def.applies(m)) return { value: 0, badness: 0, severity: 'none' };
+  if (!def.applies(m)) return { value: 0, badness: 0 };
   const value = def.value(m);
   let badness = def.badness(value, opts.threshold);
   if (m.time_share < opts.minTimeShare) badness = 0;
-  return { value, badness, severity: severityOf(badness) };
+  return { value, badness };
 }
 
-/** The level boundaries expressed in the metric's own unit, for documentation and the JSON report. */
-export function levelBoundaries(metric: MetricId, threshold: number): { severity: Severity; upTo: number | null }[] {
-  const out: { severity: Severity; upTo: number | null }[] = [];
-  const span = metric === 'iops_slope' ? 90 - threshold : metric === 'time' ? 100 - threshold : threshold;
-  const at = (b: number) => (metric === 'bw' ? threshold - b * span : threshold + b * span);
-  out.push({ severity: 'none', upTo: threshold });
-  LEVEL_BOUNDS.forEach((b, i) => out.push({ severity: SEVERITIES[i + 1], upTo: Number(at(b).toPrecision(6)) }));
-  out.push({ severity: 'critical', upTo: null });
-  return out;
+/** Shares of the trace's I/O time from which a flagged record (or a trace finding) is HIGH or WARN. */
+export interface LevelCuts {
+  readonly high: number;
+  readonly warn: number;
+}
+
+/**
+ * The level rule (docs/trace.md): a share of the I/O time of at least `high` is HIGH, at least `warn` WARN, less
+ * INFO. Used for flagged view records (with their own share) and for trace findings (with the share of the records
+ * they name). Monotone in the share: a record that costs less is never above one that costs more.
+ */
+export function costLevel(timeShare: number, cuts: LevelCuts): Level {
+  if (timeShare >= cuts.high) return 'HIGH';
+  if (timeShare >= cuts.warn) return 'WARN';
+  return 'INFO';
+}
+
+/** The level of a view record: OK when its metric does not flag it, else by what it costs. */
+export function recordLevel(timeShare: number, badness: number, cuts: LevelCuts): Level {
+  return badness > 0 ? costLevel(timeShare, cuts) : 'OK';
+}
+
+const EVIDENCE_UNIT: Record<MetricId, { unit: Unit; scale: number }> = {
+  iops_slope: { unit: 'degrees', scale: 1 },
+  time: { unit: 'percent', scale: 1 },
+  bw: { unit: 'bytes/s', scale: MIB },
+};
+
+/** A record's metric score as finding evidence: the metric's value (in a contract unit) and its badness. */
+export function scoreEvidence(score: MetricScore, of: string): Evidence[] {
+  const u = EVIDENCE_UNIT[score.metric as MetricId] ?? { unit: 'count', scale: 1 };
+  return [
+    { name: score.metric, value: score.value * u.scale, unit: u.unit, source: `${score.metric} of ${of}` },
+    { name: 'badness', value: score.badness, unit: 'ratio', source: `${score.metric} badness (0 at the threshold, 1 worst) of ${of}` },
+  ];
 }

@@ -1,64 +1,14 @@
+import { TRACE_METRICS, type TraceMetric } from '../contract/index.js';
 import { CATEGORY_NAMES, type TraceDicts } from './model.js';
+import { viewName, type Dim } from './view-catalogue.js';
 import {
   S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,
   type CubeData,
 } from './cube.js';
 
-/** A view dimension. Primary: file, proc, time. Logical: app, host, dir (file directory), pattern (file pattern). */
-export type Dim = 'file' | 'proc' | 'time' | 'app' | 'host' | 'dir' | 'pattern';
-export const DIMS: readonly Dim[] = ['file', 'proc', 'time', 'app', 'host', 'dir', 'pattern'];
-export const PRIMARY_DIMS: readonly Dim[] = ['file', 'proc', 'time'];
-export const LOGICAL_DIMS: readonly Dim[] = ['app', 'host', 'dir', 'pattern'];
-
-const DIM_ALIASES: Record<string, Dim> = {
-  file: 'file', files: 'file', file_name: 'file',
-  proc: 'proc', process: 'proc', processes: 'proc', rank: 'proc', proc_name: 'proc',
-  time: 'time', time_range: 'time', window: 'time',
-  app: 'app', host: 'host', hostname: 'host', node: 'host',
-  dir: 'dir', directory: 'dir', file_dir: 'dir',
-  pattern: 'pattern', file_pattern: 'pattern',
-};
-
-/** Parses a view name such as `file`, `process>file` or `time>proc>file`; throws a RangeError with a message. */
-export function parseView(name: string): Dim[] {
-  const parts = name.split('>').map((s) => s.trim().toLowerCase());
-  const dims: Dim[] = [];
-  for (const p of parts) {
-    const d = DIM_ALIASES[p];
-    if (!d) throw new RangeError(`unknown view dimension "${p}" in "${name}" (known: ${DIMS.join(', ')})`);
-    if (dims.includes(d)) throw new RangeError(`view "${name}" repeats "${p}"`);
-    dims.push(d);
-  }
-  if (dims.length === 0 || dims.length > 3) throw new RangeError(`view "${name}" must have 1 to 3 dimensions`);
-  return dims;
-}
-
-export function viewName(dims: readonly Dim[]): string {
-  return dims.join('>');
-}
-
-/** WisIO's defaults: the three primary views and their ordered pairs; plus IOLens's logical views. */
-export const DEFAULT_VIEWS: readonly string[] = [
-  'file', 'proc', 'time',
-  'app', 'host', 'dir', 'pattern',
-  'proc>file', 'file>proc', 'time>file', 'file>time', 'time>proc', 'proc>time',
-];
-
-/** Names of the numeric columns every view record carries (usable in YAML rules). */
-export const METRIC_COLUMNS = [
-  'time', 'ops', 'bytes', 'iops', 'bandwidth',
-  ...CATEGORY_NAMES.flatMap((c) => [`${c}_time`, `${c}_ops`, `${c}_bytes`]),
-  'data_time', 'data_ops', 'data_bytes',
-  'read_size_avg', 'write_size_avg',
-  'small_read_ops', 'small_write_ops', 'small_read_share', 'small_write_share',
-  'random_ops', 'offset_ops', 'random_share',
-  'metadata_time_share', 'metadata_ops_share', 'sync_time_share', 'sync_ops_share',
-  'nprocs', 'nfiles', 'top_proc_time_share', 'top_proc_bytes_share',
-  'proc_ops_imbalance', 'proc_bytes_imbalance', 'proc_time_imbalance',
-  'time_share', 'ops_share', 'bytes_share',
-  'first_start', 'last_end', 'span',
-] as const;
-export type MetricName = (typeof METRIC_COLUMNS)[number];
+/** Names of the numeric columns every view record carries (usable in YAML rules): the contract's trace metrics. */
+export const METRIC_COLUMNS = TRACE_METRICS;
+export type MetricName = TraceMetric;
 export type Metrics = Record<MetricName, number>;
 
 export interface ViewRecord {

@@ -6,7 +6,7 @@ import { EXIT_FAIL_ON, UserError, oneLine } from '../errors.js';
 import { IOLensError, InputError } from '../../contract/errors.js';
 import { FdSink } from '../../util/output.js';
 import { checkCodes, diagnoseLog } from '../../pipeline/diagnose.js';
-import { defaultConfig, type ReportConfig } from '../../config/defaults.js';
+import { readConfigFile } from '../config-file.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
 import { csvCodes, csvHeader, csvRow } from '../../render/csv.js';
 import type { RenderOptions } from '../../render/options.js';
@@ -53,19 +53,6 @@ function positiveInt(v: string, flag: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new UserError(`${flag} needs a positive integer, got '${v}'`);
   return n;
-}
-
-/** Reads a --config file; the validator (zod) is loaded only then, to keep start-up fast. */
-async function readConfig(path: string | undefined): Promise<ReportConfig> {
-  if (!path) return defaultConfig();
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UserError(`--config ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  const { parseConfig } = await import('../../config/load.js');
-  return parseConfig(text, path);
 }
 
 function failOnHit(report: Report, level: string | undefined): boolean {
@@ -159,7 +146,7 @@ const report: CommandModule = {
       .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
       .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
       .action(async (args: string[], flags: ReportFlags) => {
-        const config = await readConfig(flags.config);
+        const config = await readConfigFile(flags.config);
         const formats = (['json', 'csv', 'html', 'markdown'] as const).filter((f) => flags[f]);
         if (!flags.exportDir && formats.length > 1) throw new UserError(`choose one of --${formats.join(', --')} (or use --export-dir to write several)`);
         if (flags.exportDir && formats.length === 0) throw new UserError('--export-dir needs the formats to write: --json, --csv, --html and/or --markdown');

@@ -1,18 +1,17 @@
 import { Option, type Command } from 'commander';
 import type { CommandModule } from './command.js';
+import { readConfigFile } from '../config-file.js';
 import { UserError } from '../errors.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { FdSink } from '../../util/output.js';
+import { toolVersion } from '../../pipeline/resources.js';
 import { analyzeTrace } from '../../trace/analyze.js';
-import { TraceInputError } from '../../trace/errors.js';
-import { renderCsv } from '../../trace/render/csv.js';
-import { renderJson } from '../../trace/render/json.js';
-import { renderTerminal } from '../../trace/render/terminal.js';
-import { BUILTIN_RULES } from '../../trace/rules/builtin/index.js';
-import type { Rule } from '../../trace/rules/types.js';
-import { loadRuleFile, RuleFileError } from '../../trace/rules/yaml.js';
-import type { MetricId } from '../../trace/score.js';
-import { DEFAULT_VIEWS, parseView } from '../../trace/views.js';
+import { TRACE_CHECKS } from '../../trace/checks/registry.js';
+import type { AnyTraceCheck } from '../../trace/checks/types.js';
+import { loadRuleFile } from '../../trace/rules/yaml.js';
+import { METRICS, type MetricId } from '../../trace/score.js';
+import { DEFAULT_VIEWS, parseView } from '../../trace/view-catalogue.js';
+import { RENDERERS } from '../../render/registry.js';
 
 interface TraceFlags {
   json?: boolean;
@@ -25,8 +24,9 @@ interface TraceFlags {
   rules?: string;
   builtinRules: boolean;
   top: string;
-  smallSize: string;
-  minTimeShare: string;
+  smallSize?: string;
+  minTimeShare?: string;
+  config?: string;
   threads?: string;
   color?: boolean;
   maxInflate?: string;
@@ -60,20 +60,21 @@ const trace: CommandModule = {
   name: 'trace',
   register(program: Command) {
     withMaxInflate(program.command('trace'))
-      .description('find I/O bottlenecks in DXT, Recorder or DFTracer traces from every view (file, process, time, …) with severities and reasons (see docs/trace.md)')
+      .description('find I/O bottlenecks in DXT, Recorder or DFTracer traces from every view (file, process, time, …): flagged records leveled by what they cost, and trace checks (T01…) explaining them (see docs/trace.md)')
       .argument('<paths...>', 'Recorder trace folder, Recorder Parquet folder/files (WisIO recorder2parquet), DFTracer .pfw/.pfw.gz files or folder, a Darshan log with DXT, or a .tar/.tar.gz of any of these')
-      .option('--json', 'print the report as JSON (schema in docs/trace.md)')
-      .option('--csv', 'print one CSV row per listed bottleneck')
+      .option('--json', 'print the report as JSON (the report schema of docs/report-schema.md, with its trace section)')
+      .option('--csv', 'print one CSV row per listed flagged record')
       .option('--views <list>', `comma-separated views, e.g. file,proc,time,proc>file (default: ${DEFAULT_VIEWS.join(',')})`)
-      .addOption(new Option('--metric <metric>', 'severity metric').choices(['iops_slope', 'time', 'bw']).default('iops_slope'))
+      .addOption(new Option('--metric <metric>', 'metric that flags records').choices(Object.keys(METRICS)).default('iops_slope'))
       .option('--threshold <n>', 'metric threshold (default: 45 for iops_slope [degrees], 5 for time [%], 100 for bw [MiB/s])')
       .option('--granularity <duration>', 'time-window width, e.g. 1s, 100ms (default: 1/2/5×10^k s giving ≤ 100 windows)')
       .option('--layers <list>', 'layers to analyze: posix,stdio,mpiio,hdf5,other,all (default: posix,stdio; MPI-IO/HDF5 if no POSIX calls)')
-      .option('--rules <file.yaml>', 'extra rules from a YAML file (format in docs/trace.md)')
-      .option('--no-builtin-rules', 'do not use the built-in rules')
-      .option('--top <n>', 'bottlenecks listed per view (0 = all)', '10')
-      .option('--small-size <bytes>', 'requests smaller than this are "small"', '1MiB')
-      .option('--min-time-share <fraction>', 'records below this share of the I/O time are never bottlenecks', '0.001')
+      .option('--rules <file.yaml>', 'extra checks from a YAML rule file (format in docs/trace.md)')
+      .option('--no-builtin-rules', 'do not run the built-in trace checks (T01…)')
+      .option('--top <n>', 'flagged records listed per view (0 = all)', '10')
+      .option('--small-size <bytes>', 'requests smaller than this are "small" (sets the small_bytes threshold; default 1MiB)')
+      .option('--min-time-share <fraction>', 'records below this share of the I/O time are never flagged (sets trace_min_time_share; default 0.001)')
+      .option('--config <file>', 'thresholds (small_bytes, trace_*) and check settings (JSON, as for iolens report)')
       .option('--threads <n>', 'worker threads (default: automatic, used for large traces)')
       .option('--no-color', 'plain terminal output')
       .action(async (paths: string[], f: TraceFlags) => {
@@ -86,40 +87,32 @@ const trace: CommandModule = {
             throw new UserError(`--views: ${(err as Error).message}`);
           }
         }
-        const rules: Rule[] = f.builtinRules ? [...BUILTIN_RULES] : [];
-        try {
-          if (f.rules) rules.push(...loadRuleFile(f.rules, new Set(rules.map((r) => r.id))));
-        } catch (err) {
-          if (err instanceof RuleFileError) throw new UserError(err.message);
-          throw err;
-        }
-        const opts = {
+        const config = await readConfigFile(f.config);
+        const knobs = { ...config.knobs };
+        if (f.smallSize !== undefined) knobs.small_bytes = size('--small-size', f.smallSize);
+        if (f.minTimeShare !== undefined) knobs.trace_min_time_share = num('--min-time-share', f.minTimeShare);
+        const reserved = new Set(TRACE_CHECKS.flatMap((c) => [c.meta.code, c.meta.slug]));
+        const userChecks: AnyTraceCheck[] = f.rules ? loadRuleFile(f.rules, reserved) : [];
+        const threshold = f.threshold !== undefined ? num('--threshold', f.threshold) : undefined;
+        const bad = threshold !== undefined ? METRICS[f.metric].invalidThreshold(threshold) : null;
+        if (bad) throw new UserError(`--threshold: ${bad}`);
+        const { report } = await analyzeTrace(paths, {
           views,
           metric: f.metric,
-          ...(f.threshold !== undefined ? { threshold: num('--threshold', f.threshold) } : {}),
+          ...(threshold !== undefined ? { threshold } : {}),
           ...(f.granularity !== undefined ? { granularity: duration('--granularity', f.granularity) } : {}),
           ...(f.layers !== undefined ? { layers: f.layers.split(',') } : {}),
           ...(f.threads !== undefined ? { threads: Math.floor(num('--threads', f.threads, 0)) } : {}),
-          minTimeShare: num('--min-time-share', f.minTimeShare),
-          smallBytes: size('--small-size', f.smallSize),
-          rules,
           top: Math.floor(num('--top', f.top)),
+          config: { ...config, knobs },
+          builtinChecks: f.builtinRules,
+          userChecks,
           limits: { maxInflate: maxInflateOption(f.maxInflate) },
-        };
-        if (f.metric === 'iops_slope' && opts.threshold !== undefined && opts.threshold >= 90) throw new UserError('--threshold: the IOPS slope threshold must be below 90 degrees');
-        if (f.metric === 'time' && opts.threshold !== undefined && opts.threshold >= 100) throw new UserError('--threshold: the time-share threshold must be below 100 (%)');
-        if (f.metric === 'bw' && opts.threshold !== undefined && opts.threshold <= 0) throw new UserError('--threshold: the bandwidth threshold must be above 0 MiB/s');
-        let analysis;
-        try {
-          analysis = await analyzeTrace(paths, opts);
-        } catch (err) {
-          if (err instanceof TraceInputError) throw new UserError(err.message);
-          throw err;
-        }
+          toolVersion: toolVersion(),
+        });
         const out = new FdSink(1);
-        if (f.json) out.write(renderJson(analysis.report));
-        else if (f.csv) renderCsv(analysis.report, (s) => out.write(s));
-        else renderTerminal(analysis.report, (s) => out.write(s), f.color !== false && !!process.stdout.isTTY && !process.env.NO_COLOR);
+        const format = f.json ? 'json' : f.csv ? 'csv' : 'terminal';
+        out.write(RENDERERS[format](report, { color: format === 'terminal' && f.color !== false && !!process.stdout.isTTY && !process.env.NO_COLOR }));
         out.flush();
       });
   },

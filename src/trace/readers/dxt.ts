@@ -84,6 +84,6 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
     sources: records,
     warnings,
     timeOrigin: Number(job.startTimeSec) + Number(job.startTimeNsec) / 1e9,
-    details: { nprocs: Number(job.nprocs), exe: job.exe, modules: perModule },
+    details: { jobId: job.jobid.toString(), uid: job.uid.toString(), nprocs: Number(job.nprocs), exe: job.exe, modules: perModule },
   };
 }

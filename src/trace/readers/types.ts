@@ -12,3 +12,13 @@ export interface ReadResult {
   /** Format-specific statistics (JSON-serialisable). */
   details?: Record<string, unknown>;
 }
+
+/** What a trace says about its job (a DXT log's job record, a Recorder folder's rank count…); absent fields are unknown. */
+export interface TraceJob {
+  readonly jobId?: string;
+  /** The whole command line. */
+  readonly command?: string;
+  readonly uid?: string;
+  /** Processes of the job (may exceed the processes whose calls are in the trace). */
+  readonly processes?: number;
+}

@@ -8,6 +8,9 @@ import { compileExpr, ExprError } from './expr.js';
 import { UsageError } from '../../contract/errors.js';
 import { compileRules, loadRuleFile, RuleFileError } from './yaml.js';
 import type { Metrics } from '../views.js';
+import { defaultConfig } from '../../config/defaults.js';
+import { runTraceChecks } from '../checks/run.js';
+import type { ScoredView } from '../checks/types.js';
 
 const names = new Set(['a', 'b', 'file']);
 
@@ -37,15 +40,23 @@ test('expressions: errors carry a column and never execute code', () => {
   }
 });
 
-const metrics = { write_ops: 200, write_size_avg: 2048, small_write_share: 0.9, time: 1, nprocs: 4 } as unknown as Metrics;
-const ctx = { dims: ['file'] as const, key: { file: '/scratch/a.dat' }, smallBytes: 1 << 20 };
+const metrics = { write_ops: 200, write_size_avg: 2048, small_write_share: 0.9, time: 1, nprocs: 4, time_share: 0.3 } as unknown as Metrics;
 
-test('a YAML rule yields reasons with formatted templates', () => {
+/** One flagged record in a view of one or two dimensions, as the report's scoring makes it. */
+function views(view: 'file' | 'proc', m: Metrics = metrics): ScoredView[] {
+  const dims = [view] as const;
+  const key = view === 'file' ? { file: '/scratch/a.dat' } : { proc: '3' };
+  return [{ name: view, dims, parent: null, records: [{ view, dims, key, metrics: m, score: { metric: 'iops_slope', value: 60, badness: 1 / 3 }, level: 'HIGH' }] }];
+}
+const run = (checks: ReturnType<typeof compileRules>, v: ScoredView[]) => runTraceChecks(checks, v, { config: defaultConfig(), cuts: { high: 0.25, warn: 0.05 } });
+
+test('a YAML rule is a trace check: its reasons are the detail lines of a finding', () => {
   const rules = compileRules(
     parse(`
 rules:
   - id: tiny-writes
     title: Tiny writes
+    problem: small-writes
     views: [file, "proc > file"]
     condition: write_ops >= 100
     reasons:
@@ -54,16 +65,35 @@ rules:
       - condition: nprocs > 8
         message: never
       - message: "{{ view }} record, {{ nprocs * 2 }} x"
+    recommendations: [Buffer the writes]
 `),
     'rules.yaml',
   );
   assert.equal(rules.length, 1);
-  assert.deepEqual(rules[0].explain(metrics, { ...ctx, dims: ['file'] }), [
-    '200 writes of 2.00 KiB on /scratch/a.dat (90.0% small)',
-    'file record, 8 x',
-  ]);
-  assert.deepEqual(rules[0].explain(metrics, { ...ctx, dims: ['proc'] }), []);
-  assert.deepEqual(rules[0].explain({ ...metrics, write_ops: 5 }, { ...ctx, dims: ['file'] }), []);
+  assert.deepEqual({ code: rules[0].meta.code, source: rules[0].meta.source, problem: rules[0].meta.problem }, { code: 'tiny-writes', source: 'user', problem: 'small-writes' });
+  const r = run(rules, views('file'));
+  assert.equal(r.insights.length, 1);
+  const f = r.insights[0];
+  assert.deepEqual([f.code, f.level, f.problem, f.cost], ['tiny-writes', 'HIGH', 'small-writes', { share: 0.3, basis: 'time' }]);
+  assert.equal(f.message, 'Tiny writes: 1 flagged record(s); the records of the file view among them account for 30.00% of the I/O time');
+  assert.deepEqual(f.details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes of 2.00 KiB on /scratch/a.dat (90.0% small); file record, 8 x']);
+  assert.deepEqual(f.details[0].subject, { kind: 'record', view: 'file', key: { file: '/scratch/a.dat' } });
+  assert.deepEqual(f.recommendations, [{ id: 'tiny-writes.r1', text: 'Buffer the writes' }]);
+  assert.deepEqual(f.thresholds.map((t) => t.knob), ['small_bytes', 'trace_high_time_share', 'trace_warn_time_share']);
+  // other views, and records the condition rejects, are not named
+  assert.deepEqual(run(rules, views('proc')).insights, []);
+  assert.deepEqual(run(rules, views('file', { ...metrics, write_ops: 5 })).insights, []);
+  assert.deepEqual(run(rules, views('proc')).outcomes, [{ code: 'tiny-writes', status: 'quiet' }]);
+});
+
+test('a YAML rule may fix its level; unknown problems and levels are refused', () => {
+  const [rule] = compileRules(parse('rules: [{id: x, level: INFO, reasons: [{message: "{{ small_bytes | bytes }}"}]}]'), 'r.yaml');
+  const f = run([rule], views('proc')).insights[0];
+  assert.equal(f.level, 'INFO');
+  assert.equal(f.details[0].message, 'proc=3: 1.00 MiB');
+  assert.equal(f.problem, undefined);
+  assert.throws(() => compileRules(parse('rules: [{id: x, problem: slowness, reasons: [{message: a}]}]'), 'r.yaml'), /rules\.0\.problem: /);
+  assert.throws(() => compileRules(parse('rules: [{id: x, level: CRITICAL, reasons: [{message: a}]}]'), 'r.yaml'), /rules\.0\.level: /);
 });
 
 test('bad rules give one clear error naming the file, rule and problem', () => {
@@ -116,5 +146,5 @@ test('item 7: messages with thousands of unbalanced "{{" are scanned in linear t
   assert.throws(() => compileRules(doc('a {{ write_ops }} }} b'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
   assert.throws(() => compileRules(doc('{{ write_ops \n }}'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
   const [rule] = compileRules(doc('{{write_ops|int}} writes, {{ write_size_avg | bytes }} each'), 'r.yaml');
-  assert.deepEqual(rule.explain(metrics, ctx), ['200 writes, 2.00 KiB each']);
+  assert.deepEqual(run([rule], views('file')).insights[0].details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes, 2.00 KiB each']);
 });

@@ -2,24 +2,32 @@ import { IOLensError } from '../../contract/errors.js';
 import { readRegularFile } from '../../util/read-file.js';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { UsageError } from '../../contract/errors.js';
-import { METRIC_COLUMNS, parseView, viewName, type Dim, type Metrics } from '../views.js';
+import { LEVELS, PROBLEMS, UsageError } from '../../contract/index.js';
+import { defineTraceCheck, reportFlagged } from '../checks/define.js';
+import type { AnyTraceCheck, ScoredRecord } from '../checks/types.js';
+import { parseView, viewName } from '../view-catalogue.js';
+import { METRIC_COLUMNS, type Metrics } from '../views.js';
 import { compileExpr, ExprError, own, table, truthy, type Env, type Expr, type Value } from './expr.js';
-import { KiB, MiB, type Rule, type RuleContext } from './types.js';
 import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../text/format.js';
 
 /**
- * User rules from YAML, compiled to the same `Rule` interface as the built-in ones:
+ * User rules from YAML, compiled to trace checks like the built-in ones (T01…): each rule is a check whose code is
+ * its id, whose findings name the flagged view records its conditions accept, with the rule's reasons as detail
+ * lines. Its level follows the level rule (the share of the I/O time of the records it names) unless it declares
+ * `level:`; `problem:` tags it with a problem of the vocabulary.
  *
  * ```yaml
  * rules:
  *   - id: tiny-writes                      # unique, [a-z0-9-]
  *     title: Tiny writes                   # optional
+ *     problem: small-writes                # optional: a problem of the vocabulary
+ *     level: WARN                          # optional: fixed level (default: by cost)
  *     views: [file, proc>file]             # optional: only these views
  *     condition: write_ops >= 100          # optional: rule-level condition
  *     reasons:
  *       - condition: write_size_avg < 4 * KiB
  *         message: "{{ write_ops | int }} writes of {{ write_size_avg | bytes }} on average"
+ *     recommendations: [Buffer the writes]  # optional
  * ```
  * Names usable in conditions and `{{ … }}`: every numeric view column, the key columns `file`, `proc`, `app`,
  * `host`, `dir`, `pattern`, `window` (strings / window start), `view`, and the constants KiB, MiB, GiB, small_bytes.
@@ -29,9 +37,9 @@ import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../te
 export class RuleFileError extends UsageError {}
 
 const KEY_NAMES = ['file', 'proc', 'app', 'host', 'dir', 'pattern', 'window', 'view'] as const;
-const CONSTANTS = table<number>({ KiB, MiB, GiB: 1024 * MiB });
+const CONSTANTS = table<number>({ KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 });
 /** Largest rule file read (real ones are a few kB). */
-const MAX_RULE_FILE_BYTES = 4 * MiB;
+const MAX_RULE_FILE_BYTES = 4 * 1024 ** 2;
 export const RULE_NAMES: ReadonlySet<string> = new Set<string>([
   ...METRIC_COLUMNS,
   ...KEY_NAMES,
@@ -50,9 +58,12 @@ const RuleSchema = z
     id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'id must be lower-case letters, digits, - or _'),
     title: z.string().optional(),
     description: z.string().optional(),
+    problem: z.enum(PROBLEMS).optional(),
+    level: z.enum(LEVELS).optional(),
     views: z.array(z.string()).optional(),
     condition: z.string().optional(),
     reasons: z.array(ReasonSchema).min(1),
+    recommendations: z.array(z.string().min(1)).optional(),
   })
   .strict();
 const FileSchema = z.object({ rules: z.array(RuleSchema) }).strict();
@@ -123,23 +134,26 @@ function compileCondition(src: string | undefined, where: string): Expr | undefi
   }
 }
 
-function envFor(m: Metrics, ctx: RuleContext): Env {
+function envFor(m: Metrics, r: ScoredRecord, smallBytes: number): Env {
   return (name) => {
     const constant = own(CONSTANTS, name);
     if (constant !== undefined) return constant;
-    if (name === 'small_bytes') return ctx.smallBytes;
-    if (name === 'view') return viewName(ctx.dims);
-    if (name === 'window') return ctx.key.time ?? '';
+    if (name === 'small_bytes') return smallBytes;
+    if (name === 'view') return r.view;
+    if (name === 'window') return r.key.time ?? '';
     if ((KEY_NAMES as readonly string[]).includes(name)) {
-      const v = ctx.key[name as Dim];
+      const v = r.key[name as keyof ScoredRecord['key']];
       return v === undefined ? '' : v;
     }
     return own(m as unknown as Record<string, number>, name) ?? 0;
   };
 }
 
-/** Compiles parsed YAML (already an object) into rules. `origin` names the file in error messages. */
-export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet<string> = new Set()): Rule[] {
+/**
+ * Compiles parsed YAML (already an object) into trace checks. `origin` names the file in error messages; `reserved`
+ * holds ids a rule may not take (the built-in checks' codes and slugs).
+ */
+export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet<string> = new Set()): AnyTraceCheck[] {
   const parsed = FileSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -167,26 +181,54 @@ export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet
       cond: compileCondition(x.condition, `${where}: reason ${j + 1}: condition`),
       msg: compileTemplate(x.message, `${where}: reason ${j + 1}: message`),
     }));
-    const rule: Rule = {
-      id: r.id,
-      title: r.title ?? r.id,
-      description: r.description ?? (r.condition ? `user rule: ${r.condition}` : 'user rule'),
-      source: 'user',
-      explain(m, ctx) {
-        if (views && !views.has(viewName(ctx.dims))) return [];
-        const env = envFor(m, ctx);
-        if (cond && !truthy(cond.eval(env))) return [];
-        const out: string[] = [];
-        for (const x of reasons) if (!x.cond || truthy(x.cond.eval(env))) out.push(x.msg.render(env));
-        return out;
+    const title = r.title ?? r.id;
+    const recommendations = Object.fromEntries((r.recommendations ?? []).map((text, j) => [`r${j + 1}`, { text }]));
+    return defineTraceCheck({
+      meta: {
+        code: r.id,
+        slug: r.id,
+        title,
+        failureTitle: title,
+        description: r.description ?? (r.condition ? `user rule: ${r.condition}` : 'user rule'),
+        panel: 'OPERATIONS',
+        ...(r.problem ? { problem: r.problem } : {}),
+        source: 'user',
+        options: { smallBytes: { knob: 'small_bytes' } },
+        messages: {
+          finding: '{title}: {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time',
+          record: '{record}: {text}',
+        },
+        recommendations,
       },
-    };
-    return rule;
+      run(ctx) {
+        const texts = new Map<ScoredRecord, string[]>();
+        const explain = (m: Metrics, rec: ScoredRecord): string[] => {
+          let out = texts.get(rec);
+          if (out) return out;
+          out = [];
+          if (!views || views.has(rec.view)) {
+            const env = envFor(m, rec, ctx.options.smallBytes);
+            if (!cond || truthy(cond.eval(env))) for (const x of reasons) if (!x.cond || truthy(x.cond.eval(env))) out.push(x.msg.render(env));
+          }
+          texts.set(rec, out);
+          return out;
+        };
+        reportFlagged(ctx, {
+          where: (m, rec) => explain(m, rec).length > 0,
+          finding: 'finding',
+          detail: 'record',
+          detailData: (m, rec) => ({ text: explain(m, rec).join('; ') }),
+          summary: () => ({ title }),
+          recommendations: Object.keys(recommendations),
+          ...(r.level ? { level: r.level } : {}),
+        });
+      },
+    });
   });
 }
 
 /** Reads and compiles a YAML rule file. */
-export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new Set()): Rule[] {
+export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new Set()): AnyTraceCheck[] {
   let text: string;
   try {
     text = readRegularFile(path, MAX_RULE_FILE_BYTES, 'a rule file').toString('utf8');

@@ -1,0 +1,42 @@
+import { defineTraceCheck, reportFlagged } from './define.js';
+
+/** T01: metadata calls (open, stat, close, seek…) take most of a flagged record's I/O time. */
+export default defineTraceCheck({
+  meta: {
+    code: 'T01',
+    slug: 'excessive-metadata',
+    title: 'Metadata calls take a small part of the I/O time',
+    failureTitle: 'Metadata calls take most of the I/O time',
+    description:
+      'open, stat, close and seek go to the metadata servers, which every job on the machine shares and which scale far ' +
+      'less than the data servers. Where they take most of the time, the data calls are not what limits the I/O.',
+    panel: 'METADATA',
+    problem: 'metadata-heavy',
+    source: 'builtin',
+    options: {
+      share: { knob: 'trace_metadata_time_share', description: "Metadata share of a record's I/O time above which it is metadata-heavy." },
+      minOps: { knob: 'trace_min_ops', description: 'Metadata calls a record needs at least.' },
+    },
+    messages: {
+      finding:
+        'Metadata calls take more than {limit:pct} of the I/O time of {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time, {metaShare:pct} of their time in {metaOps} metadata calls',
+      record: '{record}: metadata calls take {timeShare:pct} of its I/O time ({ops} calls, {opsShare:pct} of its operations)',
+    },
+    recommendations: {
+      keepOpen: { text: 'Keep files open across phases instead of opening and closing them for every access, and do not stat or seek the same file again and again' },
+      fewerFiles: { text: 'Pack many small files into fewer larger ones (or a container such as HDF5) so that fewer opens and stats reach the metadata servers' },
+    },
+  },
+  run(ctx) {
+    const o = ctx.options;
+    reportFlagged(ctx, {
+      where: (m) => m.metadata_ops >= o.minOps && m.metadata_time_share > o.share,
+      finding: 'finding',
+      detail: 'record',
+      detailData: (m) => ({ timeShare: m.metadata_time_share, ops: m.metadata_ops, opsShare: m.metadata_ops_share }),
+      summary: (s) => ({ limit: o.share, metaOps: s.metadata_ops, metaShare: s.time > 0 ? s.metadata_time / s.time : 0 }),
+      evidence: (s) => [{ name: 'metadataSeconds', value: s.metadata_time, unit: 'seconds', source: 'metadata_time summed over the records of the costing view' }],
+      recommendations: ['keepOpen', 'fewerFiles'],
+    });
+  },
+});

@@ -1,0 +1,153 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { handCube, type HandEvent } from '../testing/trace-events.js';
+import { Cube, mergeCubes, identityMaps, S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, type CubeData } from './cube.js';
+import { TraceInputError } from './errors.js';
+import { Category, ChunkWriter, Layer, TraceDicts } from './model.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** The cell of (proc, file, window) as a plain object (window = index relative to the cube origin). */
+function cell(c: CubeData, d: TraceDicts, proc: string, file: string | null, win: number) {
+  const p = d.procs.values.indexOf(proc);
+  const f = file === null ? -1 : d.files.values.indexOf(file);
+  for (let i = 0; i < c.cellPair.length; i++) {
+    const pair = c.cellPair[i];
+    if (c.pairProc[pair] !== p || c.pairFile[pair] !== f || c.cellWin[i] !== win) continue;
+    const o = i * STRIDE;
+    const cat = (k: number) => [c.stats[o + S_OPS + k], c.stats[o + S_TIME + k], c.stats[o + S_BYTES + k]];
+    return {
+      read: cat(Category.READ),
+      write: cat(Category.WRITE),
+      metadata: cat(Category.METADATA),
+      sync: cat(Category.SYNC),
+      smallRead: c.stats[o + S_SMALL_READ],
+      smallWrite: c.stats[o + S_SMALL_WRITE],
+      random: c.stats[o + S_RANDOM],
+      knownOffset: c.stats[o + S_KNOWN_OFFSET],
+      first: c.stats[o + S_FIRST],
+      last: c.stats[o + S_LAST],
+    };
+  }
+  return null;
+}
+
+// Times are sums of powers of two so that every expected value is exact.
+const EVENTS: HandEvent[] = [
+  { proc: '0', file: '/d/a', func: 'open', cat: Category.METADATA, start: 10, end: 10.25 },
+  { proc: '0', file: '/d/a', func: 'write', cat: Category.WRITE, offset: 0, size: 100, start: 10.25, end: 10.5 },
+  { proc: '0', file: '/d/a', func: 'write', cat: Category.WRITE, offset: 100, size: 100, start: 10.5, end: 10.75 },
+  // goes back to 0: random (starts before the end, 200, of the previous access)
+  { proc: '0', file: '/d/a', func: 'write', cat: Category.WRITE, offset: 0, size: 2 * MiB, start: 10.75, end: 11.25 },
+  { proc: '0', file: '/d/a', func: 'fsync', cat: Category.SYNC, start: 11.25, end: 12.25 },
+  // unknown size: a write, not small, no bytes; unknown offset: not in known-offset counts
+  { proc: '0', file: '/d/a', func: 'write', cat: Category.WRITE, start: 12.25, end: 12.5 },
+  // in the next 1-second window (base 1 s below)
+  { proc: '1', file: '/d/a', func: 'pread', cat: Category.READ, offset: 4096, size: 10, start: 13, end: 13.5 },
+  // end before start: a zero-length call
+  { proc: '1', file: '/d/a', func: 'pread', cat: Category.READ, offset: 0, size: 10, start: 13.5, end: 13 },
+  { proc: '1', func: 'umask', cat: Category.METADATA, start: 14, end: 14.25 },
+  // MPI-IO: counted in function and layer calls, not folded into the cube (POSIX+STDIO mask)
+  { proc: '1', file: '/d/a', func: 'MPI_File_write', cat: Category.WRITE, layer: Layer.MPIIO, offset: 0, size: 10, start: 15, end: 16 },
+];
+
+test('cube cells: per (process, file, window) counts, times, bytes, small and random requests, first/last', () => {
+  for (const chunk of [1, 3, 1 << 16]) {
+    const { cube, dicts } = handCube(EVENTS, { fixedBase: 1, chunk });
+    assert.equal(cube.base, 1);
+    assert.equal(cube.events, 9, `${chunk}: MPI-IO call not analysed`);
+    assert.equal(cube.minStart, 10);
+    assert.equal(cube.maxEnd, 16, 'min/max cover every layer');
+    assert.deepEqual(Array.from(cube.layerCalls), [9, 1, 0, 0, 0]);
+    assert.equal(cube.funcCalls[dicts.funcs.values.indexOf('write')], 4);
+    assert.equal(cube.funcCalls[dicts.funcs.values.indexOf('MPI_File_write')], 1);
+    assert.equal(cube.originWin, 10);
+    // proc 0's calls start at 10 … 12.25: windows 0, 1 and 2 (base 1 s)
+    assert.deepEqual(cell(cube, dicts, '0', '/d/a', 0), {
+      read: [0, 0, 0], write: [3, 0.25 + 0.25 + 0.5, 200 + 2 * MiB], metadata: [1, 0.25, 0], sync: [0, 0, 0],
+      smallRead: 0, smallWrite: 2, random: 1, knownOffset: 3, first: 10, last: 11.25,
+    });
+    assert.deepEqual(cell(cube, dicts, '0', '/d/a', 1), {
+      read: [0, 0, 0], write: [0, 0, 0], metadata: [0, 0, 0], sync: [1, 1, 0],
+      smallRead: 0, smallWrite: 0, random: 0, knownOffset: 0, first: 11.25, last: 12.25,
+    });
+    assert.deepEqual(cell(cube, dicts, '0', '/d/a', 2), {
+      read: [0, 0, 0], write: [1, 0.25, 0], metadata: [0, 0, 0], sync: [0, 0, 0],
+      smallRead: 0, smallWrite: 0, random: 0, knownOffset: 0, first: 12.25, last: 12.5,
+    });
+    // proc 1: the second pread (offset 0 < 4106) is random; its end is clamped to its start
+    assert.deepEqual(cell(cube, dicts, '1', '/d/a', 3), {
+      read: [2, 0.5, 20], write: [0, 0, 0], metadata: [0, 0, 0], sync: [0, 0, 0],
+      smallRead: 2, smallWrite: 0, random: 1, knownOffset: 2, first: 13, last: 13.5,
+    });
+    assert.deepEqual(cell(cube, dicts, '1', null, 4)?.metadata, [1, 0.25, 0]);
+    assert.equal(cube.cellPair.length, 5);
+    assert.equal(cube.pairProc.length, 3);
+  }
+});
+
+test('the adaptive base window: 1 ms, coarsened ×10 while the trace spans more than 20,000 windows', () => {
+  const ev = (start: number): HandEvent => ({ proc: '0', file: '/f', func: 'write', cat: Category.WRITE, offset: 0, size: 1, start, end: start + 0.001 });
+  assert.equal(handCube([ev(0), ev(19.999)]).cube.base, 1e-3);
+  const wide = handCube([ev(0), ev(30.002), ev(30.005)]).cube;
+  assert.equal(wide.base, 1e-3 * 10);
+  // the two calls at 30.002 s and 30.005 s now share one 10 ms window; stats survive the coarsening
+  assert.equal(wide.cellPair.length, 2);
+  let ops = 0;
+  for (let i = 0; i < wide.cellPair.length; i++) ops += wide.stats[i * STRIDE + S_OPS + Category.WRITE];
+  assert.equal(ops, 3);
+  // 500 s: 10 ms would still give 50,000 windows, 100 ms gives 5,000
+  assert.equal(handCube([ev(0), ev(500)]).cube.base, 1e-3 * 10 * 10);
+});
+
+test('a fixed granularity never coarsens; too many windows is an input error', () => {
+  const ev = (start: number): HandEvent => ({ proc: '0', file: '/f', func: 'read', cat: Category.READ, offset: 0, size: 1, start, end: start });
+  assert.equal(handCube([ev(0), ev(100)], { fixedBase: 0.5 }).cube.base, 0.5);
+  assert.throws(() => handCube([ev(0), ev(1e6)], { fixedBase: 1 }), (e: unknown) => e instanceof TraceInputError && /choose a coarser one/.test(e.message));
+});
+
+test('mergeCubes: cubes built with their own dictionaries merge into the cube of all the calls', () => {
+  const whole = handCube(EVENTS, { fixedBase: 1 });
+  // split by process, as worker threads split by rank: each part has its own dictionaries
+  const parts = ['0', '1'].map((p) => handCube(EVENTS.filter((e) => e.proc === p), { fixedBase: 1 }));
+  const global = new TraceDicts();
+  const merged = mergeCubes(
+    parts.map(({ cube, dicts }) => ({
+      data: cube,
+      procMap: Int32Array.from(dicts.procs.values, (label, i) => global.proc(label, dicts.hosts.get(dicts.procHost[i]), dicts.apps.get(dicts.procApp[i]))),
+      fileMap: Int32Array.from(dicts.files.values, (f) => global.files.id(f)),
+      funcMap: Int32Array.from(dicts.funcs.values, (f) => global.funcs.id(f)),
+    })),
+  );
+  assert.equal(merged.events, whole.cube.events);
+  assert.equal(merged.minStart, whole.cube.minStart);
+  assert.equal(merged.maxEnd, whole.cube.maxEnd);
+  assert.deepEqual(Array.from(merged.layerCalls), Array.from(whole.cube.layerCalls));
+  for (const [p, f, w] of [['0', '/d/a', 0], ['0', '/d/a', 1], ['0', '/d/a', 2], ['1', '/d/a', 3], ['1', null, 4]] as const) {
+    assert.deepEqual(cell(merged, global, p, f, w), cell(whole.cube, whole.dicts, p, f, w), `${p} ${f} ${w}`);
+  }
+  // identity maps leave a cube unchanged
+  const same = mergeCubes([{ data: whole.cube, ...identityMaps(whole.dicts) }]);
+  assert.deepEqual(Array.from(same.stats), Array.from(whole.cube.stats));
+});
+
+test('Cube.add through a ChunkWriter: the chunk arrays are reused and nothing is kept from them', () => {
+  const dicts = new TraceDicts();
+  const cube = new Cube({ layerMask: 1 << Layer.POSIX, smallBytes: 64 * KiB });
+  const w = new ChunkWriter(dicts, (c) => cube.add(c), 2);
+  const p = dicts.proc('7', 'h', 'a');
+  const f = dicts.files.id('/x');
+  const rd = dicts.funcs.id('read');
+  for (let i = 0; i < 5; i++) w.push(p, f, rd, Layer.POSIX, Category.READ, i * 64 * KiB, 64 * KiB, i, i + 0.5);
+  w.flush();
+  const s = cube.snapshot();
+  let ops = 0;
+  let small = 0;
+  for (let i = 0; i < s.cellPair.length; i++) {
+    ops += s.stats[i * STRIDE + S_OPS + Category.READ];
+    small += s.stats[i * STRIDE + S_SMALL_READ];
+  }
+  assert.equal(ops, 5);
+  assert.equal(small, 0, '64 KiB is not below a 64 KiB small size');
+});
