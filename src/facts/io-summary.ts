@@ -1,3 +1,4 @@
+import { DarshanLog } from '../formats/darshan/index.js';
 import { computePerf } from '../formats/darshan/perf.js';
 import { defineFact } from './define-fact.js';
 import type { LayerIo } from './types.js';
@@ -13,7 +14,8 @@ export default defineFact({
     const totals = new Map(facts.get('modules.totals').modules.map((m) => [m.module, m]));
     let perf: ReturnType<typeof computePerf> = [];
     try {
-      perf = computePerf(src.log);
+      // Darshan's --perf estimates need a log; counters derived from a trace give no per-layer estimate.
+      perf = src.log instanceof DarshanLog ? computePerf(src.log) : [];
     } catch {
       perf = [];
     }
