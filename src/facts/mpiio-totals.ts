@@ -4,6 +4,16 @@ import { sum } from './group.js';
 export default defineFact({
   name: 'mpiio.totals',
   description: 'MPI-IO independent, collective and non-blocking operation counts and bytes, summed over all records.',
+  fieldCounters: {
+    indepReads: ['MPIIO_INDEP_READS'],
+    indepWrites: ['MPIIO_INDEP_WRITES'],
+    collReads: ['MPIIO_COLL_READS'],
+    collWrites: ['MPIIO_COLL_WRITES'],
+    nbReads: ['MPIIO_NB_READS'],
+    nbWrites: ['MPIIO_NB_WRITES'],
+    bytesRead: ['MPIIO_BYTES_READ'],
+    bytesWritten: ['MPIIO_BYTES_WRITTEN'],
+  },
   compute(src) {
     const t = src.fixed('MPI-IO');
     if (!t) return null;

@@ -34,12 +34,46 @@ export function requestsBelow(limit: number, bins: Float64Array[], other: Float6
   return n;
 }
 
+/** The size-bin counter names of a module (`POSIX_SIZE_READ_` + `0_100` …), for `fieldCounters`. */
+export const BINS = (prefix: string): string[] => BIN_SUFFIX.map((s) => `${prefix}${s}`);
+/** The common-access counter names of a module (`POSIX_ACCESS1_ACCESS` … `POSIX_ACCESS4_COUNT`). */
+export const ACCESS = (prefix: string): string[] => [1, 2, 3, 4].flatMap((i) => [`${prefix}_ACCESS${i}_ACCESS`, `${prefix}_ACCESS${i}_COUNT`]);
+
 /** Small-request limit of the default mode's facts: strictly below 1 MiB (a 1 MiB request is not small). */
 export const SMALL_REQUEST_BYTES = 1048576;
 
 export default defineFact({
   name: 'posix.files',
   description: 'POSIX counters per file (every rank and the shared record summed), with shared-record rank extremes and small / sub-block request estimates.',
+  fieldCounters: {
+    opens: ['POSIX_OPENS'],
+    stats: ['POSIX_STATS'],
+    reads: ['POSIX_READS'],
+    writes: ['POSIX_WRITES'],
+    syncs: ['POSIX_FSYNCS', 'POSIX_FDSYNCS'],
+    rwSwitches: ['POSIX_RW_SWITCHES'],
+    bytesRead: ['POSIX_BYTES_READ'],
+    bytesWritten: ['POSIX_BYTES_WRITTEN'],
+    extent: ['POSIX_MAX_BYTE_READ', 'POSIX_MAX_BYTE_WRITTEN'],
+    consecReads: ['POSIX_CONSEC_READS'],
+    consecWrites: ['POSIX_CONSEC_WRITES'],
+    seqReads: ['POSIX_SEQ_READS'],
+    seqWrites: ['POSIX_SEQ_WRITES'],
+    stridedOps: [1, 2, 3, 4].flatMap((i) => [`POSIX_STRIDE${i}_STRIDE`, `POSIX_STRIDE${i}_COUNT`]),
+    notAligned: ['POSIX_FILE_NOT_ALIGNED'],
+    alignment: ['POSIX_FILE_ALIGNMENT'],
+    subBlockOps: ['POSIX_FILE_ALIGNMENT', ...BINS('POSIX_SIZE_READ_'), ...BINS('POSIX_SIZE_WRITE_'), ...ACCESS('POSIX')],
+    smallReads: [...BINS('POSIX_SIZE_READ_'), ...BINS('POSIX_SIZE_WRITE_'), ...ACCESS('POSIX')],
+    smallWrites: [...BINS('POSIX_SIZE_READ_'), ...BINS('POSIX_SIZE_WRITE_'), ...ACCESS('POSIX')],
+    readTime: ['POSIX_F_READ_TIME'],
+    writeTime: ['POSIX_F_WRITE_TIME'],
+    metaTime: ['POSIX_F_META_TIME'],
+    slowestRank: ['POSIX_SLOWEST_RANK'],
+    slowestRankBytes: ['POSIX_SLOWEST_RANK_BYTES'],
+    fastestRankBytes: ['POSIX_FASTEST_RANK_BYTES'],
+    slowestRankTime: ['POSIX_F_SLOWEST_RANK_TIME'],
+    fastestRankTime: ['POSIX_F_FASTEST_RANK_TIME'],
+  },
   compute(src) {
     const t = src.fixed('POSIX');
     if (!t) return null;
