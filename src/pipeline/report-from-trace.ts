@@ -13,10 +13,14 @@ import { TraceDicts } from '../trace/model.js';
 import { resolveSource, type TraceSource } from '../trace/readers/index.js';
 import { extractToTemp, isTarName } from '../trace/readers/tar.js';
 import type { ReadResult } from '../trace/readers/types.js';
-import { buildReportFromFacts, type BuildReportOptions } from '../report/build-report.js';
+import { buildReportFromFacts } from '../report/build-report.js';
+import { defaultConfig } from '../config/defaults.js';
+import { validateOptions, type DiagnoseOptions } from './diagnose.js';
+import { resolveNodes } from './nodes.js';
+import { snippetTexts, toolVersion } from './resources.js';
 
-/** Options of `reportFromTrace`: those of a Darshan report, and how to read the input. */
-export interface TraceReportOptions extends Omit<BuildReportOptions, 'logName'> {
+/** Options of `reportFromTrace`: those of `diagnoseLog`, and how to read the input. */
+export interface TraceReportOptions extends DiagnoseOptions {
   /**
    * Read a Darshan log's DXT segments as the trace (its own counters are not used). Without it, a single file
    * that is not a DFTracer or Parquet file is refused.
@@ -47,6 +51,7 @@ function deriveOptions(src: TraceSource, read: ReadResult, dicts: TraceDicts): D
       exe: j.exe,
       startSeconds: Number(j.startTimeSec) + Number(j.startTimeNsec) / 1e9,
       endSeconds: Number(j.endTimeSec) + Number(j.endTimeNsec) / 1e9,
+      runSeconds: j.runTimeSeconds,
       metadata: j.metadata,
     };
     return {
@@ -80,7 +85,7 @@ async function withSource<T>(paths: readonly string[], dxt: boolean, fn: (src: T
   }
   const src = resolveSource(paths);
   if (src.format === 'dxt' && !dxt) throw new TraceInputError(`${src.file}: not a trace folder or DFTracer/Parquet file (a Darshan log: read its DXT segments with the dxt option)`);
-  if (src.format !== 'dxt' && dxt) throw new TraceInputError(`${paths.join(', ')}: the dxt option needs one Darshan log`);
+  if (src.format !== 'dxt' && dxt) throw new TraceInputError(`${paths.join(', ')}: DXT segments are read from one Darshan log, not from a trace`);
   return fn(src);
 }
 
@@ -101,6 +106,13 @@ export async function countersFromTrace(paths: readonly string[], options: { rea
     }
     return { counters: new TraceCounters(builder, deriveOptions(src, read, dicts)), read, builder };
   });
+}
+
+/** Counter names with their families folded: the size bins as `POSIX_SIZE_READ_*`, the four slots as `POSIX_ACCESS*`. */
+export function compactCounterNames(names: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const n of names) out.add(n.replace(/_SIZE_(READ|WRITE)(_AGG)?_\w+$/, '_SIZE_$1$2_*').replace(/_(STRIDE|ACCESS)\d_\w+$/, '_$1*'));
+  return [...out];
 }
 
 const FORMAT_NAMES = { dxt: 'DXT', recorder: 'Recorder', 'recorder-parquet': 'Recorder (Parquet)', dftracer: 'DFTracer' } as const;
@@ -127,7 +139,7 @@ export function derivationNotes(set: TraceCounterSet): string[] {
     list.push(c);
     byWhy.set(why, list);
   }
-  for (const [why, list] of byWhy) notes.push(`not derivable (${why}): ${list.join(', ')}`);
+  for (const [why, list] of byWhy) notes.push(`not derivable (${why}): ${compactCounterNames(list).join(', ')}`);
   if (read.format === 'dxt') {
     notes.push('from DXT: POSIX_F_WRITE_TIME and MPIIO_F_WRITE_TIME leave out fsync / MPI_File_sync time, which Darshan adds to them; consecutive and sequential counts assume each rank opened each file once (Darshan restarts them at every open)');
   }
@@ -140,18 +152,38 @@ export function derivationNotes(set: TraceCounterSet): string[] {
  * counters were derived from events and which could not be.
  */
 export async function reportFromTrace(paths: readonly string[], options: TraceReportOptions = {}): Promise<Report> {
-  const set = await countersFromTrace(paths, { dxt: options.dxt });
+  const { dxt, ...rest } = options;
+  return reportFromCounters(await countersFromTrace(paths, { dxt }), paths, rest);
+}
+
+/** The report of counters already derived from a trace (`countersFromTrace`) read from `paths`. */
+export function reportFromCounters(set: TraceCounterSet, paths: readonly string[], opts: DiagnoseOptions = {}): Report {
+  validateOptions(opts);
   const facts = FactContext.forLog(new FactSource(set.counters));
+  const job = facts.tryGet('job');
+  const nodes = resolveNodes(job?.jobId ?? '', job?.startSeconds ?? 0, opts);
   const name = paths.length === 1 ? basename(paths[0]) : `${basename(paths[0])} (+${paths.length - 1})`;
-  const rep = buildReportFromFacts(facts, { ...options, logName: name });
+  const rep = buildReportFromFacts(facts, {
+    mode: opts.mode ?? 'default',
+    logName: opts.logName ?? name,
+    config: opts.config ?? defaultConfig(),
+    nodes: nodes.count !== null && nodes.source ? { count: nodes.count, source: nodes.source } : null,
+    applicationHints: opts.hints ?? null,
+    toolVersion: toolVersion(),
+    ...(opts.snippets === false ? {} : { snippets: snippetTexts() }),
+    ...(opts.checks ? { checks: opts.checks } : {}),
+    notes: nodes.note ? [nodes.note] : [],
+  });
+  // Checks that could not run for want of a counter, grouped by the cause (each outcome keeps its full reason).
   const notRun = new Map<string, string[]>();
   for (const o of rep.checks) {
-    if (o.status !== 'notApplicable' || !o.reason || !o.reason.includes('cannot be derived')) continue;
-    const list = notRun.get(o.reason) ?? [];
+    const why = o.status === 'notApplicable' && o.reason ? /cannot be derived \((.*)\)$/.exec(o.reason)?.[1] : undefined;
+    if (why === undefined) continue;
+    const list = notRun.get(why) ?? [];
     list.push(o.code);
-    notRun.set(o.reason, list);
+    notRun.set(why, list);
   }
-  const notes = [...derivationNotes(set), ...[...notRun].map(([why, codes]) => `not run on this trace: ${codes.join(', ')} (${why})`), ...rep.notes];
+  const notes = [...derivationNotes(set), ...[...notRun].map(([why, codes]) => `not run on this trace (${why}): ${codes.join(', ')}`), ...rep.notes];
   return {
     ...rep,
     schemaVersion: REPORT_SCHEMA_VERSION,

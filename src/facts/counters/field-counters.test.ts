@@ -19,6 +19,8 @@ function masked(log: DarshanLog, absentCounters: ReadonlySet<string>): CounterIn
     names: log.names,
     job: log.job,
     header: log.header,
+    compressionName: log.compressionName,
+    mountOf: (n) => log.mountOf(n),
     slots: () => log.slots(),
     has: (n) => log.has(n),
     table: <T extends ModuleTable>(n: string) => log.table<T>(n),

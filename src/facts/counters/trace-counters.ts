@@ -47,6 +47,8 @@ export interface DerivedJob {
   /** Job start and end, seconds since 1970; default: the first event's start and the last event's end. */
   readonly startSeconds?: number;
   readonly endSeconds?: number;
+  /** Run time as darshan-parser reports it (default: end − start). */
+  readonly runSeconds?: number;
   readonly metadata?: readonly (readonly [string, string])[];
 }
 
@@ -173,7 +175,7 @@ export class TraceCounters implements CounterInput {
       endTimeNsec: BigInt(Math.round((end - endSec) * 1e9)),
       nprocs: BigInt(this.nprocs),
       metadata: opts.job.metadata ?? [],
-      runTimeSeconds: end - start,
+      runTimeSeconds: opts.job.runSeconds ?? end - start,
     };
   }
 
