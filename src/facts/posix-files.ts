@@ -34,10 +34,18 @@ export function requestsBelow(limit: number, bins: Float64Array[], other: Float6
   return n;
 }
 
-/** The size-bin counter names of a module (`POSIX_SIZE_READ_` + `0_100` …), for `fieldCounters`. */
-export const BINS = (prefix: string): string[] => BIN_SUFFIX.map((s) => `${prefix}${s}`);
-/** The common-access counter names of a module (`POSIX_ACCESS1_ACCESS` … `POSIX_ACCESS4_COUNT`). */
-export const ACCESS = (prefix: string): string[] => [1, 2, 3, 4].flatMap((i) => [`${prefix}_ACCESS${i}_ACCESS`, `${prefix}_ACCESS${i}_COUNT`]);
+/**
+ * The counters `requestsBelow` reads for a module, for `fieldCounters`: both directions' size bins and the common
+ * access sizes (`requestCounters('POSIX', 'POSIX_SIZE_READ_', 'POSIX_SIZE_WRITE_')`).
+ */
+export function requestCounters(module: string, readBins: string, writeBins: string): string[] {
+  return [
+    ...BIN_SUFFIX.map((s) => `${readBins}${s}`),
+    ...BIN_SUFFIX.map((s) => `${writeBins}${s}`),
+    ...[1, 2, 3, 4].flatMap((i) => [`${module}_ACCESS${i}_ACCESS`, `${module}_ACCESS${i}_COUNT`]),
+  ];
+}
+const SMALL_POSIX = requestCounters('POSIX', 'POSIX_SIZE_READ_', 'POSIX_SIZE_WRITE_');
 
 /** Small-request limit of the default mode's facts: strictly below 1 MiB (a 1 MiB request is not small). */
 export const SMALL_REQUEST_BYTES = 1048576;
@@ -62,9 +70,9 @@ export default defineFact({
     stridedOps: [1, 2, 3, 4].flatMap((i) => [`POSIX_STRIDE${i}_STRIDE`, `POSIX_STRIDE${i}_COUNT`]),
     notAligned: ['POSIX_FILE_NOT_ALIGNED'],
     alignment: ['POSIX_FILE_ALIGNMENT'],
-    subBlockOps: ['POSIX_FILE_ALIGNMENT', ...BINS('POSIX_SIZE_READ_'), ...BINS('POSIX_SIZE_WRITE_'), ...ACCESS('POSIX')],
-    smallReads: [...BINS('POSIX_SIZE_READ_'), ...BINS('POSIX_SIZE_WRITE_'), ...ACCESS('POSIX')],
-    smallWrites: [...BINS('POSIX_SIZE_READ_'), ...BINS('POSIX_SIZE_WRITE_'), ...ACCESS('POSIX')],
+    subBlockOps: ['POSIX_FILE_ALIGNMENT', ...SMALL_POSIX],
+    smallReads: SMALL_POSIX,
+    smallWrites: SMALL_POSIX,
     readTime: ['POSIX_F_READ_TIME'],
     writeTime: ['POSIX_F_WRITE_TIME'],
     metaTime: ['POSIX_F_META_TIME'],

@@ -31,7 +31,16 @@ interface Derived {
   readonly partial: boolean;
 }
 
+const derived = new Map<string, Derived | null>();
+
+/** The log and the counters derived from its DXT segments of one module (read once per log and module). */
 function deriveFromDxt(path: string, mod: DerivedModule): Derived | null {
+  const key = `${mod}:${path}`;
+  if (!derived.has(key)) derived.set(key, derive(path, mod));
+  return derived.get(key)!;
+}
+
+function derive(path: string, mod: DerivedModule): Derived | null {
   const log = DarshanLog.open(path);
   const dxt = mod === 'POSIX' ? 'DXT_POSIX' : 'DXT_MPIIO';
   if (!log.has(dxt) || !log.has(mod)) return null;

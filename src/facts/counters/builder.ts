@@ -91,6 +91,14 @@ export class ModuleRecords {
     this.cap = cap;
   }
 
+  /** Counts a read or write, noting a missing size or offset; returns whether the size is known. */
+  io(size: number, offset: number): boolean {
+    this.ops++;
+    if (size < 0) this.noSize++;
+    if (offset < 0) this.noOffset++;
+    return size >= 0;
+  }
+
   /** The record of (file, proc): its index, a new one when `create`, or −1. */
   find(file: number, proc: number, create: boolean): number {
     const key = file * 16777216 + proc;
@@ -112,46 +120,52 @@ export class ModuleRecords {
   }
 }
 
-/** Column offsets of the counters the builder updates, per module (looked up once). */
+/** Timestamp and time-accumulator columns every module has (looked up once). */
+function timeCols(m: ModuleLayout) {
+  return {
+    openStart: m.float('OPEN_START_TIMESTAMP'), openEnd: m.float('OPEN_END_TIMESTAMP'), closeStart: m.float('CLOSE_START_TIMESTAMP'),
+    closeEnd: m.float('CLOSE_END_TIMESTAMP'), readStart: m.float('READ_START_TIMESTAMP'), readEndTs: m.float('READ_END_TIMESTAMP'),
+    writeStart: m.float('WRITE_START_TIMESTAMP'), writeEndTs: m.float('WRITE_END_TIMESTAMP'), readTime: m.float('READ_TIME'),
+    writeTime: m.float('WRITE_TIME'), metaTime: m.float('META_TIME'),
+  };
+}
+type TimeCols = ReturnType<typeof timeCols>;
+
+/** The slowest single read/write and its size (POSIX, MPI-IO). */
+function maxTimeCols(m: ModuleLayout) {
+  return { maxReadTime: m.float('MAX_READ_TIME'), maxWriteTime: m.float('MAX_WRITE_TIME'), maxReadTimeSize: m.int('MAX_READ_TIME_SIZE'), maxWriteTimeSize: m.int('MAX_WRITE_TIME_SIZE') };
+}
+type MaxTimeCols = ReturnType<typeof maxTimeCols>;
+
+/** Column offsets of the counters the builder updates, per module. */
 function posixCols(m: ModuleLayout) {
   return {
+    ...timeCols(m), ...maxTimeCols(m),
     opens: m.int('OPENS'), filenos: m.int('FILENOS'), dups: m.int('DUPS'), reads: m.int('READS'), writes: m.int('WRITES'),
     seeks: m.int('SEEKS'), stats: m.int('STATS'), fsyncs: m.int('FSYNCS'), fdsyncs: m.int('FDSYNCS'),
     renameSources: m.int('RENAME_SOURCES'), bytesRead: m.int('BYTES_READ'), bytesWritten: m.int('BYTES_WRITTEN'),
     maxByteRead: m.int('MAX_BYTE_READ'), maxByteWritten: m.int('MAX_BYTE_WRITTEN'), consecReads: m.int('CONSEC_READS'),
     consecWrites: m.int('CONSEC_WRITES'), seqReads: m.int('SEQ_READS'), seqWrites: m.int('SEQ_WRITES'),
-    rwSwitches: m.int('RW_SWITCHES'), maxReadTimeSize: m.int('MAX_READ_TIME_SIZE'), maxWriteTimeSize: m.int('MAX_WRITE_TIME_SIZE'),
-    sizeRead: m.int('SIZE_READ_0_100'), sizeWrite: m.int('SIZE_WRITE_0_100'),
-    openStart: m.float('OPEN_START_TIMESTAMP'), openEnd: m.float('OPEN_END_TIMESTAMP'), closeStart: m.float('CLOSE_START_TIMESTAMP'),
-    closeEnd: m.float('CLOSE_END_TIMESTAMP'), readStart: m.float('READ_START_TIMESTAMP'), readEndTs: m.float('READ_END_TIMESTAMP'),
-    writeStart: m.float('WRITE_START_TIMESTAMP'), writeEndTs: m.float('WRITE_END_TIMESTAMP'), readTime: m.float('READ_TIME'),
-    writeTime: m.float('WRITE_TIME'), metaTime: m.float('META_TIME'), maxReadTime: m.float('MAX_READ_TIME'), maxWriteTime: m.float('MAX_WRITE_TIME'),
+    rwSwitches: m.int('RW_SWITCHES'), sizeRead: m.int('SIZE_READ_0_100'), sizeWrite: m.int('SIZE_WRITE_0_100'),
   };
 }
 
 function mpiioCols(m: ModuleLayout) {
   return {
+    ...timeCols(m), ...maxTimeCols(m),
     indepReads: m.int('INDEP_READS'), collReads: m.int('COLL_READS'), splitReads: m.int('SPLIT_READS'), nbReads: m.int('NB_READS'),
     indepWrites: m.int('INDEP_WRITES'), collWrites: m.int('COLL_WRITES'), splitWrites: m.int('SPLIT_WRITES'), nbWrites: m.int('NB_WRITES'),
     syncs: m.int('SYNCS'), views: m.int('VIEWS'), bytesRead: m.int('BYTES_READ'), bytesWritten: m.int('BYTES_WRITTEN'),
-    rwSwitches: m.int('RW_SWITCHES'), maxReadTimeSize: m.int('MAX_READ_TIME_SIZE'), maxWriteTimeSize: m.int('MAX_WRITE_TIME_SIZE'),
-    sizeRead: m.int('SIZE_READ_AGG_0_100'), sizeWrite: m.int('SIZE_WRITE_AGG_0_100'),
-    openStart: m.float('OPEN_START_TIMESTAMP'), openEnd: m.float('OPEN_END_TIMESTAMP'), closeStart: m.float('CLOSE_START_TIMESTAMP'),
-    closeEnd: m.float('CLOSE_END_TIMESTAMP'), readStart: m.float('READ_START_TIMESTAMP'), readEndTs: m.float('READ_END_TIMESTAMP'),
-    writeStart: m.float('WRITE_START_TIMESTAMP'), writeEndTs: m.float('WRITE_END_TIMESTAMP'), readTime: m.float('READ_TIME'),
-    writeTime: m.float('WRITE_TIME'), metaTime: m.float('META_TIME'), maxReadTime: m.float('MAX_READ_TIME'), maxWriteTime: m.float('MAX_WRITE_TIME'),
+    rwSwitches: m.int('RW_SWITCHES'), sizeRead: m.int('SIZE_READ_AGG_0_100'), sizeWrite: m.int('SIZE_WRITE_AGG_0_100'),
   };
 }
 
 function stdioCols(m: ModuleLayout) {
   return {
+    ...timeCols(m),
     opens: m.int('OPENS'), fdopens: m.int('FDOPENS'), reads: m.int('READS'), writes: m.int('WRITES'), seeks: m.int('SEEKS'),
     flushes: m.int('FLUSHES'), bytesRead: m.int('BYTES_READ'), bytesWritten: m.int('BYTES_WRITTEN'),
     maxByteRead: m.int('MAX_BYTE_READ'), maxByteWritten: m.int('MAX_BYTE_WRITTEN'),
-    openStart: m.float('OPEN_START_TIMESTAMP'), openEnd: m.float('OPEN_END_TIMESTAMP'), closeStart: m.float('CLOSE_START_TIMESTAMP'),
-    closeEnd: m.float('CLOSE_END_TIMESTAMP'), readStart: m.float('READ_START_TIMESTAMP'), readEndTs: m.float('READ_END_TIMESTAMP'),
-    writeStart: m.float('WRITE_START_TIMESTAMP'), writeEndTs: m.float('WRITE_END_TIMESTAMP'), readTime: m.float('READ_TIME'),
-    writeTime: m.float('WRITE_TIME'), metaTime: m.float('META_TIME'),
   };
 }
 
@@ -178,6 +192,53 @@ function timerInc(arr: Float64Array, i: number, t1: number, t2: number, last: nu
 /** `if (ts == 0 || ts > t) ts = t`: Darshan's first-call timestamps (0 = not set). */
 function firstTs(arr: Float64Array, i: number, t: number): void {
   if (arr[i] === 0 || arr[i] > t) arr[i] = t;
+}
+
+/** A metadata call (stat, seek, rename, …): metadata time. */
+function timeMeta(R: ModuleRecords, r: number, c: TimeCols, t1: number, t2: number): void {
+  R.metaEnd[r] = timerInc(R.floats, r * R.nf + c.metaTime, t1, t2, R.metaEnd[r]);
+}
+
+/** A sync (fsync, fdatasync, MPI_File_sync): Darshan times it as write time. */
+function timeSync(R: ModuleRecords, r: number, c: TimeCols, t1: number, t2: number): void {
+  R.writeEnd[r] = timerInc(R.floats, r * R.nf + c.writeTime, t1, t2, R.writeEnd[r]);
+}
+
+/** An open (or dup, fopen, MPI_File_open): open timestamps and metadata time. */
+function timeOpen(R: ModuleRecords, r: number, c: TimeCols, t1: number, t2: number): void {
+  firstTs(R.floats, r * R.nf + c.openStart, t1);
+  R.floats[r * R.nf + c.openEnd] = t2;
+  timeMeta(R, r, c, t1, t2);
+}
+
+/** A close: close timestamps and metadata time. */
+function timeClose(R: ModuleRecords, r: number, c: TimeCols, t1: number, t2: number): void {
+  firstTs(R.floats, r * R.nf + c.closeStart, t1);
+  R.floats[r * R.nf + c.closeEnd] = t2;
+  timeMeta(R, r, c, t1, t2);
+}
+
+/** A read or write: first/last timestamps, the slowest call and its size (`m`), read or write time. */
+function timeIo(R: ModuleRecords, r: number, c: TimeCols, m: MaxTimeCols | null, read: boolean, sz: number, t1: number, t2: number): void {
+  const F = r * R.nf;
+  const fl = R.floats;
+  firstTs(fl, F + (read ? c.readStart : c.writeStart), t1);
+  fl[F + (read ? c.readEndTs : c.writeEndTs)] = t2;
+  if (m) {
+    const mt = F + (read ? m.maxReadTime : m.maxWriteTime);
+    if (fl[mt] < t2 - t1) {
+      fl[mt] = t2 - t1;
+      R.ints[r * R.ni + (read ? m.maxReadTimeSize : m.maxWriteTimeSize)] = sz;
+    }
+  }
+  if (read) R.readEnd[r] = timerInc(fl, F + c.readTime, t1, t2, R.readEnd[r]);
+  else R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
+}
+
+/** Read/write switches (Darshan's last_io_type). */
+function switches(R: ModuleRecords, r: number, col: number, read: boolean): void {
+  if (R.lastIo[r] === (read ? IO_WRITE : IO_READ)) R.ints[r * R.ni + col]++;
+  R.lastIo[r] = read ? IO_READ : IO_WRITE;
 }
 
 /** What a finished builder holds besides its records. */
@@ -320,62 +381,57 @@ export class CounterBuilder {
     }
   }
 
+  /** The record a call updates (created when `create`), or −1; counts the calls that update one. */
+  private record(R: ModuleRecords, f: number, p: number, create: boolean): number {
+    const r = R.find(f, p, create);
+    if (r >= 0) this.counted++;
+    return r;
+  }
+
   private posix(op: Op, f: number, p: number, off: number, sz: number, t1: number, t2: number): void {
     const R = this.modules.POSIX;
     const c = this.pc;
     // A record is created by the calls that register a file with Darshan (open, stat) and, since DXT has no
     // opens, by reads and writes; the other calls (dup, seek, sync, close, rename) need a record that exists.
     const creates = op === Op.OPEN || op === Op.STAT || op === Op.READ || op === Op.WRITE;
-    const r = R.find(f, p, creates);
+    const r = this.record(R, f, p, creates);
     if (r < 0) return;
-    this.counted++;
     const I = r * R.ni;
-    const F = r * R.nf;
     const ints = R.ints;
-    const fl = R.floats;
     switch (op) {
       case Op.OPEN:
         R.lastByteRead[r] = 0;
         R.lastByteWritten[r] = 0;
         ints[I + c.opens]++;
-        firstTs(fl, F + c.openStart, t1);
-        fl[F + c.openEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeOpen(R, r, c, t1, t2);
         return;
       case Op.DUP:
       case Op.FILENO:
         ints[I + c.opens]++;
         ints[I + (op === Op.DUP ? c.dups : c.filenos)]++;
-        firstTs(fl, F + c.openStart, t1);
-        fl[F + c.openEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeOpen(R, r, c, t1, t2);
         return;
       case Op.STAT:
       case Op.SEEK:
       case Op.RENAME:
         ints[I + (op === Op.STAT ? c.stats : op === Op.SEEK ? c.seeks : c.renameSources)]++;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeMeta(R, r, c, t1, t2);
         return;
       case Op.FSYNC:
       case Op.FDATASYNC:
         ints[I + (op === Op.FSYNC ? c.fsyncs : c.fdsyncs)]++;
-        R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
+        timeSync(R, r, c, t1, t2);
         return;
       case Op.CLOSE:
         R.lastByteRead[r] = 0;
         R.lastByteWritten[r] = 0;
-        firstTs(fl, F + c.closeStart, t1);
-        fl[F + c.closeEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeClose(R, r, c, t1, t2);
         return;
       default:
         break;
     }
     const read = op === Op.READ;
-    R.ops++;
-    const known = sz >= 0;
-    if (!known) R.noSize++;
-    if (off < 0) R.noOffset++;
+    const known = R.io(sz, off);
     if (known && off >= 0) {
       // SEQ: beyond the last byte of the previous access in this direction; CONSEC: right after it.
       const last = read ? R.lastByteRead[r] : R.lastByteWritten[r];
@@ -395,26 +451,8 @@ export class CounterBuilder {
       ints[I + (read ? c.sizeRead : c.sizeWrite) + sizeBin(sz)]++;
       (R.access[r] ??= new CommonValues()).add(sz);
     }
-    if (R.lastIo[r] === (read ? IO_WRITE : IO_READ)) ints[I + c.rwSwitches]++;
-    R.lastIo[r] = read ? IO_READ : IO_WRITE;
-    const elapsed = t2 - t1;
-    if (read) {
-      firstTs(fl, F + c.readStart, t1);
-      fl[F + c.readEndTs] = t2;
-      if (fl[F + c.maxReadTime] < elapsed) {
-        fl[F + c.maxReadTime] = elapsed;
-        ints[I + c.maxReadTimeSize] = sz;
-      }
-      R.readEnd[r] = timerInc(fl, F + c.readTime, t1, t2, R.readEnd[r]);
-    } else {
-      firstTs(fl, F + c.writeStart, t1);
-      fl[F + c.writeEndTs] = t2;
-      if (fl[F + c.maxWriteTime] < elapsed) {
-        fl[F + c.maxWriteTime] = elapsed;
-        ints[I + c.maxWriteTimeSize] = sz;
-      }
-      R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
-    }
+    switches(R, r, c.rwSwitches, read);
+    timeIo(R, r, c, c, read, sz, t1, t2);
   }
 
   private stdio(op: Op, f: number, p: number, off: number, sz: number, t1: number, t2: number): void {
@@ -425,61 +463,41 @@ export class CounterBuilder {
     const R = this.modules.STDIO;
     const c = this.sc;
     const creates = op === Op.F_OPEN || op === Op.F_DOPEN || op === Op.F_READ || op === Op.F_WRITE;
-    const r = R.find(f, p, creates);
+    const r = this.record(R, f, p, creates);
     if (r < 0) return;
-    this.counted++;
     const I = r * R.ni;
-    const F = r * R.nf;
     const ints = R.ints;
-    const fl = R.floats;
     switch (op) {
       case Op.F_OPEN:
       case Op.F_DOPEN:
         ints[I + c.opens]++;
         if (op === Op.F_DOPEN) ints[I + c.fdopens]++;
-        firstTs(fl, F + c.openStart, t1);
-        fl[F + c.openEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeOpen(R, r, c, t1, t2);
         return;
       case Op.F_SEEK:
         ints[I + c.seeks]++;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeMeta(R, r, c, t1, t2);
         return;
       case Op.F_CLOSE:
-        firstTs(fl, F + c.closeStart, t1);
-        fl[F + c.closeEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeClose(R, r, c, t1, t2);
         return;
       case Op.F_FLUSH:
         // fflush goes through STDIO_RECORD_WRITE with 0 bytes: a flush, timed as write time.
         ints[I + c.flushes]++;
-        firstTs(fl, F + c.writeStart, t1);
-        fl[F + c.writeEndTs] = t2;
-        R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
+        timeIo(R, r, c, null, false, 0, t1, t2);
         return;
       default:
         break;
     }
     const read = op === Op.F_READ;
-    R.ops++;
-    const known = sz >= 0;
-    if (!known) R.noSize++;
-    if (off < 0) R.noOffset++;
+    const known = R.io(sz, off);
     if (known && off >= 0) {
       const mb = I + (read ? c.maxByteRead : c.maxByteWritten);
       if (ints[mb] < off + sz - 1) ints[mb] = off + sz - 1;
     }
     ints[I + (read ? c.reads : c.writes)]++;
     if (known) ints[I + (read ? c.bytesRead : c.bytesWritten)] += sz;
-    if (read) {
-      firstTs(fl, F + c.readStart, t1);
-      fl[F + c.readEndTs] = t2;
-      R.readEnd[r] = timerInc(fl, F + c.readTime, t1, t2, R.readEnd[r]);
-    } else {
-      firstTs(fl, F + c.writeStart, t1);
-      fl[F + c.writeEndTs] = t2;
-      R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
-    }
+    timeIo(R, r, c, null, read, sz, t1, t2);
   }
 
   private mpiio(op: Op, f: number, p: number, sz: number, t1: number, t2: number): void {
@@ -487,28 +505,21 @@ export class CounterBuilder {
     const c = this.mc;
     const isRead = op >= Op.M_READ_INDEP && op <= Op.M_READ_NB;
     const isWrite = op >= Op.M_WRITE_INDEP && op <= Op.M_WRITE_NB;
-    const r = R.find(f, p, op === Op.M_OPEN || isRead || isWrite);
+    const r = this.record(R, f, p, op === Op.M_OPEN || isRead || isWrite);
     if (r < 0) return;
-    this.counted++;
     const I = r * R.ni;
-    const F = r * R.nf;
     const ints = R.ints;
-    const fl = R.floats;
     switch (op) {
       case Op.M_OPEN:
         // INDEP_OPENS vs COLL_OPENS depends on the communicator size, which the events do not carry.
-        firstTs(fl, F + c.openStart, t1);
-        fl[F + c.openEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeOpen(R, r, c, t1, t2);
         return;
       case Op.M_CLOSE:
-        firstTs(fl, F + c.closeStart, t1);
-        fl[F + c.closeEnd] = t2;
-        R.metaEnd[r] = timerInc(fl, F + c.metaTime, t1, t2, R.metaEnd[r]);
+        timeClose(R, r, c, t1, t2);
         return;
       case Op.M_SYNC:
         ints[I + c.syncs]++;
-        R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
+        timeSync(R, r, c, t1, t2);
         return;
       case Op.M_VIEW:
         // Metadata time only when the call passes hints (MPI_Info), which the events do not say.
@@ -518,9 +529,7 @@ export class CounterBuilder {
       default:
         break;
     }
-    R.ops++;
-    const known = sz >= 0;
-    if (!known) R.noSize++;
+    const known = R.io(sz, 0); // MPI-IO counters use no offsets
     const counter =
       op === Op.M_READ_INDEP ? c.indepReads : op === Op.M_READ_COLL ? c.collReads : op === Op.M_READ_SPLIT ? c.splitReads : op === Op.M_READ_NB ? c.nbReads
       : op === Op.M_WRITE_INDEP ? c.indepWrites : op === Op.M_WRITE_COLL ? c.collWrites : op === Op.M_WRITE_SPLIT ? c.splitWrites : c.nbWrites;
@@ -530,25 +539,7 @@ export class CounterBuilder {
       ints[I + (isRead ? c.bytesRead : c.bytesWritten)] += sz;
     }
     ints[I + counter]++;
-    if (R.lastIo[r] === (isRead ? IO_WRITE : IO_READ)) ints[I + c.rwSwitches]++;
-    R.lastIo[r] = isRead ? IO_READ : IO_WRITE;
-    const elapsed = t2 - t1;
-    if (isRead) {
-      firstTs(fl, F + c.readStart, t1);
-      fl[F + c.readEndTs] = t2;
-      if (fl[F + c.maxReadTime] < elapsed) {
-        fl[F + c.maxReadTime] = elapsed;
-        ints[I + c.maxReadTimeSize] = sz;
-      }
-      R.readEnd[r] = timerInc(fl, F + c.readTime, t1, t2, R.readEnd[r]);
-    } else {
-      firstTs(fl, F + c.writeStart, t1);
-      fl[F + c.writeEndTs] = t2;
-      if (fl[F + c.maxWriteTime] < elapsed) {
-        fl[F + c.maxWriteTime] = elapsed;
-        ints[I + c.maxWriteTimeSize] = sz;
-      }
-      R.writeEnd[r] = timerInc(fl, F + c.writeTime, t1, t2, R.writeEnd[r]);
-    }
+    switches(R, r, c.rwSwitches, isRead);
+    timeIo(R, r, c, c, isRead, sz, t1, t2);
   }
 }
