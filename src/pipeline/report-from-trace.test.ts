@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
@@ -9,6 +9,7 @@ import { buildReport } from '../report/build-report.js';
 import { readSource } from '../trace/analyze.js';
 import { LAYER_NAMES, TableCollector, TraceDicts } from '../trace/model.js';
 import { resolveSource } from '../trace/readers/index.js';
+import { extractTar } from '../trace/readers/tar.js';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { countersFromTrace, reportFromCounters, reportFromTrace } from './report-from-trace.js';
 
@@ -133,7 +134,7 @@ test('a log’s DXT segments give the same findings as the log itself on the gen
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'report', ...args], { encoding: 'utf8' });
 
-test('CLI: iolens report on a Recorder folder, DFTracer files, a Parquet tar, and a log with --from-dxt', () => {
+test('CLI: iolens report on a Recorder folder, DFTracer files, Parquet files, and a log with --from-dxt', async () => {
   const rec = cli('--json', FLASH);
   assert.equal(rec.status, 0, rec.stderr);
   const r = JSON.parse(rec.stdout);
@@ -149,7 +150,11 @@ test('CLI: iolens report on a Recorder folder, DFTracer files, a Parquet tar, an
   assert.equal(text.status, 0);
   assert.match(text.stdout, /counters derived from \d+ DFTracer events of 2 processes/);
 
-  const pq = cli('--csv', PARQUET_TAR);
+  // The Parquet parts, unpacked here (not through iolens' own temporary folders, which other tests count).
+  const parts = mkdtempSync(join(tmpdir(), 'iolens-test-parquet-'));
+  await extractTar(PARQUET_TAR, parts);
+  const pq = cli('--csv', ...readdirSync(parts).filter((n) => n.endsWith('.parquet')).map((n) => join(parts, n)));
+  rmSync(parts, { recursive: true, force: true });
   assert.equal(pq.status, 0, pq.stderr);
   assert.match(pq.stdout, /^file,JOB,S01,/);
   assert.equal(pq.stdout.trim().split('\n').length, 2);
@@ -170,7 +175,7 @@ test('CLI: iolens report on a Recorder folder, DFTracer files, a Parquet tar, an
 });
 
 test('CLI: bad trace input is one error line and exit 2', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'iolens-empty-'));
+  const empty = mkdtempSync(join(tmpdir(), 'iolens-test-empty-'));
   for (const args of [['--from-dxt', CM1], [join(empty, 'missing.pfw.gz')], [empty], ['--from-dxt', join(SHARED, 'traces', 'darshan', 'polaris-cug25', '1977553-17460120447186390966.darshan')]]) {
     const r = cli(...args);
     assert.equal(r.status, 2, args.join(' '));
@@ -178,5 +183,6 @@ test('CLI: bad trace input is one error line and exit 2', () => {
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^iolens: /);
   }
+  rmSync(empty, { recursive: true, force: true });
   assert.ok(existsSync(FLASH));
 });
