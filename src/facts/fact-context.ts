@@ -111,9 +111,16 @@ export class FactContext {
       const v = def.compute(source, this);
       return v !== null && withheld.size > 0 ? withhold(v, def.name, withheld) : v;
     } catch (err) {
-      if (!(err instanceof CounterUnavailable)) throw err;
-      this.reasons.set(def.name, counterReason(def.name, err.counter, err.reason));
-      return null;
+      if (err instanceof CounterUnavailable) {
+        this.reasons.set(def.name, counterReason(def.name, err.counter, err.reason));
+        return null;
+      }
+      // A fact that needs an unavailable fact (or field) is unavailable for the same reason.
+      if (err instanceof FactUnavailable && err.reason) {
+        this.reasons.set(def.name, err.reason);
+        return null;
+      }
+      throw err;
     } finally {
       absent.tolerated.clear();
       for (const c of outer) absent.tolerated.add(c);

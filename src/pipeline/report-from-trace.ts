@@ -13,11 +13,7 @@ import { TraceDicts } from '../trace/model.js';
 import { resolveSource, type TraceSource } from '../trace/readers/index.js';
 import { extractToTemp, isTarName } from '../trace/readers/tar.js';
 import type { ReadResult } from '../trace/readers/types.js';
-import { buildReportFromFacts } from '../report/build-report.js';
-import { defaultConfig } from '../config/defaults.js';
-import { validateOptions, type DiagnoseOptions } from './diagnose.js';
-import { resolveNodes } from './nodes.js';
-import { snippetTexts, toolVersion } from './resources.js';
+import { reportOfFacts, type DiagnoseOptions } from './diagnose.js';
 
 /** Options of `reportFromTrace`: those of `diagnoseLog`, and how to read the input. */
 export interface TraceReportOptions extends DiagnoseOptions {
@@ -158,22 +154,9 @@ export async function reportFromTrace(paths: readonly string[], options: TraceRe
 
 /** The report of counters already derived from a trace (`countersFromTrace`) read from `paths`. */
 export function reportFromCounters(set: TraceCounterSet, paths: readonly string[], opts: DiagnoseOptions = {}): Report {
-  validateOptions(opts);
   const facts = FactContext.forLog(new FactSource(set.counters));
-  const job = facts.tryGet('job');
-  const nodes = resolveNodes(job?.jobId ?? '', job?.startSeconds ?? 0, opts);
   const name = paths.length === 1 ? basename(paths[0]) : `${basename(paths[0])} (+${paths.length - 1})`;
-  const rep = buildReportFromFacts(facts, {
-    mode: opts.mode ?? 'default',
-    logName: opts.logName ?? name,
-    config: opts.config ?? defaultConfig(),
-    nodes: nodes.count !== null && nodes.source ? { count: nodes.count, source: nodes.source } : null,
-    applicationHints: opts.hints ?? null,
-    toolVersion: toolVersion(),
-    ...(opts.snippets === false ? {} : { snippets: snippetTexts() }),
-    ...(opts.checks ? { checks: opts.checks } : {}),
-    notes: nodes.note ? [nodes.note] : [],
-  });
+  const rep = reportOfFacts(facts, paths[0] ?? '', { ...opts, logName: opts.logName ?? name });
   // Checks that could not run for want of a counter, grouped by the cause (each outcome keeps its full reason).
   const notRun = new Map<string, string[]>();
   for (const o of rep.checks) {
@@ -183,7 +166,13 @@ export function reportFromCounters(set: TraceCounterSet, paths: readonly string[
     list.push(o.code);
     notRun.set(why, list);
   }
-  const notes = [...derivationNotes(set), ...[...notRun].map(([why, codes]) => `not run on this trace (${why}): ${codes.join(', ')}`), ...rep.notes];
+  const untimed = DERIVED_MODULES.filter((m) => set.counters.tables.has(m) && !rep.io.layers.some((l) => l.layer === m));
+  const notes = [
+    ...derivationNotes(set),
+    ...[...notRun].map(([why, codes]) => `not run on this trace (${why}): ${codes.join(', ')}`),
+    ...(untimed.length ? [`the I/O summary leaves out ${untimed.join(', ')}: its bytes, times or slowest-rank time cannot be derived from this trace`] : []),
+    ...rep.notes,
+  ];
   return {
     ...rep,
     schemaVersion: REPORT_SCHEMA_VERSION,
