@@ -124,13 +124,13 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       // makes this check an `error` outcome, never the whole report.
       const missing = meta.requires.find((f) => facts.tryGet(f) === null);
       if (missing) {
-        outcomes.push({ code: meta.code, status: 'notApplicable', reason: `no ${missing} for this log` });
+        outcomes.push({ code: meta.code, status: 'notApplicable', reason: facts.unavailableReason(missing) ?? `no ${missing} for this log` });
         continue;
       }
       check.run(ctx);
     } catch (err) {
       if (err instanceof FactUnavailable) {
-        outcomes.push({ code: meta.code, status: 'notApplicable', reason: `no ${err.fact} for this log` });
+        outcomes.push({ code: meta.code, status: 'notApplicable', reason: err.reason ?? `no ${err.fact} for this log` });
       } else {
         outcomes.push({ code: meta.code, status: 'error', reason: (err as Error).message ?? String(err) });
       }

@@ -16,6 +16,13 @@ export interface FactDefinition<K extends FactName = FactName> {
   readonly name: K;
   readonly description: string;
   compute(source: FactSource, facts: FactReader): FactValues[K] | null;
+  /**
+   * The counters each field is computed from, for fields whose counters an input derived from a trace may lack
+   * (`facts/counters/`). When some are absent the fact is still computed and only those fields are withheld: a
+   * check that reads one is not applicable. A counter read that is absent and not listed here makes the whole fact
+   * unavailable. Darshan logs are not affected.
+   */
+  readonly fieldCounters?: { readonly [F in keyof FactValues[K]]?: readonly string[] };
 }
 
 /** Declares a fact; the default export of every file under `facts/` (except the framework files). */

@@ -1,10 +1,10 @@
 import { defineFact } from './define-fact.js';
 import { groupAllById } from './group.js';
 import type { FixedTable } from '../formats/darshan/index.js';
-import type { DarshanLog } from '../formats/darshan/index.js';
+import type { CounterInput } from './source.js';
 
 /** Distinct ids of a table that have a name record (Drishti walks the name records). */
-function namedIds(log: DarshanLog, t: FixedTable | null): number {
+function namedIds(log: CounterInput, t: FixedTable | null): number {
   if (!t) return 0;
   const { keys } = groupAllById(t.ids);
   let n = 0;

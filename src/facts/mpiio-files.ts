@@ -1,10 +1,27 @@
 import { defineFact } from './define-fact.js';
 import { groupById, maxByGroup, sumByGroup } from './group.js';
-import { requestsBelow, sizeBins, SMALL_REQUEST_BYTES } from './posix-files.js';
+import { MPIIO_OP_COUNTERS } from './mpiio-totals.js';
+import { requestCounters, requestsBelow, sizeBins, SMALL_REQUEST_BYTES } from './posix-files.js';
+
+const SMALL_MPIIO = requestCounters('MPIIO', 'MPIIO_SIZE_READ_AGG_', 'MPIIO_SIZE_WRITE_AGG_');
 
 export default defineFact({
   name: 'mpiio.files',
   description: 'MPI-IO counters per file (every rank and the shared record summed): independent, collective and non-blocking operations, bytes, small requests, rank extremes.',
+  fieldCounters: {
+    ...MPIIO_OP_COUNTERS,
+    splitReads: ['MPIIO_SPLIT_READS'],
+    splitWrites: ['MPIIO_SPLIT_WRITES'],
+    views: ['MPIIO_VIEWS'],
+    rwSwitches: ['MPIIO_RW_SWITCHES'],
+    smallReads: SMALL_MPIIO,
+    smallWrites: SMALL_MPIIO,
+    readTime: ['MPIIO_F_READ_TIME'],
+    writeTime: ['MPIIO_F_WRITE_TIME'],
+    metaTime: ['MPIIO_F_META_TIME'],
+    slowestRankBytes: ['MPIIO_SLOWEST_RANK_BYTES'],
+    fastestRankBytes: ['MPIIO_FASTEST_RANK_BYTES'],
+  },
   compute(src) {
     const t = src.fixed('MPI-IO');
     if (!t) return null;

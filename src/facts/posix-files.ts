@@ -34,12 +34,54 @@ export function requestsBelow(limit: number, bins: Float64Array[], other: Float6
   return n;
 }
 
+/**
+ * The counters `requestsBelow` reads for a module, for `fieldCounters`: both directions' size bins and the common
+ * access sizes (`requestCounters('POSIX', 'POSIX_SIZE_READ_', 'POSIX_SIZE_WRITE_')`).
+ */
+export function requestCounters(module: string, readBins: string, writeBins: string): string[] {
+  return [
+    ...BIN_SUFFIX.map((s) => `${readBins}${s}`),
+    ...BIN_SUFFIX.map((s) => `${writeBins}${s}`),
+    ...[1, 2, 3, 4].flatMap((i) => [`${module}_ACCESS${i}_ACCESS`, `${module}_ACCESS${i}_COUNT`]),
+  ];
+}
+const SMALL_POSIX = requestCounters('POSIX', 'POSIX_SIZE_READ_', 'POSIX_SIZE_WRITE_');
+
 /** Small-request limit of the default mode's facts: strictly below 1 MiB (a 1 MiB request is not small). */
 export const SMALL_REQUEST_BYTES = 1048576;
 
 export default defineFact({
   name: 'posix.files',
   description: 'POSIX counters per file (every rank and the shared record summed), with shared-record rank extremes and small / sub-block request estimates.',
+  fieldCounters: {
+    opens: ['POSIX_OPENS'],
+    stats: ['POSIX_STATS'],
+    reads: ['POSIX_READS'],
+    writes: ['POSIX_WRITES'],
+    syncs: ['POSIX_FSYNCS', 'POSIX_FDSYNCS'],
+    rwSwitches: ['POSIX_RW_SWITCHES'],
+    bytesRead: ['POSIX_BYTES_READ'],
+    bytesWritten: ['POSIX_BYTES_WRITTEN'],
+    extent: ['POSIX_MAX_BYTE_READ', 'POSIX_MAX_BYTE_WRITTEN'],
+    consecReads: ['POSIX_CONSEC_READS'],
+    consecWrites: ['POSIX_CONSEC_WRITES'],
+    seqReads: ['POSIX_SEQ_READS'],
+    seqWrites: ['POSIX_SEQ_WRITES'],
+    stridedOps: [1, 2, 3, 4].flatMap((i) => [`POSIX_STRIDE${i}_STRIDE`, `POSIX_STRIDE${i}_COUNT`]),
+    notAligned: ['POSIX_FILE_NOT_ALIGNED'],
+    alignment: ['POSIX_FILE_ALIGNMENT'],
+    subBlockOps: ['POSIX_FILE_ALIGNMENT', ...SMALL_POSIX],
+    smallReads: SMALL_POSIX,
+    smallWrites: SMALL_POSIX,
+    readTime: ['POSIX_F_READ_TIME'],
+    writeTime: ['POSIX_F_WRITE_TIME'],
+    metaTime: ['POSIX_F_META_TIME'],
+    slowestRank: ['POSIX_SLOWEST_RANK'],
+    slowestRankBytes: ['POSIX_SLOWEST_RANK_BYTES'],
+    fastestRankBytes: ['POSIX_FASTEST_RANK_BYTES'],
+    slowestRankTime: ['POSIX_F_SLOWEST_RANK_TIME'],
+    fastestRankTime: ['POSIX_F_FASTEST_RANK_TIME'],
+  },
   compute(src) {
     const t = src.fixed('POSIX');
     if (!t) return null;

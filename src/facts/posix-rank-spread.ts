@@ -4,6 +4,12 @@ import { countByGroup, groupById, maxByGroup, minByGroup } from './group.js';
 export default defineFact({
   name: 'posix.rankSpread',
   description: 'Per-rank POSIX records (not the shared ones) grouped by file: rank count and min/max bytes per rank.',
+  fieldCounters: {
+    bytesWrittenMin: ['POSIX_BYTES_WRITTEN'],
+    bytesWrittenMax: ['POSIX_BYTES_WRITTEN'],
+    bytesReadMin: ['POSIX_BYTES_READ'],
+    bytesReadMax: ['POSIX_BYTES_READ'],
+  },
   compute(src) {
     const t = src.fixed('POSIX');
     if (!t) return null;

@@ -1,9 +1,19 @@
 import { defineFact } from './define-fact.js';
-import { smallRequestColumns } from './posix-columns.js';
+import { SMALL_READ_BINS, SMALL_WRITE_BINS, smallRequestColumns } from './posix-columns.js';
 
 export default defineFact({
   name: 'posix.shared',
   description: "Darshan's shared-file POSIX records (rank −1) in log order: small requests and slowest/fastest rank gaps.",
+  fieldCounters: {
+    reads: ['POSIX_READS'],
+    writes: ['POSIX_WRITES'],
+    smallReads: SMALL_READ_BINS,
+    smallWrites: SMALL_WRITE_BINS,
+    smallReadsPerRecord: SMALL_READ_BINS,
+    smallWritesPerRecord: SMALL_WRITE_BINS,
+    dataImbalance: ['POSIX_SLOWEST_RANK_BYTES', 'POSIX_FASTEST_RANK_BYTES', 'POSIX_BYTES_READ', 'POSIX_BYTES_WRITTEN'],
+    timeImbalance: ['POSIX_F_SLOWEST_RANK_TIME', 'POSIX_F_FASTEST_RANK_TIME', 'POSIX_F_READ_TIME', 'POSIX_F_WRITE_TIME', 'POSIX_F_META_TIME'],
+  },
   compute(src) {
     const t = src.fixed('POSIX');
     if (!t) return null;

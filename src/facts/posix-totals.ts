@@ -1,6 +1,6 @@
 import { defineFact } from './define-fact.js';
 import { sum } from './group.js';
-import { smallRequestColumns } from './posix-columns.js';
+import { SMALL_READ_BINS, SMALL_WRITE_BINS, smallRequestColumns } from './posix-columns.js';
 
 function max(col: Float64Array): number {
   let m = -Infinity;
@@ -11,6 +11,22 @@ function max(col: Float64Array): number {
 export default defineFact({
   name: 'posix.totals',
   description: 'POSIX operation counts, bytes, small, misaligned, consecutive and sequential requests, summed over all records.',
+  fieldCounters: {
+    reads: ['POSIX_READS'],
+    writes: ['POSIX_WRITES'],
+    bytesRead: ['POSIX_BYTES_READ'],
+    bytesWritten: ['POSIX_BYTES_WRITTEN'],
+    smallReads: SMALL_READ_BINS,
+    smallWrites: SMALL_WRITE_BINS,
+    memNotAligned: ['POSIX_MEM_NOT_ALIGNED'],
+    fileNotAligned: ['POSIX_FILE_NOT_ALIGNED'],
+    consecReads: ['POSIX_CONSEC_READS'],
+    seqReads: ['POSIX_SEQ_READS'],
+    consecWrites: ['POSIX_CONSEC_WRITES'],
+    seqWrites: ['POSIX_SEQ_WRITES'],
+    maxByteReadMax: ['POSIX_MAX_BYTE_READ'],
+    maxByteWrittenMax: ['POSIX_MAX_BYTE_WRITTEN'],
+  },
   compute(src) {
     const t = src.fixed('POSIX');
     if (!t) return null;

@@ -9,6 +9,16 @@ export function isStdStream(name: string | null): boolean {
 export default defineFact({
   name: 'stdio.files',
   description: 'STDIO counters per file, standard streams (<STDOUT>, <STDERR>, <STDIN>) left out.',
+  fieldCounters: {
+    opens: ['STDIO_OPENS'],
+    reads: ['STDIO_READS'],
+    writes: ['STDIO_WRITES'],
+    bytesRead: ['STDIO_BYTES_READ'],
+    bytesWritten: ['STDIO_BYTES_WRITTEN'],
+    readTime: ['STDIO_F_READ_TIME'],
+    writeTime: ['STDIO_F_WRITE_TIME'],
+    metaTime: ['STDIO_F_META_TIME'],
+  },
   compute(src) {
     const t = src.fixed('STDIO');
     if (!t) return null;

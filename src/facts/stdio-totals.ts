@@ -4,6 +4,7 @@ import { sum } from './group.js';
 export default defineFact({
   name: 'stdio.totals',
   description: 'Bytes read and written through STDIO, summed over all records.',
+  fieldCounters: { bytesRead: ['STDIO_BYTES_READ'], bytesWritten: ['STDIO_BYTES_WRITTEN'] },
   compute(src) {
     const t = src.fixed('STDIO');
     if (!t) return null;

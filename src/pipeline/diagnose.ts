@@ -63,13 +63,18 @@ export function validateOptions(opts: DiagnoseOptions): void {
 
 /** The report of one log from its facts (shared by `diagnoseLog` and `extract`). */
 export function reportOf(lf: LogFacts, opts: DiagnoseOptions = {}): Report {
+  return reportOfFacts(lf.facts, lf.name, opts);
+}
+
+/** The report of any fact context (a log's, or one over counters derived from a trace) read from `inputPath`. */
+export function reportOfFacts(facts: FactContext, inputPath: string, opts: DiagnoseOptions = {}): Report {
   validateOptions(opts);
-  const job = lf.facts.tryGet('job');
+  const job = facts.tryGet('job');
   const nodes = resolveNodes(job?.jobId ?? '', job?.startSeconds ?? 0, opts);
-  return buildReportFromFacts(lf.facts, {
+  return buildReportFromFacts(facts, {
     mode: opts.mode ?? 'default',
-    logName: opts.logName ?? basename(lf.name),
-    inputPath: lf.name,
+    logName: opts.logName ?? basename(inputPath),
+    inputPath,
     config: opts.config ?? defaultConfig(),
     nodes: nodes.count !== null && nodes.source ? { count: nodes.count, source: nodes.source } : null,
     applicationHints: opts.hints ?? null,

@@ -13,6 +13,8 @@ import type { RenderOptions } from '../../render/options.js';
 import type { Mode, Report } from '../../contract/index.js';
 import { expandInputs } from '../../store/walk.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
+import { reportFromTrace } from '../../pipeline/report-from-trace.js';
+import { isTraceInput, traceStem } from '../trace-input.js';
 
 interface ReportFlags {
   drishti?: boolean;
@@ -37,6 +39,7 @@ interface ReportFlags {
   force?: boolean;
   from?: string;
   maxInflate?: string;
+  fromDxt?: boolean;
 }
 
 type Format = 'json' | 'csv' | 'html' | 'markdown';
@@ -123,8 +126,9 @@ const report: CommandModule = {
   register(program: Command) {
     withMaxInflate(program.command('report'))
       .description('job-level I/O diagnosis of a Darshan log: every Drishti insight, fixed (or exactly as Drishti with --drishti)')
-      .argument('[logs...]', 'Darshan logs: files, directories (walked for *.darshan), quoted globs, or - (standard input); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log)')
+      .argument('[logs...]', 'Darshan logs: files, directories (walked for *.darshan), quoted globs, or - (standard input); with several, one report after another (--json: one JSON object per line; --csv: one header, a row per log). Or one trace: a Recorder folder, DFTracer .pfw/.pfw.gz files or folder, Recorder Parquet files, or a tar of one (Darshan counters derived from its events, docs/trace-report.md)')
       .option('--from <file>', 'also the logs listed in <file>, one path per line (- reads the list from standard input)')
+      .option('--from-dxt', "derive the counters from each log's DXT segments instead of reading the log's own counters")
       .option('--drishti', "reproduce Drishti's output exactly (which insights, order, panels, numbers), quirks included")
       .option('--json', 'print the report JSON (see docs/report-schema.md)')
       .option('--csv', 'print a CSV row per log: file, job id, then each check (True/False); with --drishti exactly Drishti\'s 32 columns')
@@ -165,11 +169,19 @@ const report: CommandModule = {
           width: flags.width !== undefined ? positiveInt(flags.width, '--width') : tty && process.stdout.columns ? process.stdout.columns : 80,
           color: flags.color !== false && tty && !process.env.NO_COLOR,
         };
+        const mode: Mode = flags.drishti ? 'drishti' : 'default';
+        const out = new FdSink(1);
+        if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {
+          // One trace, however many files it spans.
+          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null });
+          emit(rep, { path: traceStem(args) }, flags, formats, opts, out, false, []);
+          out.flush();
+          if (failOnHit(rep, flags.failOn)) process.exitCode = EXIT_FAIL_ON;
+          return;
+        }
         const logs = resolveInputs(args, flags.from);
         const batch = logs.length > 1;
         if (batch && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
-        const mode: Mode = flags.drishti ? 'drishti' : 'default';
-        const out = new FdSink(1);
         // Batches print one CSV header, first, whatever happens to the logs.
         const codes = csvCodes({ mode, checks: checkCodes(mode).map((code) => ({ code, status: 'quiet' as const })) });
         if (batch && !flags.exportDir && formats[0] === 'csv') out.write(csvHeader(mode, codes));
@@ -178,15 +190,18 @@ const report: CommandModule = {
         for (const log of logs) {
           try {
             if (log.error) throw new InputError(`${log.path}: ${log.error}`);
-            const rep = diagnoseLog(log.bytes ? { path: log.path, bytes: log.bytes } : log.path, {
-              mode,
-              logName: log.bytes ? 'stdin' : basename(log.path),
-              config,
-              nodes,
-              sacct: !!flags.sacct,
-              hints: flags.hints ?? null,
-              ...(maxInflate !== undefined ? { maxInflate } : {}),
-            });
+            if (flags.fromDxt && log.bytes) throw new UserError('--from-dxt reads a log file, not standard input');
+            const rep = flags.fromDxt
+              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true })
+              : diagnoseLog(log.bytes ? { path: log.path, bytes: log.bytes } : log.path, {
+                  mode,
+                  logName: log.bytes ? 'stdin' : basename(log.path),
+                  config,
+                  nodes,
+                  sacct: !!flags.sacct,
+                  hints: flags.hints ?? null,
+                  ...(maxInflate !== undefined ? { maxInflate } : {}),
+                });
             emit(rep, log, flags, formats, opts, out, batch, codes);
             gate = failOnHit(rep, flags.failOn) || gate;
           } catch (err) {
