@@ -67,20 +67,17 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   }
   // Checks of other modes do not run at all; checks superseded by a check of this mode are skipped.
   const active = checks.filter((c) => !c.meta.modes || c.meta.modes.includes(opts.mode));
-  const supersededBy = new Map<string, string>();
-  for (const c of active) for (const code of c.meta.supersedes ?? []) supersededBy.set(code, c.meta.code);
+  // Superseded checks run after the others, and only when none of the checks superseding them could run (on a trace
+  // without the facts D10 needs, Drishti's P06 still reports the small writes).
+  const superseders = new Map<string, string[]>();
+  for (const c of active) for (const code of c.meta.supersedes ?? []) superseders.set(code, [...(superseders.get(code) ?? []), c.meta.code]);
+  const results = new Map<string, { outcome: CheckOutcome; emitted: Finding[] }>();
 
-  for (const check of active) {
+  const runOne = (check: AnyCheck): { outcome: CheckOutcome; emitted: Finding[] } => {
     const meta = check.meta;
-    const by = supersededBy.get(meta.code);
-    if (by) {
-      outcomes.push({ code: meta.code, status: 'notApplicable', reason: `superseded by ${by} in the ${opts.mode} mode` });
-      continue;
-    }
     const override = opts.config.checks[meta.code];
     if (override && !override.enabled) {
-      outcomes.push({ code: meta.code, status: 'notApplicable', reason: 'disabled by configuration' });
-      continue;
+      return { outcome: { code: meta.code, status: 'notApplicable', reason: 'disabled by configuration' }, emitted: [] };
     }
     const level = override?.level ?? meta.level;
     const options = resolveOptions(check, opts.config.knobs);
@@ -124,24 +121,33 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       // makes this check an `error` outcome, never the whole report.
       const missing = meta.requires.find((f) => facts.tryGet(f) === null);
       if (missing) {
-        outcomes.push({ code: meta.code, status: 'notApplicable', reason: facts.unavailableReason(missing) ?? `no ${missing} for this log` });
-        continue;
+        return { outcome: { code: meta.code, status: 'notApplicable', reason: facts.unavailableReason(missing) ?? `no ${missing} for this log` }, emitted: [] };
       }
       check.run(ctx);
     } catch (err) {
       if (err instanceof FactUnavailable) {
-        outcomes.push({ code: meta.code, status: 'notApplicable', reason: err.reason ?? `no ${err.fact} for this log` });
-      } else {
-        outcomes.push({ code: meta.code, status: 'error', reason: (err as Error).message ?? String(err) });
+        return { outcome: { code: meta.code, status: 'notApplicable', reason: err.reason ?? `no ${err.fact} for this log` }, emitted: [] };
       }
-      continue;
+      return { outcome: { code: meta.code, status: 'error', reason: (err as Error).message ?? String(err) }, emitted: [] };
     }
-    insights.push(...(gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted));
-    outcomes.push({ code: meta.code, status: emitted.length ? 'fired' : 'quiet' });
     if (emitted.length) {
       const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : [...new Set(emitted.flatMap((f) => f.thresholds.map((t) => t.knob as Knob)))];
       for (const k of marks) marked.add(k);
     }
+    return { outcome: { code: meta.code, status: emitted.length ? 'fired' : 'quiet' }, emitted: gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted };
+    };
+
+  for (const check of active) if (!superseders.has(check.meta.code)) results.set(check.meta.code, runOne(check));
+  for (const check of active) {
+    const by = superseders.get(check.meta.code);
+    if (!by) continue;
+    const ran = by.find((code) => results.get(code)?.outcome.status === 'fired' || results.get(code)?.outcome.status === 'quiet');
+    results.set(check.meta.code, ran ? { outcome: { code: check.meta.code, status: 'notApplicable', reason: `superseded by ${ran} in the ${opts.mode} mode` }, emitted: [] } : runOne(check));
+  }
+  for (const check of active) {
+    const r = results.get(check.meta.code)!;
+    outcomes.push(r.outcome);
+    insights.push(...r.emitted);
   }
   return { insights, outcomes, marked, messages };
 }
