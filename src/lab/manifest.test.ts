@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DarshanLog } from '../formats/darshan/index.js';
+import type { FixedTable } from '../formats/darshan/index.js';
+import { PROBLEMS } from '../report/types.js';
+import { REPO_ROOT } from '../testing/corpus.js';
+
+// The lab (lab/README.md): logs of our own workloads, labelled by construction. These tests check that the manifest,
+// the sweep definition and the committed logs agree, reading every log with the IOLens reader.
+
+const LAB = join(REPO_ROOT, 'lab');
+const WORKDIR = '/tmp/iolens-lab-run/';
+
+interface Row {
+  file: string;
+  family: string;
+  case: string;
+  layer: string;
+  program: string;
+  ranks: number;
+  dxt: boolean;
+  io: string;
+  params: Record<string, string | number>;
+  labels: string[];
+  also: string[];
+  jobid: number;
+  run_time_s: number;
+  bytes_written: number;
+  bytes_read: number;
+  bytes_moved: number;
+  throughput_mib_s: number;
+  rank_io_s_min: number;
+  rank_io_s_median: number;
+  rank_io_s_max: number;
+  attempts: number;
+}
+
+interface SweepCase {
+  id: string;
+  program: string;
+  layer: string;
+  labels: string[];
+  also?: string[];
+}
+
+const rows: Row[] = (JSON.parse(readFileSync(join(LAB, 'MANIFEST.json'), 'utf8')) as { runs: Row[] }).runs;
+const sweep = JSON.parse(readFileSync(join(LAB, 'sweep.json'), 'utf8')) as { families: { family: string; cases: SweepCase[] }[] };
+const cases = new Map(sweep.families.flatMap((f) => f.cases.map((c) => [`${f.family}/${c.id}`, c] as const)));
+const vocabulary = new Set<string>(PROBLEMS);
+
+/** The module that carries the bytes the application asked for, per layer of the manifest. */
+const DATA_MODULE: Record<string, string> = { POSIX: 'POSIX', STDIO: 'STDIO', 'MPI-IO': 'MPI-IO', HDF5: 'H5D', PnetCDF: 'PNETCDF_VAR' };
+const BYTES: Record<string, [string, string]> = {
+  POSIX: ['POSIX_BYTES_READ', 'POSIX_BYTES_WRITTEN'],
+  STDIO: ['STDIO_BYTES_READ', 'STDIO_BYTES_WRITTEN'],
+  'MPI-IO': ['MPIIO_BYTES_READ', 'MPIIO_BYTES_WRITTEN'],
+  H5D: ['H5D_BYTES_READ', 'H5D_BYTES_WRITTEN'],
+  PNETCDF_VAR: ['PNETCDF_VAR_BYTES_READ', 'PNETCDF_VAR_BYTES_WRITTEN'],
+};
+
+/** Bytes read + written in the module's records of files in the run's data directory. */
+function workdirBytes(log: DarshanLog, module: string): number {
+  const t = log.table<FixedTable>(module);
+  if (!t) return 0;
+  const [r, w] = BYTES[module];
+  const read = t.int(r), written = t.int(w);
+  let sum = 0;
+  for (let i = 0; i < t.length; i++) if (log.names.get(t.ids[i])?.startsWith(WORKDIR)) sum += read[i] + written[i];
+  return sum;
+}
+
+test('lab manifest: at least 300 runs, file names unique, labels from the report vocabulary', () => {
+  assert.ok(rows.length >= 300, `${rows.length} runs`);
+  assert.equal(new Set(rows.map((r) => r.file)).size, rows.length);
+  for (const r of rows) {
+    assert.ok(r.labels.length > 0, r.file);
+    for (const l of r.labels) assert.ok(l === 'healthy' || vocabulary.has(l), `${r.file}: label ${l}`);
+    for (const l of r.also) assert.ok(vocabulary.has(l), `${r.file}: also ${l}`);
+    if (r.labels.includes('healthy')) assert.deepEqual([r.labels, r.also], [['healthy'], []], `${r.file}: healthy stands alone`);
+    assert.deepEqual(r.labels.filter((l) => r.also.includes(l)), [], `${r.file}: a problem is either injected or a side effect`);
+  }
+});
+
+test('lab manifest: every row matches its sweep case and is named after family, case and rank count', () => {
+  for (const r of rows) {
+    const c = cases.get(`${r.family}/${r.case}`);
+    assert.ok(c, `${r.file}: no case ${r.family}/${r.case} in sweep.json`);
+    assert.ok(r.file.startsWith(`${r.family}-${r.case}-np${r.ranks}`) && r.file.endsWith(r.dxt ? '-dxt.darshan' : '.darshan'), r.file);
+    assert.equal(r.file.endsWith('-dxt.darshan'), r.dxt, r.file);
+    assert.deepEqual([r.program, r.layer, r.labels, r.also], [c.program, c.layer, c.labels, c.also ?? []], r.file);
+    assert.equal(r.bytes_moved, r.bytes_written + r.bytes_read, r.file);
+    assert.ok(r.run_time_s > 0 && r.rank_io_s_min <= r.rank_io_s_median && r.rank_io_s_median <= r.rank_io_s_max, r.file);
+  }
+});
+
+test('lab logs: every committed log is in the manifest and every manifest row has its log', () => {
+  const logs = readdirSync(join(LAB, 'logs')).filter((f) => f.endsWith('.darshan')).sort();
+  assert.deepEqual(logs, rows.map((r) => r.file).sort());
+});
+
+test('lab logs: the reader opens each one; rank count, job id, program, DXT and the layer bytes agree with the manifest', () => {
+  for (const r of rows) {
+    const path = join(LAB, 'logs', r.file);
+    assert.ok(existsSync(path), r.file);
+    const log = DarshanLog.open(path);
+    assert.equal(log.job.nprocs, BigInt(r.ranks), `${r.file}: nprocs`);
+    assert.equal(log.job.jobid, BigInt(r.jobid), `${r.file}: jobid`);
+    assert.match(log.job.exe, new RegExp(`/${r.program} `), `${r.file}: exe`);
+    assert.equal(log.has('DXT_POSIX') || log.has('DXT_MPIIO'), r.dxt && (log.has('POSIX') || log.has('MPI-IO')) && hasWorkdirDxt(log), `${r.file}: DXT`);
+    const module = DATA_MODULE[r.layer];
+    assert.ok(module, `${r.file}: layer ${r.layer}`);
+    assert.equal(workdirBytes(log, module), r.bytes_moved, `${r.file}: ${module} bytes vs the workload's count`);
+  }
+});
+
+/** DXT keeps segments only for POSIX and MPI-IO records; a STDIO-only run has none to keep. */
+function hasWorkdirDxt(log: DarshanLog): boolean {
+  for (const module of ['POSIX', 'MPI-IO']) {
+    const t = log.table<FixedTable>(module);
+    if (t) for (let i = 0; i < t.length; i++) if (log.names.get(t.ids[i])?.startsWith(WORKDIR)) return true;
+  }
+  return false;
+}
