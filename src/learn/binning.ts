@@ -1,8 +1,6 @@
 import type { Matrix } from './table.js';
 
-/** Bin index reserved for missing values; value bins are 0 … 254. */
-export const MISSING_BIN = 255;
-/** The most value bins a column may have. */
+/** The most value bins a column may have (a missing value takes one more slot: index `nBins[c]`, at most 255). */
 export const MAX_VALUE_BINS = 255;
 
 /**
@@ -59,9 +57,9 @@ function midpoint(a: number, b: number): number {
   return m < b ? m : a;
 }
 
-/** The bin of value `v` in column `c`. */
+/** The bin of value `v` in column `c`; a missing value gets `nBins[c]`. */
 export function binOf(mapper: BinMapper, c: number, v: number): number {
-  if (Number.isNaN(v)) return MISSING_BIN;
+  if (Number.isNaN(v)) return mapper.nBins[c];
   const t = mapper.thresholds[c];
   let lo = 0;
   let hi = t.length;
@@ -74,7 +72,7 @@ export function binOf(mapper: BinMapper, c: number, v: number): number {
 }
 
 /**
- * Binned rows, twice: row-major bytes with `stride` bytes per row (the column count rounded up to a multiple of 4,
+ * Binned rows (bin index per value, `nBins[c]` for a missing value), twice: row-major bytes with `stride` bytes per row (the column count rounded up to a multiple of 4,
  * so the histogram loop reads four bins per 32-bit word; padding bytes are 0), and column-major bytes
  * (`byColumn[c * nRows + r]`) for partitioning a node's rows on one column.
  */
@@ -98,7 +96,7 @@ export function applyBins(mapper: BinMapper, m: Matrix): BinnedMatrix {
     for (let r = 0; r < n; r++) {
       const v = m.data[r * m.nCols + c];
       let b: number;
-      if (v !== v) b = MISSING_BIN;
+      if (v !== v) b = nt + 1;
       else {
         let lo = 0;
         let hi = nt;

@@ -1,4 +1,4 @@
-import { MISSING_BIN, type BinMapper, type BinnedMatrix } from './binning.js';
+import type { BinMapper, BinnedMatrix } from './binning.js';
 import type { Rng } from './rng.js';
 import type { Tree } from './tree.js';
 
@@ -18,14 +18,23 @@ export interface GrowParams {
   featureFraction: number;
 }
 
-/** Reusable buffers for growing trees over one binned matrix (histograms, partition scratch). */
+/**
+ * Grows regression trees on one binned matrix. A node's histogram holds, for every column, one (sum of gradients,
+ * row count) pair per value bin plus one for missing values, packed: column c's slots start at `offset[c]`.
+ * With all columns tried at each split (boosting), a child's histogram is built from the smaller child's rows and
+ * the other is the parent's minus it. With a fraction of the columns (random forest), each node builds histograms
+ * of its sampled columns only.
+ */
 export class TreeGrower {
   private readonly words: Uint32Array;
   private readonly quads: number;
+  /** Slot offsets (in doubles) per column, padded columns included; slot = 2 × (offset + bin). */
+  private readonly offset: Int32Array;
   private readonly histSize: number;
   private pool: Float64Array[] = [];
   private scratch: Int32Array;
   private readonly colOrder: Int32Array;
+  private readonly sampleScratch: Int32Array;
 
   constructor(
     readonly data: BinnedMatrix,
@@ -33,10 +42,17 @@ export class TreeGrower {
   ) {
     this.words = new Uint32Array(data.bins.buffer, data.bins.byteOffset, data.bins.byteLength >>> 2);
     this.quads = data.stride >>> 2;
-    // Each column owns 256 bins × (sum of gradients, row count).
-    this.histSize = data.stride * 512;
+    this.offset = new Int32Array(data.stride);
+    let o = 0;
+    for (let c = 0; c < data.stride; c++) {
+      this.offset[c] = o;
+      // Value bins + the missing slot; a padding column only ever sees bin 0.
+      o += 2 * (c < data.nCols ? mapper.nBins[c] + 1 : 1);
+    }
+    this.histSize = o;
     this.scratch = new Int32Array(0);
     this.colOrder = Int32Array.from({ length: data.nCols }, (_, i) => i);
+    this.sampleScratch = new Int32Array(data.nCols);
   }
 
   private takeHist(): Float64Array {
@@ -55,6 +71,7 @@ export class TreeGrower {
     h.fill(0);
     const w32 = this.words;
     const q = this.quads;
+    const off = this.offset;
     let i = start;
     for (; i + 1 < end; i += 2) {
       const r = idx[i];
@@ -66,29 +83,33 @@ export class TreeGrower {
       for (let j = 0; j < q; j++) {
         const w = w32[o + j];
         const v = w32[o2 + j];
-        const base = j << 11;
-        let k = base + ((w & 255) << 1);
+        const c = j << 2;
+        const b0 = off[c];
+        const b1 = off[c + 1];
+        const b2 = off[c + 2];
+        const b3 = off[c + 3];
+        let k = b0 + ((w & 255) << 1);
         h[k] += g;
         h[k + 1] += 1;
-        k = base + ((v & 255) << 1);
+        k = b0 + ((v & 255) << 1);
         h[k] += g2;
         h[k + 1] += 1;
-        k = base + 512 + (((w >>> 8) & 255) << 1);
+        k = b1 + (((w >>> 8) & 255) << 1);
         h[k] += g;
         h[k + 1] += 1;
-        k = base + 512 + (((v >>> 8) & 255) << 1);
+        k = b1 + (((v >>> 8) & 255) << 1);
         h[k] += g2;
         h[k + 1] += 1;
-        k = base + 1024 + (((w >>> 16) & 255) << 1);
+        k = b2 + (((w >>> 16) & 255) << 1);
         h[k] += g;
         h[k + 1] += 1;
-        k = base + 1024 + (((v >>> 16) & 255) << 1);
+        k = b2 + (((v >>> 16) & 255) << 1);
         h[k] += g2;
         h[k + 1] += 1;
-        k = base + 1536 + ((w >>> 24) << 1);
+        k = b3 + ((w >>> 24) << 1);
         h[k] += g;
         h[k + 1] += 1;
-        k = base + 1536 + ((v >>> 24) << 1);
+        k = b3 + ((v >>> 24) << 1);
         h[k] += g2;
         h[k + 1] += 1;
       }
@@ -99,17 +120,58 @@ export class TreeGrower {
       const o = r * q;
       for (let j = 0; j < q; j++) {
         const w = w32[o + j];
-        const base = j << 11;
-        h[base + ((w & 255) << 1)] += g;
-        h[base + ((w & 255) << 1) + 1] += 1;
-        h[base + 512 + (((w >>> 8) & 255) << 1)] += g;
-        h[base + 512 + (((w >>> 8) & 255) << 1) + 1] += 1;
-        h[base + 1024 + (((w >>> 16) & 255) << 1)] += g;
-        h[base + 1024 + (((w >>> 16) & 255) << 1) + 1] += 1;
-        h[base + 1536 + ((w >>> 24) << 1)] += g;
-        h[base + 1536 + ((w >>> 24) << 1) + 1] += 1;
+        const c = j << 2;
+        h[off[c] + ((w & 255) << 1)] += g;
+        h[off[c] + ((w & 255) << 1) + 1] += 1;
+        h[off[c + 1] + (((w >>> 8) & 255) << 1)] += g;
+        h[off[c + 1] + (((w >>> 8) & 255) << 1) + 1] += 1;
+        h[off[c + 2] + (((w >>> 16) & 255) << 1)] += g;
+        h[off[c + 2] + (((w >>> 16) & 255) << 1) + 1] += 1;
+        h[off[c + 3] + ((w >>> 24) << 1)] += g;
+        h[off[c + 3] + ((w >>> 24) << 1) + 1] += 1;
       }
     }
+  }
+
+  /** Histograms of the listed columns only, from the rows idx[start … end) (random-forest nodes). */
+  private buildHistColumns(h: Float64Array, cols: Int32Array, idx: Int32Array, start: number, end: number, grad: Float64Array): void {
+    const bins = this.data.bins;
+    const stride = this.data.stride;
+    const off = this.offset;
+    const nc = cols.length;
+    for (let ci = 0; ci < nc; ci++) {
+      const c = cols[ci];
+      h.fill(0, off[c], off[c] + 2 * (this.mapper.nBins[c] + 1));
+    }
+    // Row by row: a row's bins share a few cache lines, where column by column each row would cost a miss.
+    for (let i = start; i < end; i++) {
+      const r = idx[i];
+      const g = grad[r];
+      const o = r * stride;
+      for (let ci = 0; ci < nc; ci++) {
+        const c = cols[ci];
+        const k = off[c] + (bins[o + c] << 1);
+        h[k] += g;
+        h[k + 1] += 1;
+      }
+    }
+  }
+
+  /** The columns a node may split on: all, or a seeded random subset (sorted). */
+  private sampleColumns(p: GrowParams, rng: Rng | null): Int32Array {
+    const nCols = this.data.nCols;
+    if (!(p.featureFraction < 1 && rng)) return this.colOrder;
+    const nTry = Math.max(1, Math.round(p.featureFraction * nCols));
+    const cols = this.sampleScratch;
+    cols.set(this.colOrder);
+    // A partial Fisher–Yates shuffle picks nTry distinct columns.
+    for (let i = 0; i < nTry; i++) {
+      const j = i + rng.int(nCols - i);
+      const t = cols[i];
+      cols[i] = cols[j];
+      cols[j] = t;
+    }
+    return cols.slice(0, nTry).sort();
   }
 
   /**
@@ -126,9 +188,8 @@ export class TreeGrower {
     onLeaf?: (value: number, start: number, end: number) => void,
   ): Tree {
     if (this.scratch.length < n) this.scratch = new Int32Array(n);
+    const direct = p.featureFraction < 1 && rng !== null;
     const nodes = new NodeList();
-    const rootHist = this.takeHist();
-    this.buildHist(rootHist, idx, 0, n, grad);
     let sumG = 0;
     for (let i = 0; i < n; i++) sumG += grad[idx[i]];
     const root = nodes.add(0, n, sumG, n, 0);
@@ -136,21 +197,31 @@ export class TreeGrower {
     // depth-first then, so only a few histograms are held at once.
     const depthFirst = p.maxDepth > 0 && p.maxDepth < 31 && p.maxLeafNodes >= 2 ** p.maxDepth;
     const open = new CandidateHeap(depthFirst);
-    const consider = (node: number, hist: Float64Array): void => {
-      const c = nodes.count[node];
-      const depthOk = p.maxDepth <= 0 || nodes.depth[node] < p.maxDepth;
-      if (!depthOk || c < 2 * p.minSamplesLeaf) {
-        this.giveHist(hist);
+    const splittable = (node: number): boolean =>
+      (p.maxDepth <= 0 || nodes.depth[node] < p.maxDepth) && nodes.count[node] >= 2 * p.minSamplesLeaf;
+    // In direct mode a node's histogram covers only its sampled columns and is built when the node is considered.
+    const consider = (node: number, hist: Float64Array | null): void => {
+      if (!splittable(node)) {
+        if (hist) this.giveHist(hist);
         return;
       }
-      const best = this.bestSplit(hist, nodes.sumG[node], c, p, rng);
-      if (best === null) {
-        this.giveHist(hist);
-        return;
+      let cols = this.colOrder;
+      let h = hist;
+      if (direct) {
+        cols = this.sampleColumns(p, rng);
+        h = this.takeHist();
+        this.buildHistColumns(h, cols, idx, nodes.start[node], nodes.end[node], grad);
       }
-      open.push({ node, hist, ...best });
+      const best = this.bestSplit(h as Float64Array, cols, nodes.sumG[node], nodes.count[node], p);
+      if (best === null || direct) this.giveHist(h as Float64Array);
+      if (best !== null) open.push({ node, hist: direct ? null : h, ...best });
     };
-    consider(root, rootHist);
+    if (direct) consider(root, null);
+    else {
+      const rootHist = this.takeHist();
+      this.buildHist(rootHist, idx, 0, n, grad);
+      consider(root, rootHist);
+    }
     let leaves = 1;
     while (leaves < p.maxLeafNodes && open.size > 0) {
       // The open leaf with the largest gain (ties: the earliest node, so growth is deterministic).
@@ -164,62 +235,55 @@ export class TreeGrower {
       const r = nodes.add(mid, end, nodes.sumG[node] - cand.gLeft, nodes.count[node] - cand.nLeft, depth);
       nodes.split(node, cand.col, cand.bin, cand.missingLeft, l, r);
       leaves++;
+      if (direct) {
+        consider(l, null);
+        consider(r, null);
+        continue;
+      }
+      const big = cand.hist as Float64Array;
+      if (!splittable(l) && !splittable(r)) {
+        this.giveHist(big);
+        continue;
+      }
       // Histogram of the smaller child by scanning its rows, the larger by subtraction from the parent's.
       const smallIsLeft = mid - start <= end - mid;
       const small = this.takeHist();
       if (smallIsLeft) this.buildHist(small, idx, start, mid, grad);
       else this.buildHist(small, idx, mid, end, grad);
-      const big = cand.hist;
-      const nCols = this.data.nCols;
-      for (let k = 0, m = nCols * 512; k < m; k++) big[k] -= small[k];
+      for (let k = 0, m = this.histSize; k < m; k++) big[k] -= small[k];
       consider(smallIsLeft ? l : r, small);
       consider(smallIsLeft ? r : l, big);
     }
-    while (open.size > 0) this.giveHist(open.pop().hist);
+    while (open.size > 0) {
+      const h = open.pop().hist;
+      if (h) this.giveHist(h);
+    }
     return this.finish(nodes, p, onLeaf);
   }
 
-  /** The best split of a node from its histogram, or null when no split gains. */
-  private bestSplit(
-    h: Float64Array,
-    sumG: number,
-    count: number,
-    p: GrowParams,
-    rng: Rng | null,
-  ): Omit<Candidate, 'node' | 'hist'> | null {
+  /** The best split of a node over columns `cols` from its histogram, or null when no split gains. */
+  private bestSplit(h: Float64Array, cols: Int32Array, sumG: number, count: number, p: GrowParams): Omit<Candidate, 'node' | 'hist'> | null {
     const lambda = p.l2;
     const minLeaf = p.minSamplesLeaf;
     const parentScore = (sumG * sumG) / (count + lambda);
     let bestGain = 1e-12 * Math.max(1, Math.abs(parentScore));
     let best: Omit<Candidate, 'node' | 'hist'> | null = null;
-    const nCols = this.data.nCols;
-    let cols = this.colOrder;
-    let nTry = nCols;
-    if (p.featureFraction < 1 && rng) {
-      nTry = Math.max(1, Math.round(p.featureFraction * nCols));
-      cols = Int32Array.from(this.colOrder);
-      // A partial Fisher–Yates shuffle picks nTry distinct columns; they are then tried in column order.
-      for (let i = 0; i < nTry; i++) {
-        const j = i + rng.int(nCols - i);
-        const t = cols[i];
-        cols[i] = cols[j];
-        cols[j] = t;
-      }
-      cols = cols.subarray(0, nTry).sort();
-    }
-    for (let ci = 0; ci < nTry; ci++) {
+    for (let ci = 0; ci < cols.length; ci++) {
       const col = cols[ci];
-      const base = col << 9;
+      const base = this.offset[col];
       const nb = this.mapper.nBins[col];
-      const gMiss = h[base + (MISSING_BIN << 1)];
-      const nMiss = h[base + (MISSING_BIN << 1) + 1];
+      const gMiss = h[base + (nb << 1)];
+      const nMiss = h[base + (nb << 1) + 1];
       let gl = 0;
       let nl = 0;
       // Split after bin b: bins 0…b go left. With missing rows, b = nb−1 separates missing from present values.
       const lastB = nMiss > 0 ? nb - 1 : nb - 2;
       for (let b = 0; b <= lastB; b++) {
+        const cb = h[base + (b << 1) + 1];
         gl += h[base + (b << 1)];
-        nl += h[base + (b << 1) + 1];
+        nl += cb;
+        // An empty bin changes nothing: the split after the previous bin was already scored.
+        if (cb === 0 && b > 0 && b < nb - 1) continue;
         // Missing rows to the right.
         let nr = count - nl;
         if (nl >= minLeaf && nr >= minLeaf) {
@@ -255,6 +319,7 @@ export class TreeGrower {
   private partition(idx: Int32Array, start: number, end: number, col: number, bin: number, missingLeft: boolean): number {
     const n = this.data.nRows;
     const colBins = this.data.byColumn.subarray(col * n, (col + 1) * n);
+    const missing = this.mapper.nBins[col];
     const tmp = this.scratch;
     const missLeft = missingLeft ? 1 : 0;
     let w = start;
@@ -263,7 +328,7 @@ export class TreeGrower {
     for (let i = start; i < end; i++) {
       const r = idx[i];
       const b = colBins[r];
-      const goLeft = b === MISSING_BIN ? missLeft : b <= bin ? 1 : 0;
+      const goLeft = b === missing ? missLeft : b <= bin ? 1 : 0;
       idx[w] = r;
       tmp[t] = r;
       w += goLeft;
@@ -273,11 +338,7 @@ export class TreeGrower {
     return w;
   }
 
-  private finish(
-    nodes: NodeList,
-    p: GrowParams,
-    onLeaf?: (value: number, start: number, end: number) => void,
-  ): Tree {
+  private finish(nodes: NodeList, p: GrowParams, onLeaf?: (value: number, start: number, end: number) => void): Tree {
     const m = nodes.size;
     const tree: Tree = {
       feature: new Int32Array(m),
@@ -291,12 +352,13 @@ export class TreeGrower {
     for (let i = 0; i < m; i++) {
       tree.cover[i] = nodes.count[i];
       const col = nodes.col[i];
+      // Internal nodes carry the value they would predict as a leaf (for inspection only).
+      const v = (-nodes.sumG[i] / (nodes.count[i] + p.l2)) * p.shrinkage;
+      tree.value[i] = v;
       if (col < 0) {
         tree.feature[i] = -1;
         tree.left[i] = -1;
         tree.right[i] = -1;
-        const v = (-nodes.sumG[i] / (nodes.count[i] + p.l2)) * p.shrinkage;
-        tree.value[i] = v;
         onLeaf?.(v, nodes.start[i], nodes.end[i]);
       } else {
         tree.feature[i] = col;
@@ -307,8 +369,6 @@ export class TreeGrower {
         tree.left[i] = nodes.left[i];
         tree.right[i] = nodes.right[i];
         tree.defaultLeft[i] = nodes.missingLeft[i];
-        // Internal nodes carry the value they would predict as a leaf (useful for inspection only).
-        tree.value[i] = (-nodes.sumG[i] / (nodes.count[i] + p.l2)) * p.shrinkage;
       }
     }
     return tree;
@@ -317,7 +377,7 @@ export class TreeGrower {
 
 interface Candidate {
   node: number;
-  hist: Float64Array;
+  hist: Float64Array | null;
   gain: number;
   col: number;
   bin: number;
