@@ -1,17 +1,19 @@
-import { quantileSorted } from './metrics.js';
 import type { Table } from './table.js';
 
 /** Thresholds of the leak guard (see `leakGuard`). */
 export interface LeakGuardOptions {
   /** |Pearson r| of log values above which a feature is a near-exact function of the target or of the run time. */
   maxAbsCorrelation: number;
-  /** Largest p95 − p5 spread of log10(a / (runtime · b)) for "a = rate b × the run time". */
-  maxLogRatioSpread: number;
+  /**
+   * For "a = rate b × the run time": the largest share of the spread of log(a/b) left once the run time is taken
+   * out (standard deviations), so a mere copy of b, where the run time explains nothing, is not taken for a product.
+   */
+  maxResidualShare: number;
   /** Rows (with every value involved positive) a rule needs before it may judge. */
   minRows: number;
 }
 
-export const LEAK_GUARD_DEFAULTS: LeakGuardOptions = { maxAbsCorrelation: 0.995, maxLogRatioSpread: 0.02, minRows: 30 };
+export const LEAK_GUARD_DEFAULTS: LeakGuardOptions = { maxAbsCorrelation: 0.995, maxResidualShare: 0.25, minRows: 30 };
 
 export interface LeakReport {
   dropped: { feature: string; reason: string }[];
@@ -53,22 +55,16 @@ function correlation(a: Float64Array, b: Float64Array, minRows: number): number 
   return sab / Math.sqrt(saa * sbb);
 }
 
-/** p95 − p5 of the values (NaN when fewer than `minRows`). */
-function spread(v: number[], minRows: number): number {
-  if (v.length < minRows) return NaN;
-  const s = Float64Array.from(v).sort();
-  return quantileSorted(s, 0.95) - quantileSorted(s, 0.05);
-}
-
 /**
  * Finds candidate features that leak the answer, on the training rows only. Three rules, each on the numeric
  * candidates (a string column cannot be a numeric function of the target):
  * 1. target: |r| between sign·log10(1+|x|) of the feature and log10(1 + target) above `maxAbsCorrelation`;
  * 2. run time: the same with log10(1 + run time);
- * 3. rate × window: for another candidate b, log10(a) − log10(runtime) − log10(b) is nearly constant
- *    (p95 − p5 ≤ `maxLogRatioSpread`, i.e. a/(runtime·b) varies by under ±2.3 %) over the rows where a, b and the
- *    run time are positive, while the run time itself varies (p95 − p5 of log10 runtime > 0.1). Such an `a` (node-
- *    hours = nodes × the job's window; server bytes = rate × the window) is only known once the job has ended.
+ * 3. rate × window: for another candidate b, over the rows where a, b and the run time are positive, log10 a is
+ *    an almost exact linear function of log10 b + log10 runtime (|r| above `maxAbsCorrelation`) and the run time
+ *    explains most of what b does not (sd of log a − log b − log runtime ≤ `maxResidualShare` × sd of
+ *    log a − log b). Such an `a` (node-hours = nodes × the job's window; server totals = rate × the window, even
+ *    when the server's window is the job's rounded to its sampling interval) is only known once the job has ended.
  * Candidates are judged in the given order; a feature already dropped is not used as another's b.
  */
 export function leakGuard(
@@ -109,41 +105,78 @@ export function leakGuard(
     }
   }
   if (rt && runtime) {
-    const rtl: number[] = [];
-    for (let i = 0; i < idx.length; i++) if (rt[idx[i]] > 0) rtl.push(Math.log10(rt[idx[i]]));
-    if (spread(rtl, o.minRows) > 0.1) {
-      // log10 of positive values (NaN otherwise), the run time's subtracted from each candidate's.
-      const lr = Float64Array.from(idx, (r) => (rt[r] > 0 ? Math.log10(rt[r]) : NaN));
-      const pos = new Map(numeric.map((c) => [c, Float64Array.from(idx, (r) => ((table.columns[c] as Float64Array)[r] > 0 ? Math.log10((table.columns[c] as Float64Array)[r]) : NaN))]));
-      for (const a of numeric) {
-        if (gone.has(a)) continue;
-        const la = pos.get(a) as Float64Array;
-        for (const b of numeric) {
-          if (b === a || gone.has(b)) continue;
-          const lb = pos.get(b) as Float64Array;
-          // A cheap look first: the spread over every k-th row (at most ~256 rows); the full spread only when that
-          // one is within twice the limit.
-          const step = Math.max(1, Math.floor(la.length / 256));
-          const probe: number[] = [];
-          for (let i = 0; i < la.length; i += step) {
-            const d = la[i] - lr[i] - lb[i];
-            if (d === d) probe.push(d);
-          }
-          if (probe.length >= Math.min(o.minRows, 8) && !(spread(probe, Math.min(o.minRows, 8)) <= 2 * o.maxLogRatioSpread)) continue;
-          const ratio: number[] = [];
-          for (let i = 0; i < la.length; i++) {
-            const d = la[i] - lr[i] - lb[i];
-            if (d === d) ratio.push(d);
-          }
-          const sp = spread(ratio, o.minRows);
-          if (sp <= o.maxLogRatioSpread) {
-            dropped.push({ feature: a, reason: `${a} ≈ ${b} × run time ${runtime} (p95−p5 of log10 ratio ${sp.toFixed(4)} ≤ ${o.maxLogRatioSpread}): known only after the job ends` });
-            gone.add(a);
-            break;
-          }
+    // log10 of positive values (NaN otherwise).
+    const logPos = (col: Float64Array): Float64Array => Float64Array.from(idx, (r) => (col[r] > 0 ? Math.log10(col[r]) : NaN));
+    const lr = logPos(rt);
+    const pos = new Map(numeric.map((c) => [c, logPos(table.columns[c] as Float64Array)]));
+    for (const a of numeric) {
+      if (gone.has(a)) continue;
+      const la = pos.get(a) as Float64Array;
+      for (const b of numeric) {
+        if (b === a || gone.has(b)) continue;
+        const lb = pos.get(b) as Float64Array;
+        // A cheap look at every k-th row (about 256) first; the full test only for pairs that could pass.
+        const step = Math.max(1, Math.floor(la.length / 256));
+        if (step > 1) {
+          const probe = productFit(la, lb, lr, step);
+          if (probe.n >= 8 && !(probe.r > o.maxAbsCorrelation - 0.02)) continue;
+        }
+        const fit = productFit(la, lb, lr, 1);
+        if (fit.n >= o.minRows && fit.r > o.maxAbsCorrelation && fit.sdProduct <= o.maxResidualShare * fit.sdRatio) {
+          dropped.push({
+            feature: a,
+            reason: `${a} ≈ ${b} × run time ${runtime} (r of logs ${fit.r.toFixed(4)} > ${o.maxAbsCorrelation}; the run time explains ${(100 * (1 - fit.sdProduct / fit.sdRatio)).toFixed(0)} % of the spread of ${a}/${b}): known only after the job ends`,
+          });
+          gone.add(a);
+          break;
         }
       }
     }
   }
   return { dropped };
+}
+
+/**
+ * How well log a = log b + log runtime (+ a constant) fits over rows (every `step`-th) where all three are positive:
+ * r = Pearson correlation of log a with log b + log runtime; sdProduct = standard deviation of
+ * log a − log b − log runtime; sdRatio = standard deviation of log a − log b.
+ */
+function productFit(la: Float64Array, lb: Float64Array, lr: Float64Array, step: number): { n: number; r: number; sdProduct: number; sdRatio: number } {
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  let sd = 0;
+  let sdd = 0;
+  let se = 0;
+  let see = 0;
+  for (let i = 0; i < la.length; i += step) {
+    const x = la[i];
+    const y = lb[i] + lr[i];
+    if (!(x === x && y === y)) continue;
+    n++;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    syy += y * y;
+    sxy += x * y;
+    const d = x - y;
+    sd += d;
+    sdd += d * d;
+    const e = x - lb[i];
+    se += e;
+    see += e * e;
+  }
+  if (n < 2) return { n, r: NaN, sdProduct: NaN, sdRatio: NaN };
+  const vx = sxx / n - (sx / n) ** 2;
+  const vy = syy / n - (sy / n) ** 2;
+  const cov = sxy / n - (sx / n) * (sy / n);
+  return {
+    n,
+    r: vx > 1e-24 && vy > 1e-24 ? cov / Math.sqrt(vx * vy) : NaN,
+    sdProduct: Math.sqrt(Math.max(0, sdd / n - (sd / n) ** 2)),
+    sdRatio: Math.sqrt(Math.max(0, see / n - (se / n) ** 2)),
+  };
 }

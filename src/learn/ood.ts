@@ -99,7 +99,7 @@ export function scoreOod(model: OodModel, pre: Preprocessor, enc: Encoded, refer
     const out = outOfRange(model.ranges, m.data, m.nCols, r);
     if (out.length > model.maxOutOfRange) {
       const names = out.slice(0, 5).map((c) => pre.columns[c]);
-      why.push(`${out.length} features outside the training range (${names.join(', ')}${out.length > 5 ? ', …' : ''})`);
+      why.push(`${out.length} feature${out.length > 1 ? 's' : ''} outside the training range (${names.join(', ')}${out.length > 5 ? ', …' : ''})`);
     }
     distance[r] = Math.sqrt(nb.dist2[r]);
     if (distance[r] > model.distanceThreshold) {

@@ -21,6 +21,15 @@ export interface SelectionData {
   /** Training rows (z-scores under statsAll, float32) in the order the final kNN stores them, and their targets. */
   reference: { rows: Float32Array; y: Float64Array };
   seed: number;
+  /** Replaces fixed settings of a family's grid (e.g. fewer MLP epochs, more forest trees). */
+  overrides?: SettingOverrides;
+}
+
+/** Fixed settings a caller may replace, per family (the searched grid stays as documented). */
+export interface SettingOverrides {
+  gbdt?: Partial<GbdtParams>;
+  forest?: Partial<ForestParams> & { selectionTrees?: number };
+  mlp?: Partial<MlpParams>;
 }
 
 /** The outcome of selecting one family: the refitted model, its settings, and its scores on validation rows. */
@@ -69,7 +78,7 @@ function selectGbdt(d: SelectionData): Selected {
   const runs: { value: { params: Partial<GbdtParams>; iters: number; pred: Float64Array }; rmse: number }[] = [];
   for (const maxLeafNodes of GRIDS.gbdt.maxLeafNodes) {
     for (const minSamplesLeaf of GRIDS.gbdt.minSamplesLeaf) {
-      const params = { ...GRIDS.gbdt.fixed, maxLeafNodes, minSamplesLeaf, seed: d.seed };
+      const params = { ...GRIDS.gbdt.fixed, maxLeafNodes, minSamplesLeaf, seed: d.seed, ...d.overrides?.gbdt };
       const fit = fitGbdt(d.fit.x, d.fit.y, params, d.valid);
       const pred = predictModel({ type: 'gbdt', params, trees: fit.model }, d.valid.x);
       const e = rmse(d.valid.y, pred);
@@ -92,8 +101,9 @@ function selectForest(d: SelectionData): Selected {
   const runs: { value: { params: Partial<ForestParams>; pred: Float64Array }; rmse: number }[] = [];
   for (const maxFeatures of GRIDS.forest.maxFeatures) {
     for (const minSamplesLeaf of GRIDS.forest.minSamplesLeaf) {
-      const params = { ...GRIDS.forest.fixed, maxFeatures, minSamplesLeaf, seed: d.seed };
-      const trial = { ...params, nTrees: GRIDS.forest.selectionTrees };
+      const { selectionTrees = GRIDS.forest.selectionTrees, ...fixed } = d.overrides?.forest ?? {};
+      const params = { ...GRIDS.forest.fixed, maxFeatures, minSamplesLeaf, seed: d.seed, ...fixed };
+      const trial = { ...params, nTrees: Math.min(selectionTrees, params.nTrees) };
       const pred = predictModel({ type: 'forest', params: trial, trees: fitForest(d.fit.x, d.fit.y, trial) }, d.valid.x);
       const e = rmse(d.valid.y, pred);
       tried.push({ params: { maxFeatures, minSamplesLeaf }, rmse: e });
@@ -142,7 +152,7 @@ function selectKnn(d: SelectionData): Selected {
 
 /** The MLP's selection: early stopping on validation picks the epochs, the refit trains that many on all rows. */
 export async function selectMlp(d: SelectionData): Promise<Selected & { backend: string }> {
-  const params = { ...GRIDS.mlp.fixed, seed: d.seed };
+  const params = { ...GRIDS.mlp.fixed, seed: d.seed, ...d.overrides?.mlp };
   const first = await fitMlp(d.fit.x, d.fit.y, d.statsFit, params, d.valid);
   const pred = predictModel({ type: 'mlp', params, mlp: first.model }, d.valid.x);
   const refitParams = { ...params, maxEpochs: first.epochs };

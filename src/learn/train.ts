@@ -8,7 +8,7 @@ import { MODEL_KINDS, type ModelKind } from './models.js';
 import { calibrateOod, numericRanges } from './ood.js';
 import { encode, fitPreprocessor, type FeatureSpec } from './preprocess.js';
 import { Rng } from './rng.js';
-import { selectMlp, selectSync, type Selected, type SelectionData } from './select.js';
+import { selectMlp, selectSync, type Selected, type SelectionData, type SettingOverrides } from './select.js';
 import { validationSplit, sortByTime } from './split.js';
 import { takeRows, type Table } from './table.js';
 import { zScores } from './knn.js';
@@ -32,6 +32,8 @@ export interface TrainOptions {
   ensemble?: 'average' | 'closest';
   /** Train the MLP on a worker thread while the other families train (default true). */
   parallel?: boolean;
+  /** Replaces fixed settings of a family (e.g. `{ mlp: { maxEpochs: 20 } }`); the searched grids stay. */
+  overrides?: SettingOverrides;
   /** Progress lines (one per family) for a CLI to print. */
   onProgress?: (line: string) => void;
 }
@@ -116,6 +118,7 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
     statsAll: statsOf(pre),
     reference: { rows: refRows, y: refY },
     seed,
+    overrides: options.overrides,
   };
   const results = new Map<ModelKind, Selected>();
   let mlpBackend: string | null = null;

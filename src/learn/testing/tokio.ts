@@ -1,20 +1,17 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SHARED } from '../../testing/corpus.js';
 import { gunzipSync } from 'node:zlib';
 import type { FeatureSpec } from '../preprocess.js';
+import { sortByTime } from '../split.js';
 import { makeTable, type Column, type Table } from '../table.js';
 
-/** The shared TOKIO-ABC Cori table (relative to the repository root), present when ../shared is. */
-export const TOKIO_CORI = '../shared/datasets/tokio-abc/cori-summaries_2017-02-14-2017-11-14.csv.gz';
+/** The shared TOKIO-ABC Cori table (Cori jobs started before 2017-11-15). */
+export const TOKIO_CORI = join(SHARED, 'datasets', 'tokio-abc', 'cori-summaries_2017-02-14-2017-11-14.csv.gz');
 
 /** Throughput target: Darshan's POSIX performance estimate by the slowest rank, MiB/s. */
 export const TOKIO_TARGET = 'darshan_agg_perf_by_slowest_posix';
-
-export function tokioPath(root = process.cwd()): string | null {
-  const p = join(root, TOKIO_CORI);
-  return existsSync(p) ? p : null;
-}
 
 /**
  * Reads a TOKIO-ABC summaries CSV (gzip). Its header lacks a name for the first field, pandas' row index: that
@@ -64,4 +61,14 @@ export function tokioFeatures(table: Table): FeatureSpec[] {
   }
   for (const s of strings) specs.push({ name: s, kind: 'categorical', minCount: 10 });
   return specs;
+}
+
+/**
+ * The accuracy study's split (issue 14): rows ordered by _datetime_start (ties by row), the earliest 80 % to
+ * train, the latest 20 % to test.
+ */
+export function tokioSplit(table: Table): { train: Int32Array; test: Int32Array } {
+  const order = sortByTime(table, '_datetime_start', Int32Array.from({ length: table.nRows }, (_, i) => i));
+  const cut = Math.round(table.nRows * 0.8);
+  return { train: order.slice(0, cut), test: order.slice(cut) };
 }
