@@ -35,20 +35,11 @@ export function kernelShap(
   nPlayers: number,
   options: Partial<KernelShapOptions> = {},
 ): { base: number; output: number; phi: Float64Array } {
-  const o = { ...KERNEL_SHAP_DEFAULTS, ...options };
   const nCols = group.length;
-  const differs = new Uint8Array(nPlayers);
-  for (let c = 0; c < nCols; c++) if (!same(x[c], b[c])) differs[group[c]] = 1;
-  const players: number[] = [];
-  for (let p = 0; p < nPlayers; p++) if (differs[p]) players.push(p);
+  const { players, colsOf } = differingPlayers(x, b, group, nPlayers);
   const m = players.length;
-  const colsOf: number[][] = players.map(() => []);
-  const slot = new Int32Array(nPlayers).fill(-1);
-  players.forEach((p, i) => (slot[p] = i));
-  for (let c = 0; c < nCols; c++) if (slot[group[c]] >= 0) colsOf[slot[group[c]]].push(c);
-  const phi = new Float64Array(nPlayers);
-  // Rows for a list of coalitions (bit sets over the m players, as Uint8Arrays).
-  const evaluate = (coalitions: Uint8Array[]): Float64Array => {
+  // Rows for a list of coalitions (0/1 per differing player): x on the coalition's columns, b elsewhere.
+  const value = (coalitions: Uint8Array[]): Float64Array => {
     const rows = new Float64Array(coalitions.length * nCols);
     coalitions.forEach((s, k) => {
       const o2 = k * nCols;
@@ -57,14 +48,40 @@ export function kernelShap(
     });
     return predict(rows, coalitions.length);
   };
-  const ends = evaluate([new Uint8Array(m), new Uint8Array(m).fill(1)]);
+  const res = shapleyGame(m, value, options);
+  const phi = new Float64Array(nPlayers);
+  for (let i = 0; i < m; i++) phi[players[i]] = res.phi[i];
+  return { base: res.base, output: res.output, phi };
+}
+
+/** The players (groups) with at least one column where x differs from b, and each one's columns. */
+export function differingPlayers(x: ArrayLike<number>, b: ArrayLike<number>, group: ArrayLike<number>, nPlayers: number): { players: number[]; colsOf: number[][] } {
+  const differs = new Uint8Array(nPlayers);
+  for (let c = 0; c < group.length; c++) if (!same(x[c], b[c])) differs[group[c]] = 1;
+  const players: number[] = [];
+  for (let p = 0; p < nPlayers; p++) if (differs[p]) players.push(p);
+  const slot = new Int32Array(nPlayers).fill(-1);
+  players.forEach((p, i) => (slot[p] = i));
+  const colsOf: number[][] = players.map(() => []);
+  for (let c = 0; c < group.length; c++) if (slot[group[c]] >= 0) colsOf[slot[group[c]]].push(c);
+  return { players, colsOf };
+}
+
+/**
+ * Shapley values of a game on m players given its value on batches of coalitions (0/1 per player): every coalition
+ * when m ≤ `maxExact`, else KernelSHAP. base = v(∅), output = v(all players).
+ */
+export function shapleyGame(m: number, value: (coalitions: Uint8Array[]) => Float64Array, options: Partial<KernelShapOptions> = {}): { base: number; output: number; phi: Float64Array } {
+  const o = { ...KERNEL_SHAP_DEFAULTS, ...options };
+  const ends = value([new Uint8Array(m), new Uint8Array(m).fill(1)]);
   const base = ends[0];
   const output = ends[1];
+  const phi = new Float64Array(m);
   if (m === 0) return { base, output, phi };
   if (m <= o.maxExact) {
     const all: Uint8Array[] = [];
     for (let mask = 0; mask < 1 << m; mask++) all.push(Uint8Array.from({ length: m }, (_, i) => (mask >> i) & 1));
-    const v = evaluate(all);
+    const v = value(all);
     const fact = [1];
     for (let i = 1; i <= m; i++) fact.push(fact[i - 1] * i);
     for (let i = 0; i < m; i++) {
@@ -75,15 +92,14 @@ export function kernelShap(
         for (let k = mask; k; k &= k - 1) size++;
         s += ((fact[size] * fact[m - size - 1]) / fact[m]) * (v[mask | (1 << i)] - v[mask]);
       }
-      phi[players[i]] = s;
+      phi[i] = s;
     }
-    return { base, output, phi };
+    // v(∅) and v(all) as evaluated in the batch, so Σ φ = output − base holds to the last bit of the formula.
+    return { base: v[0], output: v[(1 << m) - 1], phi };
   }
   const { coalitions, weights } = kernelCoalitions(m, o.samples, new Rng(o.seed));
-  const v = evaluate(coalitions);
-  const sol = constrainedFit(coalitions, weights, v, base, output, m);
-  for (let i = 0; i < m; i++) phi[players[i]] = sol[i];
-  return { base, output, phi };
+  const v = value(coalitions);
+  return { base, output, phi: constrainedFit(coalitions, weights, v, base, output, m) };
 }
 
 function binomial(n: number, k: number): number {

@@ -99,3 +99,74 @@ export function predictKnn(model: KnnModel, m: Matrix): Float64Array {
   const nb = nearest(model.rows, m.nCols, q, m.nRows, model.k);
   return knnCombine(model.y, nb, Math.min(model.k, model.y.length), model.k, model.weighting);
 }
+
+/**
+ * The kNN prediction as a game over players (groups of columns where x differs from the baseline b), for SHAP:
+ * v(S) = kNN(x on S's columns, b elsewhere). Squared distances decompose by column, so each training row's
+ * distance to the baseline and each player's change of it are computed once; a coalition then costs one sum per
+ * training row over its players instead of a pass over every column.
+ */
+export function knnGame(model: KnnModel, x: ArrayLike<number>, b: ArrayLike<number>, colsOf: number[][]): (coalitions: Uint8Array[]) => Float64Array {
+  const nCols = model.mean.length;
+  const nTrain = model.y.length;
+  const z = (v: ArrayLike<number>): Float64Array => Float64Array.from({ length: nCols }, (_, c) => (v[c] === v[c] ? (v[c] - model.mean[c]) / model.std[c] : 0));
+  const zx = z(x);
+  const zb = z(b);
+  const rows = model.rows;
+  const d0 = new Float64Array(nTrain);
+  const m = colsOf.length;
+  const delta = new Float64Array(m * nTrain);
+  for (let t = 0; t < nTrain; t++) {
+    const o = t * nCols;
+    let d = 0;
+    for (let c = 0; c < nCols; c++) {
+      const e = zb[c] - rows[o + c];
+      d += e * e;
+    }
+    d0[t] = d;
+    for (let i = 0; i < m; i++) {
+      let s = 0;
+      for (const c of colsOf[i]) {
+        const ex = zx[c] - rows[o + c];
+        const eb = zb[c] - rows[o + c];
+        s += ex * ex - eb * eb;
+      }
+      delta[i * nTrain + t] = s;
+    }
+  }
+  const k = Math.min(model.k, nTrain);
+  const dist = new Float64Array(nTrain);
+  const bestD = new Float64Array(k);
+  const bestI = new Int32Array(k);
+  return (coalitions) =>
+    Float64Array.from(coalitions, (s) => {
+      dist.set(d0);
+      for (let i = 0; i < m; i++) {
+        if (!s[i]) continue;
+        const o = i * nTrain;
+        for (let t = 0; t < nTrain; t++) dist[t] += delta[o + t];
+      }
+      bestD.fill(Infinity);
+      for (let t = 0; t < nTrain; t++) {
+        const d = dist[t];
+        if (d < bestD[k - 1]) {
+          let j = k - 1;
+          while (j > 0 && bestD[j - 1] > d) {
+            bestD[j] = bestD[j - 1];
+            bestI[j] = bestI[j - 1];
+            j--;
+          }
+          bestD[j] = d;
+          bestI[j] = t;
+        }
+      }
+      let num = 0;
+      let den = 0;
+      for (let j = 0; j < k; j++) {
+        const w = model.weighting === 'uniform' ? 1 : 1 / (Math.sqrt(Math.max(0, bestD[j])) + EPS);
+        num += w * model.y[bestI[j]];
+        den += w;
+      }
+      return num / den;
+    });
+}

@@ -2,8 +2,8 @@ import type { TreeEnsemble } from './ensemble-trees.js';
 import { predictTrees } from './ensemble-trees.js';
 import type { ForestParams } from './forest.js';
 import type { GbdtParams } from './gbdt.js';
-import { kernelShap, type KernelShapOptions } from './kernel-shap.js';
-import { knnCombine, nearest, zScores, type KnnModel } from './knn.js';
+import { differingPlayers, kernelShap, shapleyGame, type KernelShapOptions } from './kernel-shap.js';
+import { knnCombine, knnGame, nearest, zScores, type KnnModel } from './knn.js';
 import { predictRidge, ridgeShap, type RidgeModel } from './linear.js';
 import { predictMlp, type MlpModel, type MlpParams } from './mlp.js';
 import type { Matrix } from './table.js';
@@ -91,7 +91,13 @@ export function explainModel(
       const res = ridgeShap(model.ridge, x, 0, baseline.row, nCols);
       return { base: res.base, output: res.base + sum(res.phi), phi: toFeatures(res.phi) };
     }
-    case 'knn':
+    case 'knn': {
+      const { players, colsOf } = differingPlayers(x, baseline.row, group, nFeatures);
+      const res = shapleyGame(players.length, knnGame(model.knn, x, baseline.row, colsOf), kernel);
+      const phi = new Float64Array(nFeatures);
+      players.forEach((p, i) => (phi[p] = res.phi[i]));
+      return { base: res.base, output: res.output, phi };
+    }
     case 'mlp': {
       const f = (rows: Float64Array, n: number): Float64Array => predictModel(model, { nRows: n, nCols, data: rows });
       const res = kernelShap(f, x, baseline.row, group, nFeatures, kernel);
