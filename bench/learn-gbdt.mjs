@@ -1,10 +1,10 @@
 // GBDT speed against scikit-learn's HistGradientBoostingRegressor (issue 14): the same 100k × 50 table, 200 trees,
 // max_leaf_nodes 31, early stopping off, both timed in CPU seconds (user + system, all threads) around fit, and
 // predict timed on the same rows. Run after `npx tsc -p tsconfig.json`: node bench/learn-gbdt.mjs [rows] [cols]
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { fitGbdt } from '../dist/learn/gbdt.js';
 import { predictTrees } from '../dist/learn/ensemble-trees.js';
 import { Rng } from '../dist/learn/rng.js';
@@ -60,6 +60,7 @@ for (let i = 0; i < n; i++) {
 ours.trainR2 = 1 - sse / sst;
 
 let sk = null;
+let sk1 = null;
 if (sklearnAvailable()) {
   const script = `
 import numpy as np, resource, time, json, sys
@@ -77,13 +78,16 @@ med = lambda v: float(np.median(v))
 print(json.dumps({'fitCpu': med([f[0] for f in fits]), 'fitWall': med([f[1] for f in fits]), 'predictCpu': med([f[0] for f in preds]), 'predictWall': med([f[1] for f in preds]), 'trainR2': float(1 - ((pr - y) ** 2).sum() / ((y - y.mean()) ** 2).sum())}))
 `;
   sk = JSON.parse(python(script, [join(out, 'gbdt-x.f64'), join(out, 'gbdt-y.f64')]));
+  // The same with one OpenMP thread: on a busy shared machine idle OpenMP workers spin and inflate CPU time.
+  sk1 = JSON.parse(python(script, [join(out, 'gbdt-x.f64'), join(out, 'gbdt-y.f64')], { OMP_NUM_THREADS: '1' }));
 }
 const f = (v) => v.toFixed(2);
-console.log(`GBDT ${n} rows × ${p} columns, 200 trees, 31 leaves, median of ${runs} runs (CPU s = user + system, all threads)`);
+console.log(`GBDT ${n} rows × ${p} columns, 200 trees, 31 leaves, median of ${runs} runs (CPU s = user + system, all threads); load average ${loadavg()[0].toFixed(2)} at the end`);
 console.log('| | fit CPU s | fit wall s | predict CPU s | predict wall s | train R² |');
 console.log('|---|---:|---:|---:|---:|---:|');
 console.log(`| IOLens | ${f(ours.fitCpu)} | ${f(ours.fitWall)} | ${f(ours.predictCpu)} | ${f(ours.predictWall)} | ${ours.trainR2.toFixed(4)} |`);
 if (sk) {
-  console.log(`| scikit-learn | ${f(sk.fitCpu)} | ${f(sk.fitWall)} | ${f(sk.predictCpu)} | ${f(sk.predictWall)} | ${sk.trainR2.toFixed(4)} |`);
-  console.log(`\nfit CPU ratio IOLens / scikit-learn: ${(ours.fitCpu / sk.fitCpu).toFixed(2)}×`);
+  console.log(`| scikit-learn (OpenMP, 2 threads) | ${f(sk.fitCpu)} | ${f(sk.fitWall)} | ${f(sk.predictCpu)} | ${f(sk.predictWall)} | ${sk.trainR2.toFixed(4)} |`);
+  console.log(`| scikit-learn (OMP_NUM_THREADS=1) | ${f(sk1.fitCpu)} | ${f(sk1.fitWall)} | ${f(sk1.predictCpu)} | ${f(sk1.predictWall)} | ${sk1.trainR2.toFixed(4)} |`);
+  console.log(`\nfit CPU ratio IOLens / scikit-learn: ${(ours.fitCpu / sk.fitCpu).toFixed(2)}× (2 threads), ${(ours.fitCpu / sk1.fitCpu).toFixed(2)}× (1 thread)`);
 } else console.log('\n(scikit-learn not importable by /usr/bin/python3: no reference run)');

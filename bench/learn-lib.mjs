@@ -14,8 +14,8 @@ export function median(v) {
 }
 
 /** Runs a Python script with Debian's interpreter (the oracles live there) and returns its stdout. */
-export function python(script, args = []) {
-  const r = spawnSync('/usr/bin/python3', ['-c', script, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+export function python(script, args = [], env = {}) {
+  const r = spawnSync('/usr/bin/python3', ['-c', script, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`python failed: ${r.stderr}`);
   return r.stdout;
 }

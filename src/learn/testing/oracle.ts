@@ -10,7 +10,9 @@ import { join } from 'node:path';
 export function runPython(script: string, prepare?: (dir: string) => void): { stdout: string; dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-oracle-'));
   prepare?.(dir);
-  const r = spawnSync('/usr/bin/python3', ['-c', script, dir], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 120_000 });
+  // One OpenMP thread: the oracles' results do not depend on it, and idle OpenMP workers spin on a shared machine.
+  const env = { ...process.env, OMP_NUM_THREADS: '1' };
+  const r = spawnSync('/usr/bin/python3', ['-c', script, dir], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 120_000, env });
   if (r.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`python oracle failed (${r.status}): ${r.stderr || r.error}`);
