@@ -59,21 +59,24 @@ export function nearest(rows: Float32Array, nCols: number, queries: Float64Array
         // Early exit: this row can no longer enter the k best.
         if ((c & 15) === 15 && d > worst) break;
       }
-      if (d < worst) {
-        let i = kk - 1;
-        while (i > 0 && bestD[i - 1] > d) {
-          bestD[i] = bestD[i - 1];
-          bestI[i] = bestI[i - 1];
-          i--;
-        }
-        bestD[i] = d;
-        bestI[i] = t;
-      }
+      if (d < worst) insertBest(bestD, bestI, d, t);
     }
     index.set(bestI, q * kk);
     dist2.set(bestD, q * kk);
   }
   return { index, dist2 };
+}
+
+/** Inserts (d, t) into the ascending k-best lists, dropping the last; an equal distance keeps the earlier row first. */
+function insertBest(bestD: Float64Array, bestI: Int32Array, d: number, t: number): void {
+  let i = bestD.length - 1;
+  while (i > 0 && bestD[i - 1] > d) {
+    bestD[i] = bestD[i - 1];
+    bestI[i] = bestI[i - 1];
+    i--;
+  }
+  bestD[i] = d;
+  bestI[i] = t;
 }
 
 /** Combines neighbour targets into predictions for the first `k` of each query's neighbour list (width `stride`). */
@@ -149,16 +152,7 @@ export function knnGame(model: KnnModel, x: ArrayLike<number>, b: ArrayLike<numb
       bestD.fill(Infinity);
       for (let t = 0; t < nTrain; t++) {
         const d = dist[t];
-        if (d < bestD[k - 1]) {
-          let j = k - 1;
-          while (j > 0 && bestD[j - 1] > d) {
-            bestD[j] = bestD[j - 1];
-            bestI[j] = bestI[j - 1];
-            j--;
-          }
-          bestD[j] = d;
-          bestI[j] = t;
-        }
+        if (d < bestD[k - 1]) insertBest(bestD, bestI, d, t);
       }
       let num = 0;
       let den = 0;

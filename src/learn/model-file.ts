@@ -194,14 +194,25 @@ export function parseModel(input: string | unknown): TrainedModel {
       }
       case 'ridge':
       case 'poly2':
-        need(m.ridge && m.ridge.weights?.length === nCols, `${m.type}: weights do not match the columns`);
+        need(m.ridge && m.ridge.weights?.length === nCols && m.ridge.mean?.length === nCols && m.ridge.std?.length === nCols, `${m.type}: weights do not match the columns`);
+        need(
+          Array.isArray(m.ridge.interactions) && m.ridge.interactions.every((t: Doc) => t.a >= 0 && t.a < nCols && t.b >= 0 && t.b < nCols),
+          `${m.type}: an interaction names a column that does not exist`,
+        );
         model = { type: m.type, params: m.params, ridge: m.ridge };
         break;
       case 'knn':
+        need(Number.isInteger(m.params?.k) && m.params.k >= 1 && (m.params.weighting === 'uniform' || m.params.weighting === 'distance'), 'knn: bad k or weighting');
+        need(reference.nRows > 0, 'knn: no reference rows');
         model = { type: 'knn', params: m.params, knn: { k: m.params.k, weighting: m.params.weighting, mean, std, rows: reference.rows, y: reference.y } };
         break;
       case 'mlp':
         need(Array.isArray(m.layers) && m.layers.length > 0 && m.layers[0].inputs === nCols, 'mlp: layers do not match the columns');
+        m.layers.forEach((l: Doc, i: number) => {
+          need(l.weights?.length === l.inputs * l.outputs && l.bias?.length === l.outputs, `mlp: layer ${i} has the wrong size`);
+          need(i === 0 || l.inputs === m.layers[i - 1].outputs, `mlp: layer ${i} does not follow layer ${i - 1}`);
+        });
+        need(m.layers[m.layers.length - 1].outputs === 1, 'mlp: the last layer must have one output');
         model = {
           type: 'mlp',
           params: m.params,

@@ -123,7 +123,8 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
   const results = new Map<ModelKind, Selected>();
   let mlpBackend: string | null = null;
   const parallel = options.parallel ?? true;
-  const mlpJob = kinds.includes('mlp') && parallel ? runMlpWorker(sel) : null;
+  // If the worker cannot start (no compiled worker file beside a bundle, say), the MLP trains here afterwards.
+  const mlpJob = kinds.includes('mlp') && parallel ? runMlpWorker(sel).catch(() => selectMlp(sel)) : null;
   for (const kind of kinds) {
     if (kind === 'mlp') continue;
     const t0 = performance.now();
