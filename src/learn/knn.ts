@@ -137,17 +137,31 @@ export function knnGame(model: KnnModel, x: ArrayLike<number>, b: ArrayLike<numb
       delta[i * nTrain + t] = s;
     }
   }
+  // Distances with every player on x's side: a coalition holding most players starts here and removes the others.
+  const dFull = Float64Array.from(d0);
+  for (let i = 0; i < m; i++) for (let t = 0; t < nTrain; t++) dFull[t] += delta[i * nTrain + t];
   const k = Math.min(model.k, nTrain);
   const dist = new Float64Array(nTrain);
   const bestD = new Float64Array(k);
   const bestI = new Int32Array(k);
   return (coalitions) =>
     Float64Array.from(coalitions, (s) => {
-      dist.set(d0);
-      for (let i = 0; i < m; i++) {
-        if (!s[i]) continue;
-        const o = i * nTrain;
-        for (let t = 0; t < nTrain; t++) dist[t] += delta[o + t];
+      let size = 0;
+      for (let i = 0; i < m; i++) size += s[i];
+      if (2 * size <= m) {
+        dist.set(d0);
+        for (let i = 0; i < m; i++) {
+          if (!s[i]) continue;
+          const o = i * nTrain;
+          for (let t = 0; t < nTrain; t++) dist[t] += delta[o + t];
+        }
+      } else {
+        dist.set(dFull);
+        for (let i = 0; i < m; i++) {
+          if (s[i]) continue;
+          const o = i * nTrain;
+          for (let t = 0; t < nTrain; t++) dist[t] -= delta[o + t];
+        }
       }
       bestD.fill(Infinity);
       for (let t = 0; t < nTrain; t++) {

@@ -98,11 +98,12 @@ export function treeShapPath(tree: Tree, x: ArrayLike<number>, offset: number, p
   const recurse = (node: number, depth: number, parentOffset: number, parentZero: number, parentOne: number, parentFeature: number): void => {
     // This level's copy of the path starts right after the parent's.
     const o = parentOffset + depth;
-    if (depth > 0) {
-      p.feature.copyWithin(o, parentOffset, parentOffset + depth);
-      p.zero.copyWithin(o, parentOffset, parentOffset + depth);
-      p.one.copyWithin(o, parentOffset, parentOffset + depth);
-      p.weight.copyWithin(o, parentOffset, parentOffset + depth);
+    // Paths are short: a plain loop beats four copyWithin calls.
+    for (let i = 0; i < depth; i++) {
+      p.feature[o + i] = p.feature[parentOffset + i];
+      p.zero[o + i] = p.zero[parentOffset + i];
+      p.one[o + i] = p.one[parentOffset + i];
+      p.weight[o + i] = p.weight[parentOffset + i];
     }
     extendPath(p, o, depth, parentZero, parentOne, parentFeature);
     const f = tree.feature[node];
