@@ -76,7 +76,9 @@ test('explain: additivity on every row, zero counters get exactly zero, the inje
     assert.ok(Math.abs(e.base + sum - e.output) < 1e-9, `row ${e.row}: ${e.base} + ${sum} ≠ ${e.output}`);
     assert.ok(Math.abs(Math.log10(1 + e.prediction) - e.output) < 1e-12);
     for (const c of e.contributions) if (c.value === 0) assert.equal(c.shap, 0, `${c.feature} is 0 on row ${e.row} but blamed`);
-    for (const m of e.members) assert.ok(Math.abs(m.base + 0 - m.base) === 0);
+    // The merged base is the weighted sum of the members' bases.
+    const mergedBase = e.members.reduce((acc, m) => acc + m.weight * m.base, 0);
+    assert.ok(Math.abs(mergedBase - e.base) < 1e-12);
     const cause = data.cause[1200 + e.row];
     if (cause) {
       withCause++;
@@ -89,7 +91,8 @@ test('explain: additivity on every row, zero counters get exactly zero, the inje
   // The ensemble's merged output is predict's output.
   const p = predict(model, testTable, { ood: false });
   ex.forEach((e, i) => assert.ok(Math.abs(e.output - p.output[i]) < 1e-9));
-  assert.ok(CAUSES.length === 3);
+  // Every cause occurs among the explained rows.
+  for (const c of CAUSES) assert.ok(ex.some((e) => data.cause[1200 + e.row] === c));
 });
 
 test('explain: path-dependent baseline and the closest merge keep additivity', async () => {
@@ -121,5 +124,5 @@ test('model file: a newer schema and malformed files are refused in one line', a
   const bad = structuredClone(doc);
   bad.models[0].trees[0].left[0] = 0;
   assert.throws(() => parseModel(bad), /bad children/);
-  assert.throws(() => predict(parseModel(doc), takeRows(testTable, [0]) && { nRows: 1, columns: {} }), /no column/);
+  assert.throws(() => predict(parseModel(doc), { nRows: 1, columns: {} }), /no column/);
 });
