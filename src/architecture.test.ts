@@ -21,7 +21,8 @@ const LAYERS: Record<string, readonly string[]> = {
   checks: ['contract', 'text', 'config', 'facts'],
   'trace/analysis': ['contract', 'text', 'util', 'config', 'trace/model', 'trace/readers'],
   features: ['contract', 'facts', 'formats'],
-  /** Learned models and clustering: pure algorithms over matrices. */
+  /** Learned models and clustering: pure algorithms over tables and matrices. */
+  learn: ['contract', 'util'],
   cluster: ['contract', 'util'],
   report: ['contract', 'text', 'config', 'facts', 'checks', 'features', 'formats', 'trace/model', 'trace/analysis'],
   render: ['contract', 'text'],
@@ -44,7 +45,7 @@ function layerOf(file: string): string {
     if (second === 'readers') return 'trace/readers';
     return 'trace/analysis';
   }
-  if (top === 'checks' && second === 'testing') return 'testing';
+  if (file.split('/').includes('testing')) return 'testing';
   return top.replace(/\.ts$/, '');
 }
 

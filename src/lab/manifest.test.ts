@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
 import type { FixedTable } from '../formats/darshan/index.js';
-import { PROBLEMS } from '../report/types.js';
+import { PROBLEMS } from '../contract/index.js';
 import { REPO_ROOT } from '../testing/corpus.js';
 
 // The lab (lab/README.md): logs of our own workloads, labelled by construction. These tests check that the manifest,

@@ -1,0 +1,245 @@
+import { LearnInputError } from './errors.js';
+import type { Metrics } from './metrics.js';
+import type { FittedModel, ModelKind } from './models.js';
+import type { OodModel } from './ood.js';
+import type { Preprocessor } from './preprocess.js';
+import { treeFromArrays, type Tree } from './tree.js';
+
+/** The model file's schema version; a loader refuses a newer one. */
+export const SCHEMA_VERSION = 1;
+
+/** One member of the ensemble: the fitted model, its validation scores and its ensemble weight. */
+export interface Member {
+  model: FittedModel;
+  validation: Metrics;
+  weight: number;
+  tried: { params: Record<string, unknown>; rmse: number }[];
+}
+
+/** Everything a trained model needs to predict, explain and describe itself. */
+export interface TrainedModel {
+  schemaVersion: number;
+  target: { column: string; transform: 'log10(1+y)' };
+  preprocessor: Preprocessor;
+  leakGuard: { dropped: { feature: string; reason: string }[] };
+  members: Member[];
+  ensemble: {
+    method: 'average' | 'closest';
+    /** How `average` weights were set. */
+    weighting: string;
+    validation: Metrics;
+    /** Quantiles (5 %, 95 %) of validation residuals (truth − ensemble) in model space: the prediction interval. */
+    interval: { low: number; high: number };
+  };
+  /** The best single member by validation RMSE (Kim et al.'s choice). */
+  best: ModelKind;
+  ood: OodModel;
+  /** Training rows as z-scores (float32, seeded order) and their targets: kNN's data; the first `oodRows` are OOD's reference. */
+  reference: { rows: Float32Array; y: Float64Array; nRows: number; oodRows: number };
+  card: {
+    rows: number;
+    fitRows: number;
+    validationRows: number;
+    droppedRows: number;
+    validation: 'time' | 'random';
+    timeColumn: string | null;
+    timeSpan: { from: string | number; to: string | number } | null;
+    seed: number;
+    baseline: Metrics;
+    mlpBackend: string | null;
+  };
+}
+
+/** A float32 as the shortest decimal that reads back to it (9 significant digits suffice). */
+function f32(x: number): number {
+  return Number(Math.fround(x).toPrecision(9));
+}
+
+function f32Base64(a: Float32Array): string {
+  const buf = Buffer.alloc(a.length * 4);
+  for (let i = 0; i < a.length; i++) buf.writeFloatLE(a[i], i * 4);
+  return buf.toString('base64');
+}
+
+function f32FromBase64(s: string, n: number): Float32Array {
+  const buf = Buffer.from(s, 'base64');
+  if (buf.length !== n * 4) throw new LearnInputError('model file: reference rows have the wrong size');
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = buf.readFloatLE(i * 4);
+  return out;
+}
+
+function treeJson(t: Tree): Record<string, number[]> {
+  return {
+    feature: Array.from(t.feature),
+    threshold: Array.from(t.threshold),
+    left: Array.from(t.left),
+    right: Array.from(t.right),
+    value: Array.from(t.value),
+    cover: Array.from(t.cover),
+    defaultLeft: Array.from(t.defaultLeft),
+  };
+}
+
+function modelJson(m: FittedModel): Record<string, unknown> {
+  switch (m.type) {
+    case 'gbdt':
+    case 'forest':
+      return { type: m.type, params: m.params, base: m.trees.base, trees: m.trees.trees.map(treeJson) };
+    case 'ridge':
+    case 'poly2':
+      return { type: m.type, params: m.params, ridge: m.ridge };
+    case 'knn':
+      // The rows and targets are the file's reference block; only the settings are stored here.
+      return { type: m.type, params: m.params };
+    case 'mlp':
+      return {
+        type: m.type,
+        params: m.params,
+        yMean: m.mlp.yMean,
+        yStd: m.mlp.yStd,
+        layers: m.mlp.layers.map((l) => ({ inputs: l.inputs, outputs: l.outputs, weights: Array.from(l.weights, f32), bias: Array.from(l.bias, f32) })),
+      };
+  }
+}
+
+/**
+ * The model as one JSON document (schema in docs/learn.md). Deterministic: the same model gives the same bytes.
+ * Standardisation statistics live once, in `columnStats`; kNN and the MLP read them from there.
+ */
+export function serializeModel(model: TrainedModel): string {
+  const pre = model.preprocessor;
+  const doc = {
+    format: 'iolens-model',
+    schemaVersion: model.schemaVersion,
+    target: model.target,
+    features: pre.features,
+    columns: pre.columns,
+    columnStats: pre.stats,
+    leakGuard: model.leakGuard,
+    models: model.members.map((mb) => ({ ...modelJson(mb.model), weight: mb.weight, validation: mb.validation, tried: mb.tried })),
+    ensemble: model.ensemble,
+    best: model.best,
+    ood: model.ood,
+    reference: {
+      nRows: model.reference.nRows,
+      nCols: pre.columns.length,
+      oodRows: model.reference.oodRows,
+      encoding: 'float32 little-endian, base64',
+      rows: f32Base64(model.reference.rows),
+      y: Array.from(model.reference.y),
+    },
+    card: model.card,
+  };
+  return JSON.stringify(doc) + '\n';
+}
+
+type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function need(cond: unknown, what: string): asserts cond {
+  if (!cond) throw new LearnInputError(`model file: ${what}`);
+}
+
+/** Reads a model file (text or parsed JSON). Refuses other formats and newer schema versions in one line. */
+export function parseModel(input: string | unknown): TrainedModel {
+  let doc: Doc;
+  try {
+    doc = (typeof input === 'string' ? JSON.parse(input) : input) as Doc;
+  } catch {
+    throw new LearnInputError('model file is not valid JSON');
+  }
+  need(doc && doc.format === 'iolens-model', 'not an IOLens model (format is not iolens-model)');
+  need(Number.isInteger(doc.schemaVersion), 'no schemaVersion');
+  if (doc.schemaVersion > SCHEMA_VERSION) {
+    throw new LearnInputError(`model file has schema version ${doc.schemaVersion}; this IOLens reads up to ${SCHEMA_VERSION} (upgrade IOLens)`);
+  }
+  need(Array.isArray(doc.features) && Array.isArray(doc.columns) && Array.isArray(doc.columnStats), 'features, columns or columnStats missing');
+  const nCols = doc.columns.length;
+  need(doc.columnStats.length === nCols, 'columnStats does not match columns');
+  const columnFeature: number[] = new Array(nCols).fill(-1);
+  doc.features.forEach((f: Doc, fi: number) => {
+    need(typeof f.name === 'string' && (f.kind === 'numeric' || f.kind === 'categorical'), `feature ${fi} is malformed`);
+    const width = f.kind === 'numeric' ? 1 : f.categories.length + (f.other ? 1 : 0);
+    for (let c = f.column; c < f.column + width; c++) {
+      need(c >= 0 && c < nCols && columnFeature[c] === -1, `feature ${f.name} has bad columns`);
+      columnFeature[c] = fi;
+    }
+  });
+  need(!columnFeature.includes(-1), 'a column belongs to no feature');
+  const preprocessor: Preprocessor = { features: doc.features, columns: doc.columns, columnFeature, stats: doc.columnStats };
+  const ref = doc.reference;
+  need(ref && ref.nCols === nCols && Number.isInteger(ref.nRows) && Array.isArray(ref.y) && ref.y.length === ref.nRows, 'reference block malformed');
+  const reference = { rows: f32FromBase64(ref.rows, ref.nRows * nCols), y: Float64Array.from(ref.y as number[]), nRows: ref.nRows, oodRows: ref.oodRows };
+  const mean = preprocessor.stats.map((s) => s.mean);
+  const std = preprocessor.stats.map((s) => s.std);
+  need(Array.isArray(doc.models) && doc.models.length > 0, 'no models');
+  const members: Member[] = doc.models.map((m: Doc): Member => {
+    let model: FittedModel;
+    switch (m.type) {
+      case 'gbdt':
+      case 'forest': {
+        need(Array.isArray(m.trees), `${m.type}: no trees`);
+        const trees = m.trees.map((t: Doc) => {
+          let tree: Tree;
+          try {
+            tree = treeFromArrays(t as Parameters<typeof treeFromArrays>[0]);
+          } catch (e) {
+            throw new LearnInputError(`model file: ${m.type}: ${(e as Error).message}`);
+          }
+          for (const f of tree.feature) need(f < nCols, `${m.type}: a tree splits on a column that does not exist`);
+          return tree;
+        });
+        model = { type: m.type, params: m.params, trees: { base: m.base, trees } };
+        break;
+      }
+      case 'ridge':
+      case 'poly2':
+        need(m.ridge && m.ridge.weights?.length === nCols && m.ridge.mean?.length === nCols && m.ridge.std?.length === nCols, `${m.type}: weights do not match the columns`);
+        need(
+          Array.isArray(m.ridge.interactions) && m.ridge.interactions.every((t: Doc) => t.a >= 0 && t.a < nCols && t.b >= 0 && t.b < nCols),
+          `${m.type}: an interaction names a column that does not exist`,
+        );
+        model = { type: m.type, params: m.params, ridge: m.ridge };
+        break;
+      case 'knn':
+        need(Number.isInteger(m.params?.k) && m.params.k >= 1 && (m.params.weighting === 'uniform' || m.params.weighting === 'distance'), 'knn: bad k or weighting');
+        need(reference.nRows > 0, 'knn: no reference rows');
+        model = { type: 'knn', params: m.params, knn: { k: m.params.k, weighting: m.params.weighting, mean, std, rows: reference.rows, y: reference.y } };
+        break;
+      case 'mlp':
+        need(Array.isArray(m.layers) && m.layers.length > 0 && m.layers[0].inputs === nCols, 'mlp: layers do not match the columns');
+        m.layers.forEach((l: Doc, i: number) => {
+          need(l.weights?.length === l.inputs * l.outputs && l.bias?.length === l.outputs, `mlp: layer ${i} has the wrong size`);
+          need(i === 0 || l.inputs === m.layers[i - 1].outputs, `mlp: layer ${i} does not follow layer ${i - 1}`);
+        });
+        need(m.layers[m.layers.length - 1].outputs === 1, 'mlp: the last layer must have one output');
+        model = {
+          type: 'mlp',
+          params: m.params,
+          mlp: {
+            mean,
+            std,
+            yMean: m.yMean,
+            yStd: m.yStd,
+            layers: m.layers.map((l: Doc) => ({ inputs: l.inputs, outputs: l.outputs, weights: Float32Array.from(l.weights), bias: Float32Array.from(l.bias) })),
+          },
+        };
+        break;
+      default:
+        throw new LearnInputError(`model file: unknown model type ${m.type}`);
+    }
+    return { model, validation: m.validation, weight: m.weight, tried: m.tried ?? [] };
+  });
+  return {
+    schemaVersion: doc.schemaVersion,
+    target: doc.target,
+    preprocessor,
+    leakGuard: doc.leakGuard,
+    members,
+    ensemble: doc.ensemble,
+    best: doc.best,
+    ood: doc.ood,
+    reference,
+    card: doc.card,
+  };
+}
