@@ -49,3 +49,11 @@ test('a library call gives the JSON of iolens report --json, byte for byte', () 
     }
   }
 });
+
+test('diagnoseTrace gives the JSON of iolens trace --json, byte for byte', async () => {
+  const { diagnoseTrace } = await import('../pipeline/diagnose-trace.js');
+  const log = join(REPO_ROOT, '..', 'shared', 'darshan-logs', 'generated', 'iopat-straggler-fsync-write.darshan');
+  const cli = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'trace', '--json', log], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(cli.stdout, `${JSON.stringify(await diagnoseTrace([log]), null, 2)}\n`);
+});

@@ -7,7 +7,7 @@ import { PERF_COLUMN_MODULES, PERF_COLUMNS } from '../pipeline/extract.js';
  * The job store's schema: every table and column, with its type and meaning. docs/store.md is written from this
  * list (and a test checks the two agree). Bump SCHEMA_VERSION and add a migration whenever a table changes.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR[]';
 
@@ -99,6 +99,52 @@ export const SOURCE_COLUMNS: readonly ColumnSpec[] = [
   c('status', 'VARCHAR', 'ingested | duplicate | error'),
 ];
 
+/**
+ * Clustering runs (`iolens cluster`, Gauge): every run is kept under its own id and never replaces another. A run
+ * clustered the rows of one table (`jobs`, or a table loaded with import-features) keyed by one column.
+ */
+export const CLUSTER_RUN_COLUMNS: readonly ColumnSpec[] = [
+  c('run_id', 'VARCHAR', 'the run (primary key): `run-N`, numbered in creation order'),
+  c('created_at', 'TIMESTAMP', 'when the run was made (UTC)'),
+  c('iolens_version', 'VARCHAR', 'IOLens version that made it'),
+  c('source_table', 'VARCHAR', 'table whose rows were clustered (jobs, or an imported feature table)'),
+  c('key_column', 'VARCHAR', 'column naming each row (hash on jobs)'),
+  c('features', 'VARCHAR', 'the feature columns, as a JSON array, in the order used'),
+  c('params', 'VARCHAR', 'the parameters as JSON: min_cluster_size, min_samples, selection, epsilon, preparation (log, scaling, PCA), target'),
+  c('rows', 'BIGINT', 'rows clustered'),
+  c('clusters', 'BIGINT', 'clusters selected (the flat clustering)'),
+  c('noise', 'BIGINT', 'rows left as noise (cluster −1)'),
+  c('note', 'VARCHAR', 'free text given with --note, or NULL'),
+];
+
+/** Every node of a run's condensed tree (selected or not): the hierarchy to browse. */
+export const CLUSTER_COLUMNS: readonly ColumnSpec[] = [
+  c('run_id', 'VARCHAR', 'the run (cluster_runs.run_id)'),
+  c('id', 'INTEGER', 'node id in the condensed tree (0 = root)'),
+  c('parent', 'INTEGER', 'parent node id, NULL for the root'),
+  c('depth', 'INTEGER', 'distance from the root'),
+  c('size', 'BIGINT', 'rows in the node (descendants included)'),
+  c('lambda_birth', 'DOUBLE', 'λ (1 / distance) at which the node appears'),
+  c('lambda_death', 'DOUBLE', 'λ at which it splits or vanishes; NULL for infinity (identical rows)'),
+  c('stability', 'DOUBLE', 'excess-of-mass stability; NULL for infinity'),
+  c('selected', 'BOOLEAN', 'whether the node is a cluster of the flat clustering'),
+  c('label', 'INTEGER', 'the flat cluster label of a selected node (cluster_members.cluster), else NULL'),
+  c('target_median', 'DOUBLE', "median of the run's target (e.g. throughput) over the node's rows, NULL without a target"),
+  c('summary', 'VARCHAR', "per-feature median, quartiles and IQR over the node's rows, as JSON"),
+  c('model', 'VARCHAR', "the node's local throughput model, as JSON (cross-validated error factor next to the global model's), NULL when the node is too small"),
+  c('explanation', 'VARCHAR', 'mean |SHAP| and sign per feature, and the one-split rule that separates the node from its sibling (in words), as JSON; NULL when not computed'),
+];
+
+/** Which cluster each row of a run belongs to. */
+export const CLUSTER_MEMBER_COLUMNS: readonly ColumnSpec[] = [
+  c('run_id', 'VARCHAR', 'the run'),
+  c('key', 'VARCHAR', "the row's key (value of cluster_runs.key_column, as text)"),
+  c('cluster', 'INTEGER', 'flat cluster label, −1 for noise'),
+  c('node', 'INTEGER', 'the condensed-tree node the row leaves from (its deepest node)'),
+  c('probability', 'DOUBLE', 'membership strength in its cluster (0–1)'),
+  c('outlier_score', 'DOUBLE', 'GLOSH outlier score (0–1)'),
+];
+
 function ddl(table: string, cols: readonly ColumnSpec[], pk?: string): string {
   const body = cols.map((col) => `  "${col.name}" ${col.type}${col.name === pk ? ' PRIMARY KEY' : ''}`).join(',\n');
   return `CREATE TABLE IF NOT EXISTS ${table} (\n${body}\n)`;
@@ -114,6 +160,9 @@ export function createStatements(): string[] {
     ddl('sources', SOURCE_COLUMNS, 'path'),
     `CREATE TABLE IF NOT EXISTS sacct (job_id BIGINT, job_id_raw VARCHAR, nodes BIGINT, partition VARCHAR, "user" VARCHAR, account VARCHAR, state VARCHAR, elapsed_s DOUBLE, start_time TIMESTAMP, end_time TIMESTAMP, ncpus BIGINT, exit_code VARCHAR, raw VARCHAR)`,
     `CREATE TABLE IF NOT EXISTS fs_job_metrics (hash VARCHAR, metric VARCHAR, target VARCHAR, samples BIGINT, mean DOUBLE, p95 DOUBLE)`,
+    ddl('cluster_runs', CLUSTER_RUN_COLUMNS, 'run_id'),
+    ddl('clusters', CLUSTER_COLUMNS),
+    ddl('cluster_members', CLUSTER_MEMBER_COLUMNS),
     `CREATE OR REPLACE VIEW insights AS SELECT hash, app, unnest(insight_codes) AS code, unnest(insight_levels) AS level FROM jobs WHERE insight_codes IS NOT NULL`,
   ];
 }
@@ -122,6 +171,7 @@ export function createStatements(): string[] {
  * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, in one transaction, then the version
  * is stamped.
  *
+ * - 2 → 3: the clustering tables `cluster_runs`, `clusters`, `cluster_members` (empty).
  * - 1 → 2: `jobs.exe` becomes the executable (the command line's first word, as the report's `job.exe`) and the
  *   whole command line moves to the new column `command`. Rows written before keep their `problems` as computed
  *   then (all insights' tags; from 2 on, HIGH and WARN only).
@@ -130,5 +180,10 @@ export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promis
   async (sql) => {
     await sql('ALTER TABLE jobs ADD COLUMN command VARCHAR');
     await sql(`UPDATE jobs SET command = exe, exe = coalesce(regexp_split_to_array(trim(exe), '\\s+')[1], '')`);
+  },
+  async (sql) => {
+    await sql(ddl('cluster_runs', CLUSTER_RUN_COLUMNS, 'run_id'));
+    await sql(ddl('clusters', CLUSTER_COLUMNS));
+    await sql(ddl('cluster_members', CLUSTER_MEMBER_COLUMNS));
   },
 ];

@@ -4,8 +4,7 @@ import { readConfigFile } from '../config-file.js';
 import { UserError } from '../errors.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { FdSink } from '../../util/output.js';
-import { toolVersion } from '../../pipeline/resources.js';
-import { analyzeTrace } from '../../trace/analyze.js';
+import { diagnoseTrace } from '../../pipeline/diagnose-trace.js';
 import { TRACE_CHECKS } from '../../trace/checks/registry.js';
 import type { AnyTraceCheck } from '../../trace/checks/types.js';
 import { loadRuleFile } from '../../trace/rules/yaml.js';
@@ -96,7 +95,7 @@ const trace: CommandModule = {
         const threshold = f.threshold !== undefined ? num('--threshold', f.threshold) : undefined;
         const bad = threshold !== undefined ? METRICS[f.metric].invalidThreshold(threshold) : null;
         if (bad) throw new UserError(`--threshold: ${bad}`);
-        const { report } = await analyzeTrace(paths, {
+        const report = await diagnoseTrace(paths, {
           views,
           metric: f.metric,
           ...(threshold !== undefined ? { threshold } : {}),
@@ -108,7 +107,6 @@ const trace: CommandModule = {
           builtinChecks: f.builtinRules,
           userChecks,
           limits: { maxInflate: maxInflateOption(f.maxInflate) },
-          toolVersion: toolVersion(),
         });
         const out = new FdSink(1);
         const format = f.json ? 'json' : f.csv ? 'csv' : 'terminal';
