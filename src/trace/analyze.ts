@@ -65,6 +65,8 @@ export interface AnalyzeOptions {
   /** Budgets of the readers (decompressed bytes, line length). */
   readonly limits?: ReadLimits;
   readonly toolVersion?: string;
+  /** Called as events are read (single-threaded reading), with the count so far: for progress displays. */
+  readonly onProgress?: (events: number) => void;
 }
 
 export interface Analysis {
@@ -82,7 +84,16 @@ async function buildCube(src: TraceSource, mask: number, smallBytes: number, opt
   }
   const dicts = new TraceDicts();
   const cube = new Cube(cubeOpts);
-  const read = await readSource(src, new ChunkWriter(dicts, (chunk) => cube.add(chunk)), opts.limits);
+  let events = 0;
+  const onProgress = opts.onProgress;
+  const read = await readSource(
+    src,
+    new ChunkWriter(dicts, (chunk) => {
+      cube.add(chunk);
+      if (onProgress) onProgress((events += chunk.length));
+    }),
+    opts.limits,
+  );
   return { cube: cube.snapshot(), dicts, read };
 }
 

@@ -95,6 +95,7 @@ const trace: CommandModule = {
         const threshold = f.threshold !== undefined ? num('--threshold', f.threshold) : undefined;
         const bad = threshold !== undefined ? METRICS[f.metric].invalidThreshold(threshold) : null;
         if (bad) throw new UserError(`--threshold: ${bad}`);
+        const progress = traceProgress(!!process.stderr.isTTY, Number(process.env.IOLENS_PROGRESS_SECONDS) || 10);
         const report = await diagnoseTrace(paths, {
           views,
           metric: f.metric,
@@ -107,7 +108,9 @@ const trace: CommandModule = {
           builtinChecks: f.builtinRules,
           userChecks,
           limits: { maxInflate: maxInflateOption(f.maxInflate) },
+          onProgress: progress.update,
         });
+        progress.finish();
         const out = new FdSink(1);
         const format = f.json ? 'json' : f.csv ? 'csv' : 'terminal';
         out.write(RENDERERS[format](report, { color: format === 'terminal' && f.color !== false && !!process.stdout.isTTY && !process.env.NO_COLOR }));
@@ -115,5 +118,37 @@ const trace: CommandModule = {
       });
   },
 };
+
+/**
+ * Progress of reading a long trace on stderr: nothing for the first second, then on a terminal one line redrawn a
+ * few times a second, elsewhere a plain line every `everySeconds`.
+ */
+function traceProgress(tty: boolean, everySeconds: number): { update: (events: number) => void; finish: () => void } {
+  const start = Date.now();
+  let last = start;
+  let shown = false;
+  const line = (events: number) => {
+    const secs = Math.max(0.001, (Date.now() - start) / 1000);
+    return `iolens: reading the trace: ${events.toLocaleString('en-US')} events (${Math.round(events / secs).toLocaleString('en-US')} events/s)`;
+  };
+  return {
+    update(events: number) {
+      const now = Date.now();
+      if (now - start < Math.min(1000, everySeconds * 1000)) return;
+      if (tty) {
+        if (now - last < 200) return;
+        process.stderr.write(`\r${line(events)}\x1b[K`);
+      } else {
+        if (now - last < everySeconds * 1000) return;
+        process.stderr.write(`${line(events)}\n`);
+      }
+      last = now;
+      shown = true;
+    },
+    finish() {
+      if (shown && tty) process.stderr.write('\r\x1b[K');
+    },
+  };
+}
 
 export default trace;
