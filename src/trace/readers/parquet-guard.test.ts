@@ -51,6 +51,13 @@ test('page headers that would make hyparquet allocate past what V8 survives are 
   assert.throws(() => checkPages('x.parquet', file(past), rowGroup(10, past.length), new Set(['tstart']), 1 << 30), /runs past its column chunk/);
   assert.throws(() => checkPages('x.parquet', file(past), rowGroup(10, past.length + 100), new Set(['tstart']), 1 << 30), /outside the file/);
   assert.throws(() => checkPages('x.parquet', file([0xff, 0xff, 0xff]), rowGroup(10, 3), new Set(['tstart']), 1 << 30), TraceInputError);
+  // A damaged header with an i64 (a BigInt in JavaScript) where an i32 belongs is read by value, never a TypeError.
+  const i64 = pageHeader(10, 100, 0);
+  i64[i64.indexOf(0x15, 4)] = 0x16; // field 3 (compressed size) re-typed as i64: 0n
+  checkPages('x.parquet', file(i64), rowGroup(10, i64.length), new Set(['tstart']), 1 << 30);
+  const i64past = pageHeader(10, 100, 50);
+  i64past[i64past.indexOf(0x15, 4)] = 0x16; // 50n: past the chunk
+  assert.throws(() => checkPages('x.parquet', file(i64past), rowGroup(10, i64past.length), new Set(['tstart']), 1 << 30), /runs past its column chunk/);
   // A sane page passes, and columns not read are not looked at.
   const ok = pageHeader(10, 100, 0);
   checkPages('x.parquet', file(ok), rowGroup(10, ok.length), new Set(['tstart']), 1 << 30);

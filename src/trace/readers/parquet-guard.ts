@@ -12,6 +12,12 @@ export const MAX_PAGE_VALUES = 1 << 26;
 
 type RowGroup = FileMetaData['row_groups'][number];
 
+/** A header field as a safe integer, NaN when it is not one. */
+function int(v: unknown): number {
+  const n = typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : NaN;
+  return Number.isSafeInteger(n) ? n : NaN;
+}
+
 /**
  * Walks the page headers of the columns hyparquet is about to read in one row group — headers only, a few bytes
  * each — and refuses a page whose value count or size no real file has, before hyparquet allocates by them. Checks
@@ -40,11 +46,15 @@ export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, column
       } catch (err) {
         throw new TraceInputError(`${path}: corrupt Parquet page header in column ${md.path_in_schema.join('.')} (${(err as Error).message})`);
       }
-      const n = h.data_page_header?.num_values ?? h.data_page_header_v2?.num_values ?? h.dictionary_page_header?.num_values ?? 0;
-      if (!(Number.isSafeInteger(n) && n >= 0 && n <= perPage)) throw new TraceInputError(`${path}: a page claims ${n} values in a row group of ${rows} rows`);
-      if (!(h.uncompressed_page_size >= 0 && h.uncompressed_page_size <= maxBytes)) throw new LimitError(`${path}: a page of ${h.uncompressed_page_size} bytes uncompressed, past the ${maxBytes}-byte budget`);
-      if (!(h.compressed_page_size >= 0) || reader.offset + h.compressed_page_size > bytes.length) throw new TraceInputError(`${path}: a page runs past its column chunk`);
-      reader.offset += h.compressed_page_size;
+      // A damaged header can carry any Thrift type where an i32 belongs (a BigInt, a string …).
+      const n = int(h.data_page_header?.num_values ?? h.data_page_header_v2?.num_values ?? h.dictionary_page_header?.num_values ?? 0);
+      const unpacked = int(h.uncompressed_page_size);
+      const packed = int(h.compressed_page_size);
+      if (Number.isNaN(n) || Number.isNaN(unpacked) || Number.isNaN(packed)) throw new TraceInputError(`${path}: corrupt Parquet page header in column ${md.path_in_schema.join('.')}`);
+      if (!(n >= 0 && n <= perPage)) throw new TraceInputError(`${path}: a page claims ${n} values in a row group of ${rows} rows`);
+      if (!(unpacked >= 0 && unpacked <= maxBytes)) throw new LimitError(`${path}: a page of ${unpacked} bytes uncompressed, past the ${maxBytes}-byte budget`);
+      if (!(packed >= 0) || reader.offset + packed > bytes.length) throw new TraceInputError(`${path}: a page runs past its column chunk`);
+      reader.offset += packed;
     }
   }
 }
