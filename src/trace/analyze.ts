@@ -61,7 +61,18 @@ export interface AnalyzeOptions extends Omit<ReportOptions, 'layers'> {
   threads?: number;
   /** budgets of the readers (decompressed bytes, line length) */
   limits?: ReadLimits;
+  /** supplies the cube of a layer mask instead of reading the trace (a sharded run: merged partial cubes, see shards.ts) */
+  cubeSource?: CubeSource;
 }
+
+/** A cube with its dictionaries and what the reader reported. */
+export interface BuiltCube {
+  cube: CubeData;
+  dicts: TraceDicts;
+  read: ReadResult;
+}
+
+export type CubeSource = (layerMask: number) => Promise<BuiltCube>;
 
 export interface Analysis {
   report: TraceReport;
@@ -70,6 +81,7 @@ export interface Analysis {
 }
 
 async function buildCube(src: TraceSource, mask: number, opts: AnalyzeOptions): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
+  if (opts.cubeSource) return opts.cubeSource(mask);
   const cubeOpts = { layerMask: mask, smallBytes: opts.smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
   const threads = opts.threads ?? (shouldUseWorkers(src) ? undefined : 1);
   if (threads === undefined || threads > 1) {

@@ -13,6 +13,8 @@ import type { Rule } from '../../trace/rules/types.js';
 import { loadRuleFile, RuleFileError } from '../../trace/rules/yaml.js';
 import type { MetricId } from '../../trace/score.js';
 import { DEFAULT_VIEWS, parseView } from '../../trace/views.js';
+import { partsCubeSource, writeTracePart } from '../../trace/shards.js';
+import { parseShard } from '../../store/walk.js';
 
 interface TraceFlags {
   json?: boolean;
@@ -30,6 +32,9 @@ interface TraceFlags {
   threads?: string;
   color?: boolean;
   maxInflate?: string;
+  shard?: string;
+  cubeOut?: string;
+  cubeParts?: string;
 }
 
 function num(flag: string, v: string, min = 0): number {
@@ -76,6 +81,10 @@ const trace: CommandModule = {
       .option('--min-time-share <fraction>', 'records below this share of the I/O time are never bottlenecks', '0.001')
       .option('--threads <n>', 'worker threads (default: automatic, used for large traces)')
       .option('--no-color', 'plain terminal output')
+      // Steps of a sharded run (iolens slurm trace, docs/scale-out.md): a shard's partial cube, and the report of them all.
+      .addOption(new Option('--shard <i/N>', 'read only shard i of N of the trace (with --cube-out)').hideHelp())
+      .addOption(new Option('--cube-out <file>', 'write the shard\'s partial cube to <file> instead of a report').hideHelp())
+      .addOption(new Option('--cube-parts <dir>', 'report from the partial cubes in <dir> instead of reading the trace').hideHelp())
       .action(async (paths: string[], f: TraceFlags) => {
         if (f.json && f.csv) throw new UserError('--json and --csv cannot be combined');
         const views = f.views ? f.views.split(',').map((s) => s.trim()).filter(Boolean) : [...DEFAULT_VIEWS];
@@ -109,9 +118,14 @@ const trace: CommandModule = {
         if (f.metric === 'iops_slope' && opts.threshold !== undefined && opts.threshold >= 90) throw new UserError('--threshold: the IOPS slope threshold must be below 90 degrees');
         if (f.metric === 'time' && opts.threshold !== undefined && opts.threshold >= 100) throw new UserError('--threshold: the time-share threshold must be below 100 (%)');
         if (f.metric === 'bw' && opts.threshold !== undefined && opts.threshold <= 0) throw new UserError('--threshold: the bandwidth threshold must be above 0 MiB/s');
+        if ((f.shard === undefined) !== (f.cubeOut === undefined)) throw new UserError('--shard and --cube-out go together');
         let analysis;
         try {
-          analysis = await analyzeTrace(paths, opts);
+          if (f.shard !== undefined && f.cubeOut !== undefined) {
+            await writeTracePart(paths, opts, parseShard(f.shard), f.cubeOut);
+            return;
+          }
+          analysis = await analyzeTrace(paths, f.cubeParts !== undefined ? { ...opts, cubeSource: partsCubeSource(f.cubeParts, paths, opts) } : opts);
         } catch (err) {
           if (err instanceof TraceInputError) throw new UserError(err.message);
           throw err;

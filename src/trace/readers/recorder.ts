@@ -526,6 +526,11 @@ export function formatRanges(xs: readonly number[]): string {
   return parts.join(', ');
 }
 
+/** The warning of a Recorder folder that lacks some ranks' files. */
+export function missingRanksWarning(present: number, total: number, missing: readonly number[]): string {
+  return `Recorder folder has data for ${present} of ${total} ranks; missing ranks: ${formatRanges(missing)}`;
+}
+
 /** Reads a Recorder folder (every present rank, or only `ranks`) into `out`. */
 export function readRecorder(dir: string, out: ChunkWriter, ranks?: readonly number[], limits: ReadLimits = {}): ReadResult {
   const meta = readRecorderMeta(dir);
@@ -534,7 +539,7 @@ export function readRecorder(dir: string, out: ChunkWriter, ranks?: readonly num
   const warnings: string[] = [];
   if (present.length === 0) throw new TraceInputError(`${dir}: no rank data found (recorder.mt says ${meta.totalRanks} ranks)`);
   if (missing.length > 0 && !ranks) {
-    warnings.push(`Recorder folder has data for ${present.length} of ${meta.totalRanks} ranks; missing ranks: ${formatRanges(missing)}`);
+    warnings.push(missingRanksWarning(present.length, meta.totalRanks, missing));
   }
   const layers = recorderLayers(meta.funcNames);
   const todo = ranks ?? present;
