@@ -1,0 +1,162 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { openStore } from '../store/db.js';
+import { mergeStores } from '../store/merge.js';
+import { expandInputs, shardOf } from '../store/walk.js';
+import { checkCodes } from '../pipeline/diagnose.js';
+import { csvCodes, csvHeader } from '../render/csv.js';
+import { arraySpec, dirs, files, loadPlan, partErrFile, partFile, writeAtomic, type RunPlan } from './plan.js';
+import { mergeReportParts } from './report-parts.js';
+import { submitRound } from './scheduler.js';
+import { attempts, fatalStatus, lastErrorLine, result, rounds, taskDone, type RunResult } from './state.js';
+
+/**
+ * The merge job of a round (finish.sh). Every task of the round has ended, in whatever state. A task whose part is
+ * complete is done; a task that failed with a usage or input error fails the run (a rerun would fail the same way);
+ * any other task — cancelled, timed out, killed with its node, crashed — is resubmitted in a new round with a new
+ * merge job, up to the plan's retries. Resubmission is safe: ingest skips what a part already holds and trace and
+ * report parts appear only when complete. When every part is complete it is checked and the parts are merged, and
+ * result.json records the outcome for `iolens slurm status` and whoever follows the run.
+ */
+
+export interface FinishOutcome {
+  /** What happened, one line. */
+  readonly line: string;
+  /** Exit status of the merge job. */
+  readonly exit: number;
+}
+
+function writeResult(plan: RunPlan, r: Omit<RunResult, 'finished'>): RunResult {
+  const full = { ...r, finished: Math.floor(Date.now() / 1000) };
+  writeAtomic(files.result(plan.workdir), `${JSON.stringify(full, null, 2)}\n`);
+  return full;
+}
+
+/** Records a failed run. */
+export function failRun(plan: RunPlan, message: string, exit = 1): FinishOutcome {
+  writeResult(plan, { ok: false, exit, message, output: plan.output, errors: [] });
+  return { line: `failed: ${message}`, exit: 1 };
+}
+
+function ids(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/**
+ * Submits the next round for `missing` tasks (or only a merge job when none is missing), unless the retries are
+ * spent (`force`: regardless; `iolens slurm resume`). Used by the merge job, the follower and resume.
+ */
+export function resubmit(plan: RunPlan, missing: readonly number[], why: string, force = false): FinishOutcome {
+  const done = rounds(plan);
+  const round = (done.length > 0 ? done[done.length - 1].round : 0) + 1;
+  if (!force && round > plan.retries + 1) {
+    if (missing.length === 0) return failRun(plan, `the merge did not complete in ${round - 1} rounds (${why})`);
+    return failRun(plan, `task${missing.length > 1 ? 's' : ''} ${arraySpec(missing)} did not complete in ${round - 1} rounds (${why})`);
+  }
+  const r = submitRound(plan.workdir, round, missing.length > 0 ? arraySpec(missing) : 'none');
+  return {
+    line: missing.length > 0 ? `round ${round}: resubmitted task${missing.length > 1 ? 's' : ''} ${r.tasks} (${why}) as array job ${r.array}, merge job ${r.finish}` : `round ${round}: merge job ${r.finish}`,
+    exit: 0,
+  };
+}
+
+/** Tasks without a complete part, and the first fatal failure among them. */
+export function missingTasks(plan: RunPlan): { missing: number[]; fatal: string | null } {
+  const tries = attempts(plan);
+  const missing: number[] = [];
+  let fatal: string | null = null;
+  for (const id of ids(plan.tasks)) {
+    if (taskDone(plan, id, tries.get(id))) continue;
+    missing.push(id);
+    const last = (tries.get(id) ?? []).at(-1);
+    if (fatal === null && last?.exit && fatalStatus(plan, last.exit.rc)) fatal = `task ${id} failed with status ${last.exit.rc}: ${lastErrorLine(plan, id) ?? 'see its log'}`;
+  }
+  return { missing, fatal };
+}
+
+/** The merge job's work. */
+export async function finish(workdir: string, env: NodeJS.ProcessEnv = process.env): Promise<FinishOutcome> {
+  const plan = loadPlan(workdir);
+  const done = result(plan);
+  if (done) return { line: `already finished: ${done.message}`, exit: 0 };
+  const { missing, fatal } = missingTasks(plan);
+  if (fatal) return failRun(plan, fatal);
+  if (missing.length > 0) return resubmit(plan, missing, 'ended without a complete part');
+  if (plan.kind === 'ingest') return finishIngest(plan);
+  if (plan.kind === 'trace') return finishTrace(plan, env);
+  return finishReport(plan);
+}
+
+async function partSources(path: string): Promise<number> {
+  const s = await openStore(path, { readOnly: true });
+  try {
+    return Number((await s.con.runAndReadAll('SELECT count(*) FROM sources')).getRows()[0][0]);
+  } finally {
+    s.close();
+  }
+}
+
+/**
+ * Checks each part against a fresh walk of the inputs (a part holding fewer files than its shard has lost some:
+ * its task runs again and picks up the rest), then merges the parts into the store.
+ */
+async function finishIngest(plan: RunPlan): Promise<FinishOutcome> {
+  const allFiles = plan.forward.includes('--all-files');
+  const expected = new Array<number>(plan.tasks).fill(0);
+  for (const c of expandInputs(plan.inputs, { allFiles })) expected[shardOf(c.key, plan.tasks)]++;
+  const short: number[] = [];
+  let logs = 0;
+  for (const id of ids(plan.tasks)) {
+    const n = await partSources(partFile(plan, id));
+    logs += n;
+    if (n < expected[id]) short.push(id);
+  }
+  if (short.length > 0) return resubmit(plan, short, 'parts hold fewer files than their shards');
+  const st = await mergeStores(plan.output, ids(plan.tasks).map((id) => partFile(plan, id)));
+  const message = `${plan.output}: merged ${st.parts} parts of ${logs} files: ${st.jobs} new jobs, ${st.duplicates} already present, ${st.errors} errors`;
+  writeResult(plan, { ok: true, exit: 0, message, output: plan.output, errors: [] });
+  return { line: `done: ${message}`, exit: 0 };
+}
+
+/** Builds the report from the partial cubes with `iolens trace` itself (same options, same code as one process). */
+function finishTrace(plan: RunPlan, env: NodeJS.ProcessEnv): FinishOutcome {
+  const tmp = `${plan.output}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  let r;
+  try {
+    r = spawnSync(plan.node, [plan.iolens, 'trace', ...plan.forward, '--cube-parts', dirs.parts(plan.workdir), '--', ...plan.inputs], {
+      cwd: plan.cwd,
+      env,
+      stdio: ['ignore', fd, 'pipe'],
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } finally {
+    closeSync(fd);
+  }
+  if (r.status !== 0) {
+    rmSync(tmp, { force: true });
+    const why = (r.stderr ?? '').trim().split('\n').at(-1) || `status ${r.status ?? r.signal}`;
+    return failRun(plan, `the report of the partial cubes failed: ${why}`);
+  }
+  renameSync(tmp, plan.output);
+  const message = `${plan.output}: report of ${plan.tasks} partial cubes`;
+  writeResult(plan, { ok: true, exit: 0, message, output: plan.output, errors: [] });
+  return { line: `done: ${message}`, exit: 0 };
+}
+
+function finishReport(plan: RunPlan): FinishOutcome {
+  const rp = plan.report!;
+  const codes = csvCodes({ mode: rp.mode, checks: checkCodes(rp.mode).map((code) => ({ code, status: 'quiet' as const })) });
+  const parts = ids(plan.tasks).map((id) => ({ logs: rp.chunks[id], out: readFileSync(partFile(plan, id), 'utf8'), err: readFileSync(partErrFile(plan, id), 'utf8') }));
+  const total = rp.chunks.reduce((a, n) => a + n, 0) + rp.walkErrors.length;
+  const { output, errors } = mergeReportParts(parts, plan.format, total, csvHeader(rp.mode, codes));
+  writeAtomic(plan.output, output);
+  const all = [...rp.walkErrors, ...errors];
+  const tries = attempts(plan);
+  const gate = ids(plan.tasks).some((id) => (tries.get(id) ?? []).some((a) => a.exit?.rc === 3));
+  const exit = all.length > 0 ? 2 : gate ? 3 : 0;
+  const message = `${plan.output}: ${total - all.length} of ${total} logs reported${all.length > 0 ? `, ${all.length} could not be read` : ''}`;
+  writeResult(plan, { ok: true, exit, message, output: plan.output, errors: all });
+  return { line: `done: ${message}`, exit: 0 };
+}
