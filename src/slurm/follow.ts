@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../store/db.js';
 import { failRun, missingTasks, resubmit } from './finish.js';
-import { files, partFile, SlurmError, type RunPlan } from './plan.js';
-import { queue, type QueueEntry } from './scheduler.js';
+import { files, parseArraySpec, partFile, SlurmError, type RunPlan } from './plan.js';
+import { queue, type QueueEntry, type Round } from './scheduler.js';
 import { attempts, lastErrorLine, result, rounds, taskDone, type Attempt, type RunResult } from './state.js';
 
 /**
@@ -48,9 +48,9 @@ interface TaskView {
 }
 
 /** What one task is doing now, from its status files and the queue. */
-function viewTask(plan: RunPlan, id: number, tries: readonly Attempt[], entries: readonly QueueEntry[]): TaskView {
+function viewTask(plan: RunPlan, id: number, tries: readonly Attempt[], entries: readonly QueueEntry[], submitted: number): TaskView {
   const last = tries.at(-1);
-  const attempt = tries.length;
+  const attempt = Math.max(tries.length, submitted);
   if (taskDone(plan, id, tries)) {
     const a = [...tries].reverse().find((t) => t.exit)!;
     return { key: `done:${a.job}`, state: 'done', line: `task ${id}: done in ${secs(a.started ?? a.exit!.ended, a.exit!.ended)} on ${a.host ?? '?'} (job ${a.job}, attempt ${attempt})` };
@@ -61,13 +61,18 @@ function viewTask(plan: RunPlan, id: number, tries: readonly Attempt[], entries:
     return { key: `failed:${last.job}`, state: 'failed', line: `task ${id}: failed with status ${last.exit.rc} (job ${last.job})${why ? `: ${why}` : ''}` };
   }
   if (q && (q.state === 'RUNNING' || q.state === 'COMPLETING')) {
-    return { key: `running:${q.job}`, state: 'running', line: `task ${id}: running on ${q.node || last?.host || '?'} (job ${q.job}, attempt ${Math.max(attempt, 1)})` };
+    return { key: `running:${q.job}`, state: 'running', line: `task ${id}: running on ${q.node || last?.host || '?'} (job ${q.job}, attempt ${attempt})` };
   }
   if (q && TERMINAL.has(q.state)) {
     return { key: `ended:${q.job}:${q.state}`, state: 'ended', line: `task ${id}: ${q.state} (job ${q.job}) before completing its part` };
   }
   if (q) return { key: `pending:${q.job}`, state: 'pending', line: null };
   return { key: `unknown:${last?.job ?? ''}`, state: 'unknown', line: null };
+}
+
+/** How many rounds submitted task `id`. */
+function submissions(rs: readonly Round[], id: number): number {
+  return rs.filter((r) => r.array && parseArraySpec(r.tasks).includes(id)).length;
 }
 
 /** Follows the run in `plan.workdir` until it has a result; returns it. */
@@ -109,7 +114,7 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
       const counts = { done: 0, running: 0, pending: 0, failed: 0 };
       for (let id = 0; id < plan.tasks; id++) {
         const entries = q.filter((e) => arrays.has(e.arrayJob) && e.task === id).sort((a, b) => Number(a.arrayJob) - Number(b.arrayJob));
-        const v = viewTask(plan, id, tries.get(id) ?? [], entries);
+        const v = viewTask(plan, id, tries.get(id) ?? [], entries, submissions(rs, id));
         if (v.state === 'done') counts.done++;
         else if (v.state === 'running') counts.running++;
         else if (v.state === 'failed' || v.state === 'ended') counts.failed++;
@@ -123,7 +128,8 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
             counted.set(id, n);
             const a = (tries.get(id) ?? []).filter((t) => t.exit).at(-1);
             const took = a && a.started ? a.exit!.ended - a.started : 0;
-            line = `${line}: ${n} files${took > 0 ? ` (${(n / took).toFixed(1)} files/s)` : ''}`;
+            // A resumed task read only what its earlier attempts left: no rate for it.
+            line = `${line}: ${n} files${took > 0 && submissions(rs, id) <= 1 ? ` (${(n / took).toFixed(1)} files/s)` : ''}`;
           }
         } else if (v.state === 'done' && plan.kind === 'report') {
           counted.set(id, plan.report!.chunks[id]);
@@ -185,7 +191,7 @@ export function describeRun(plan: RunPlan): string[] {
   const tries = attempts(plan);
   for (let id = 0; id < plan.tasks; id++) {
     const entries = q.filter((e) => arrays.has(e.arrayJob) && e.task === id).sort((a, b) => Number(a.arrayJob) - Number(b.arrayJob));
-    const v = viewTask(plan, id, tries.get(id) ?? [], entries);
+    const v = viewTask(plan, id, tries.get(id) ?? [], entries, submissions(rs, id));
     lines.push(v.line ?? `task ${id}: ${v.state}`);
   }
   const latest = rs.at(-1);
