@@ -101,6 +101,7 @@ async function partSources(path: string): Promise<number> {
  * its task runs again and picks up the rest), then merges the parts into the store.
  */
 async function finishIngest(plan: RunPlan): Promise<FinishOutcome> {
+  const t0 = Date.now();
   const allFiles = plan.forward.includes('--all-files');
   const expected = new Array<number>(plan.tasks).fill(0);
   for (const c of expandInputs(plan.inputs, { allFiles })) expected[shardOf(c.key, plan.tasks)]++;
@@ -112,8 +113,10 @@ async function finishIngest(plan: RunPlan): Promise<FinishOutcome> {
     if (n < expected[id]) short.push(id);
   }
   if (short.length > 0) return resubmit(plan, short, 'parts hold fewer files than their shards');
+  const t1 = Date.now();
   const st = await mergeStores(plan.output, ids(plan.tasks).map((id) => partFile(plan, id)));
-  const message = `${plan.output}: merged ${st.parts} parts of ${logs} files: ${st.jobs} new jobs, ${st.duplicates} already present, ${st.errors} errors`;
+  const took = `checked in ${((t1 - t0) / 1000).toFixed(1)} s, merged in ${((Date.now() - t1) / 1000).toFixed(1)} s`;
+  const message = `${plan.output}: merged ${st.parts} parts of ${logs} files: ${st.jobs} new jobs, ${st.duplicates} already present, ${st.errors} errors (${took})`;
   writeResult(plan, { ok: true, exit: 0, message, output: plan.output, errors: [] });
   return { line: `done: ${message}`, exit: 0 };
 }

@@ -53,7 +53,8 @@ function viewTask(plan: RunPlan, id: number, tries: readonly Attempt[], entries:
   const attempt = Math.max(tries.length, submitted);
   if (taskDone(plan, id, tries)) {
     const a = [...tries].reverse().find((t) => t.exit)!;
-    return { key: `done:${a.job}`, state: 'done', line: `task ${id}: done in ${secs(a.started ?? a.exit!.ended, a.exit!.ended)} on ${a.host ?? '?'} (job ${a.job}, attempt ${attempt})` };
+    const use = a.usage ? `, ${a.usage.cpu.toFixed(1)} CPU s, ${Math.round(a.usage.maxRssMB)} MB peak` : '';
+    return { key: `done:${a.job}`, state: 'done', line: `task ${id}: done in ${secs(a.started ?? a.exit!.ended, a.exit!.ended)} on ${a.host ?? '?'} (job ${a.job}, attempt ${attempt}${use})` };
   }
   const q = entries.at(-1);
   if (last?.exit) {

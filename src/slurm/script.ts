@@ -58,6 +58,8 @@ export function taskScript(plan: RunPlan): string {
     'JOB="${SLURM_JOB_ID:-0}"',
     `echo "$(date +%s) $(hostname)" > ${st}/task-"$ID"."$JOB".start`,
     `echo "iolens ${plan.kind} task $ID/${plan.tasks} (job $JOB) started on $(hostname) at $(date -u +%FT%TZ)"`,
+    '# bin/iolens.js writes the process\'s CPU time and peak memory there at exit (shown by iolens slurm status).',
+    `export IOLENS_STATS_FILE=${st}/task-"$ID"."$JOB".usage`,
     ...taskCommand(plan),
     `echo "$rc $(date +%s)" > ${st}/task-"$ID"."$JOB".exit.tmp && mv -f ${st}/task-"$ID"."$JOB".exit.tmp ${st}/task-"$ID"."$JOB".exit`,
     `echo "iolens ${plan.kind} task $ID/${plan.tasks} (job $JOB) ended with status $rc at $(date -u +%FT%TZ)"`,

@@ -9,6 +9,8 @@ export interface Attempt {
   readonly host: string | null;
   /** Exit status and end time, once the task script got to write them. */
   readonly exit: { readonly rc: number; readonly ended: number } | null;
+  /** CPU seconds (user + system, all threads) and peak resident memory of the iolens process, when it exited. */
+  readonly usage: { readonly cpu: number; readonly maxRssMB: number } | null;
 }
 
 /** The outcome a run ends with (result.json). */
@@ -43,7 +45,7 @@ function readText(p: string): string | null {
 
 /** The attempts of every task, by task id, oldest first. */
 export function attempts(plan: RunPlan): Map<number, Attempt[]> {
-  const byTask = new Map<number, Map<string, { started: number | null; host: string | null; exit: Attempt['exit'] }>>();
+  const byTask = new Map<number, Map<string, { started: number | null; host: string | null; exit: Attempt['exit']; usage: Attempt['usage'] }>>();
   let names: string[] = [];
   try {
     names = readdirSync(dirs.status(plan.workdir));
@@ -51,7 +53,7 @@ export function attempts(plan: RunPlan): Map<number, Attempt[]> {
     // no status yet
   }
   for (const name of names) {
-    const m = /^task-(\d+)\.(\d+)\.(start|exit)$/.exec(name);
+    const m = /^task-(\d+)\.(\d+)\.(start|exit|usage)$/.exec(name);
     if (!m) continue;
     const id = Number(m[1]);
     const job = m[2];
@@ -60,8 +62,15 @@ export function attempts(plan: RunPlan): Map<number, Attempt[]> {
     const f = text.trim().split(/\s+/);
     const jobs = byTask.get(id) ?? new Map();
     byTask.set(id, jobs);
-    const a = jobs.get(job) ?? { started: null, host: null, exit: null };
-    if (m[3] === 'start') {
+    const a = jobs.get(job) ?? { started: null, host: null, exit: null, usage: null };
+    if (m[3] === 'usage') {
+      try {
+        const u = JSON.parse(text) as { userCPUTime: number; systemCPUTime: number; maxRSS: number };
+        a.usage = { cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssMB: u.maxRSS / 1024 };
+      } catch {
+        // written at exit; a killed process leaves none or half of it
+      }
+    } else if (m[3] === 'start') {
       a.started = Number(f[0]) || null;
       a.host = f[1] ?? null;
     } else if (f.length >= 1 && /^\d+$/.test(f[0])) {
