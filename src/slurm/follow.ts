@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../store/db.js';
 import { failRun, missingTasks, resubmit } from './finish.js';
 import { files, parseArraySpec, partFile, SlurmError, type RunPlan } from './plan.js';
-import { queue, type QueueEntry, type Round } from './scheduler.js';
+import { accounting, queue, type QueueEntry, type Round } from './scheduler.js';
 import { attempts, lastErrorLine, result, rounds, taskDone, type Attempt, type RunResult } from './state.js';
 
 /**
@@ -22,7 +22,7 @@ export interface FollowOptions {
   readonly unreachableMs?: number;
 }
 
-const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'NODE_FAIL', 'PREEMPTED', 'OUT_OF_MEMORY', 'BOOT_FAIL', 'DEADLINE', 'REVOKED', 'SPECIAL_EXIT']);
+const TERMINAL = new Set(['ENDED', 'COMPLETED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'NODE_FAIL', 'PREEMPTED', 'OUT_OF_MEMORY', 'BOOT_FAIL', 'DEADLINE', 'REVOKED', 'SPECIAL_EXIT']);
 
 function secs(a: number, b: number): string {
   return `${Math.max(0, b - a)} s`;
@@ -71,6 +71,22 @@ function viewTask(plan: RunPlan, id: number, tries: readonly Attempt[], entries:
   return { key: `unknown:${last?.job ?? ''}`, state: 'unknown', line: null };
 }
 
+/**
+ * Task attempts that started but left no exit status and that squeue no longer lists (slurmctld forgets finished
+ * jobs after MinJobAge): their final state from accounting (sacct) where the cluster keeps it.
+ */
+function pastQueue(plan: RunPlan, q: readonly QueueEntry[], tries: ReadonlyMap<number, readonly Attempt[]>): QueueEntry[] {
+  const listed = new Set(q.map((e) => e.job));
+  const lost: { id: number; job: string; host: string }[] = [];
+  for (const [id, list] of tries) {
+    const last = list.at(-1);
+    if (last && !last.exit && !listed.has(last.job) && !taskDone(plan, id, list)) lost.push({ id, job: last.job, host: last.host ?? '' });
+  }
+  if (lost.length === 0) return [];
+  const acct = accounting(lost.map((l) => l.job));
+  return lost.map((l) => ({ arrayJob: '', task: l.id, job: l.job, state: acct?.get(l.job)?.state ?? 'ENDED', node: l.host }));
+}
+
 /** How many rounds submitted task `id`. */
 function submissions(rs: readonly Round[], id: number): number {
   return rs.filter((r) => r.array && parseArraySpec(r.tasks).includes(id)).length;
@@ -112,9 +128,10 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
     if (q) {
       const arrays = new Set(rs.map((r) => r.array).filter(Boolean));
       const tries = attempts(plan);
+      const ended = pastQueue(plan, q, tries);
       const counts = { done: 0, running: 0, pending: 0, failed: 0 };
       for (let id = 0; id < plan.tasks; id++) {
-        const entries = q.filter((e) => arrays.has(e.arrayJob) && e.task === id).sort((a, b) => Number(a.arrayJob) - Number(b.arrayJob));
+        const entries = [...q.filter((e) => arrays.has(e.arrayJob) && e.task === id), ...ended.filter((e) => e.task === id)].sort((a, b) => Number(a.job) - Number(b.job));
         const v = viewTask(plan, id, tries.get(id) ?? [], entries, submissions(rs, id));
         if (v.state === 'done') counts.done++;
         else if (v.state === 'running') counts.running++;
