@@ -6,7 +6,8 @@ import { expandInputs, shardOf } from '../store/walk.js';
 import { checkCodes } from '../pipeline/diagnose.js';
 import { csvCodes, csvHeader } from '../render/csv.js';
 import { arraySpec, dirs, files, loadPlan, partErrFile, partFile, writeAtomic, type RunPlan } from './plan.js';
-import { mergeReportParts } from './report-parts.js';
+import { joinReportPart } from './report-parts.js';
+import { writeAllSync } from '../util/output.js';
 import { submitRound } from './scheduler.js';
 import { attempts, fatalStatus, lastErrorLine, result, rounds, taskDone, type RunResult } from './state.js';
 
@@ -148,13 +149,30 @@ function finishTrace(plan: RunPlan, env: NodeJS.ProcessEnv): FinishOutcome {
   return { line: `done: ${message}`, exit: 0 };
 }
 
+/** Joins the report parts into the output part by part (one in memory at a time), under a temporary name. */
 function finishReport(plan: RunPlan): FinishOutcome {
   const rp = plan.report!;
   const codes = csvCodes({ mode: rp.mode, checks: checkCodes(rp.mode).map((code) => ({ code, status: 'quiet' as const })) });
-  const parts = ids(plan.tasks).map((id) => ({ logs: rp.chunks[id], out: readFileSync(partFile(plan, id), 'utf8'), err: readFileSync(partErrFile(plan, id), 'utf8') }));
+  const header = csvHeader(rp.mode, codes);
   const total = rp.chunks.reduce((a, n) => a + n, 0) + rp.walkErrors.length;
-  const { output, errors } = mergeReportParts(parts, plan.format, total, csvHeader(rp.mode, codes));
-  writeAtomic(plan.output, output);
+  const errors: string[] = [];
+  const tmp = `${plan.output}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    if (total > 1 && plan.format === 'csv') writeAllSync(fd, Buffer.from(header));
+    for (const id of ids(plan.tasks)) {
+      const part = { logs: rp.chunks[id], out: readFileSync(partFile(plan, id), 'utf8'), err: readFileSync(partErrFile(plan, id), 'utf8') };
+      const j = joinReportPart(part, id, plan.format, total, header);
+      writeAllSync(fd, Buffer.from(j.text));
+      errors.push(...j.errors);
+    }
+  } catch (err) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  renameSync(tmp, plan.output);
   const all = [...rp.walkErrors, ...errors];
   const tries = attempts(plan);
   const gate = ids(plan.tasks).some((id) => (tries.get(id) ?? []).some((a) => a.exit?.rc === 3));

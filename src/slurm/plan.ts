@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IOLensError, InputError } from '../contract/errors.js';
+import { formatRanges } from '../text/format.js';
 
 /**
  * A Slurm run of IOLens lives in one work folder on the shared file system (docs/scale-out.md):
@@ -138,15 +139,7 @@ export function loadPlan(w: string): RunPlan {
 
 /** Task ids as Slurm's array syntax, ranges collapsed: [0,1,2,5] → "0-2,5". */
 export function arraySpec(ids: readonly number[]): string {
-  const xs = [...ids].sort((a, b) => a - b);
-  const out: string[] = [];
-  for (let i = 0; i < xs.length; ) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    out.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
-    i = j + 1;
-  }
-  return out.join(',');
+  return formatRanges([...ids].sort((a, b) => a - b), ',');
 }
 
 /** Parses Slurm's array syntax ("0-3,7", with an optional "%K" throttle) into task ids. */

@@ -36,43 +36,40 @@ function errorLines(err: string): string[] {
 }
 
 /**
- * Merges the parts (in task order). `header` is the CSV header of the batch. Checks that every log of every part is
- * accounted for — a row (or object, for CSV and JSON) or an error line — and throws a `SlurmError` naming the part
- * otherwise. Returns the output and the error lines.
+ * One part of the batch (task `index`), ready to append to the output: its rows without the header (CSV), its objects
+ * one per line (JSON), or its text. `header` is the CSV header of the batch; `totalLogs` the logs of the whole
+ * batch (a batch of one is that log's output as it is). Checks that every log of the part is accounted for — a row
+ * (CSV, JSON) or an error line — and throws a `SlurmError` naming the part otherwise.
  */
-export function mergeReportParts(parts: readonly ReportPart[], format: OutputFormat, totalLogs: number, header: string): { output: string; errors: string[] } {
-  const errors: string[] = [];
-  const chunks: string[] = [];
-  parts.forEach((p, i) => {
-    const errs = errorLines(p.err);
-    errors.push(...errs);
-    const ok = p.logs - errs.length;
-    if (ok < 0) throw new SlurmError(`part ${i}: ${errs.length} error lines for ${p.logs} logs`);
-    if (totalLogs === 1) {
-      chunks.push(p.out);
-      return;
+export function joinReportPart(p: ReportPart, index: number, format: OutputFormat, totalLogs: number, header: string): { text: string; errors: string[] } {
+  const errors = errorLines(p.err);
+  const ok = p.logs - errors.length;
+  if (ok < 0) throw new SlurmError(`part ${index}: ${errors.length} error lines for ${p.logs} logs`);
+  if (totalLogs === 1 || format === 'terminal') return { text: p.out, errors };
+  if (format === 'csv') {
+    // A list of several logs prints the header first, whatever happens; a list of one, only with its row.
+    const hasHeader = p.logs > 1 || ok > 0;
+    if (hasHeader && !p.out.startsWith(header)) throw new SlurmError(`part ${index}: its CSV does not start with the batch header`);
+    const rows = hasHeader ? p.out.slice(header.length) : p.out;
+    if (csvRecords(rows) !== ok) throw new SlurmError(`part ${index}: ${csvRecords(rows)} CSV rows for ${ok} readable logs`);
+    return { text: rows, errors };
+  }
+  let text = p.out;
+  if (p.logs === 1 && ok === 1) {
+    try {
+      text = `${JSON.stringify(JSON.parse(p.out))}\n`;
+    } catch {
+      throw new SlurmError(`part ${index}: its output is not JSON`);
     }
-    if (format === 'csv') {
-      // A list of several logs prints the header first, whatever happens; a list of one, only with its row.
-      const hasHeader = p.logs > 1 || ok > 0;
-      if (hasHeader && !p.out.startsWith(header)) throw new SlurmError(`part ${i}: its CSV does not start with the batch header`);
-      const rows = hasHeader ? p.out.slice(header.length) : p.out;
-      if (csvRecords(rows) !== ok) throw new SlurmError(`part ${i}: ${csvRecords(rows)} CSV rows for ${ok} readable logs`);
-      chunks.push(rows);
-    } else if (format === 'json') {
-      let text = p.out;
-      if (p.logs === 1 && ok === 1) {
-        try {
-          text = `${JSON.stringify(JSON.parse(p.out))}\n`;
-        } catch {
-          throw new SlurmError(`part ${i}: its output is not JSON`);
-        }
-      }
-      const lines = text.split('\n').filter((l) => l !== '').length;
-      if (lines !== ok) throw new SlurmError(`part ${i}: ${lines} JSON lines for ${ok} readable logs`);
-      chunks.push(text);
-    } else chunks.push(p.out);
-  });
-  const body = chunks.join('');
-  return { output: totalLogs > 1 && format === 'csv' ? header + body : body, errors };
+  }
+  const lines = text.split('\n').filter((l) => l !== '').length;
+  if (lines !== ok) throw new SlurmError(`part ${index}: ${lines} JSON lines for ${ok} readable logs`);
+  return { text, errors };
+}
+
+/** The whole batch from its parts, in task order (the merge job appends part by part instead). */
+export function mergeReportParts(parts: readonly ReportPart[], format: OutputFormat, totalLogs: number, header: string): { output: string; errors: string[] } {
+  const joined = parts.map((p, i) => joinReportPart(p, i, format, totalLogs, header));
+  const body = joined.map((j) => j.text).join('');
+  return { output: totalLogs > 1 && format === 'csv' ? header + body : body, errors: joined.flatMap((j) => j.errors) };
 }

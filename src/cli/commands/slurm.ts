@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from './command.js';
@@ -153,7 +153,7 @@ async function launch(spec: RunSpec, f: SlurmFlags): Promise<void> {
   const cpus = wholeNumber('--cpus', f.cpus, 1, 4096);
   const maxRunning = f.maxRunning !== undefined ? wholeNumber('--max-running', f.maxRunning, 1, 1_000_000) : undefined;
   const poll = seconds('--poll', f.poll);
-  for (const x of f.sbatch) if (!x.startsWith('-') || /[\n\r]/.test(x)) throw new UserError(`--sbatch takes an sbatch option such as --qos=debug, not ${JSON.stringify(x)}`);
+  for (const x of f.sbatch) if (!x.startsWith('-') || /\s/.test(x)) throw new UserError(`--sbatch takes one sbatch option without blanks, such as --qos=debug, not ${JSON.stringify(x)}`);
   for (const [flag, v] of [['--partition', f.partition], ['--time', f.time], ['--account', f.account]] as const) {
     if (v !== undefined && !/^[\w.:,+@/-]+$/.test(v)) throw new UserError(`${flag} ${JSON.stringify(v)}: not a Slurm name or time`);
   }
@@ -209,14 +209,27 @@ async function launch(spec: RunSpec, f: SlurmFlags): Promise<void> {
   await followToEnd(plan, poll);
 }
 
+/** Copies a file to standard output in pieces (a report batch can be larger than memory). */
+function copyToStdout(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      writeAllSync(1, buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Follows a run to its result, prints its output (when it was not written to a file of the user's) and sets the exit status. */
 async function followToEnd(plan: RunPlan, poll: number): Promise<void> {
   const res = await follow(plan, { pollMs: poll * 1000, say });
   for (const e of res.errors) process.stderr.write(`${e}\n`);
   say(res.ok ? `done: ${res.message}` : `failed: ${res.message}`);
-  if (res.ok && plan.kind !== 'ingest' && plan.output.startsWith(plan.workdir + '/')) {
-    writeAllSync(1, readFileSync(plan.output));
-  }
+  if (res.ok && plan.kind !== 'ingest' && plan.output.startsWith(plan.workdir + '/')) copyToStdout(plan.output);
   process.exitCode = res.exit;
 }
 

@@ -9,6 +9,7 @@ import { openTraceFile } from './lines.js';
 import { IOLensError } from '../../contract/errors.js';
 import { InflateBudget, type ReadLimits } from '../../util/limits.js';
 import { readRegularFile } from '../../util/read-file.js';
+import { formatRanges } from '../../text/format.js';
 
 /** Largest single file of a Recorder folder read whole (timestamps of a per-rank trace are streamed instead). */
 const MAX_FILE_BYTES = 2 ** 31 - 1;
@@ -512,18 +513,6 @@ function readRank(folder: RecorderFolder, rank: number, layers: Layer[], out: Ch
   let cstCalls = m.interprocess || existsSync(folder.path('recorder.cst')) ? -1 : 0;
   if (cstCalls === 0) for (const e of cst) cstCalls += e.count;
   return { rank, signatures: cst.length, rules: grammar.ruleLen.length, cstCalls, records, timestamps };
-}
-
-/** Compresses a sorted list of integers into "a-b, c" ranges. */
-export function formatRanges(xs: readonly number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < xs.length; ) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    parts.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
 }
 
 /** The warning of a Recorder folder that lacks some ranks' files. */
