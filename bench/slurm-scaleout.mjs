@@ -20,16 +20,21 @@ if (why) {
 }
 const work = mkdtempSync(join(tmpdir(), 'iolens-scaleout-'));
 const cluster = await startCluster({ cpus: 8 });
-const rows = [];
 try {
-  if (traceMode) {
-    await traceRuns();
-    process.exit(0);
-  }
+  if (traceMode) await traceRuns();
+  else await ingestRuns();
+} finally {
+  await cluster.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Sharded `iolens slurm ingest` of a synthetic archive against one `iolens ingest -j 1`. */
+async function ingestRuns() {
   const arch = join(work, 'archive');
   const t0 = Date.now();
   const info = makeArchive(arch, { logs: Number(logsArg), seed: 5, duplicateEvery: 50, junkEvery: 200 });
   console.error(`archive: ${info.files} files, ${(info.bytes / 1e6).toFixed(1)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const rows = [];
   const bin = new URL('../bin/iolens.js', import.meta.url).pathname;
   // One process, one worker thread: the baseline a task is compared with.
   const b0 = Date.now();
@@ -88,9 +93,6 @@ try {
   for (const r of rows) {
     console.log(`| ${r.tasks} | ${r.wall.toFixed(1)} s | ${(one.wall / r.wall).toFixed(2)}× | ${r.slowestTaskEnd} s | ${r.merge} s | ${(r.taskSecondsPerLog * 1000).toFixed(2)} | ${r.cpuMsPerLog.toFixed(2)} | ${r.peakTaskMB} MB |`);
   }
-} finally {
-  await cluster.stop();
-  rmSync(work, { recursive: true, force: true });
 }
 
 /** Sharded `iolens slurm trace` of a synthetic DFTracer trace against one `iolens trace --threads 1`. */

@@ -129,8 +129,6 @@ export async function startCluster(opts: { cpus?: number } = {}): Promise<SlurmC
     await until('munged socket', 15_000, () => existsSync(sock), logs);
     const [ctldPort, slurmdPort] = [await freePort(), await freePort()];
     const cpus = Math.max(opts.cpus ?? 8, availableParallelism());
-    const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
-    writeFileSync(join(dir, 'cgroup.conf'), v2 ? 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' : 'CgroupPlugin=cgroup/v1\n');
     writeFileSync(
       conf,
       [
@@ -176,21 +174,38 @@ export async function startCluster(opts: { cpus?: number } = {}): Promise<SlurmC
     );
     start('slurmctld', ['-D', '-f', conf], 'slurmctld.out');
     await until('slurmctld answering', 30_000, () => spawnSync('scontrol', ['ping'], { env, encoding: 'utf8', timeout: 10_000 }).stdout?.includes('UP'), logs);
-    start('slurmd', ['-D', '-f', conf, '-N', name], 'slurmd.out');
-    let resumed = false;
-    await until(
-      'node idle',
-      60_000,
-      () => {
-        const s = spawnSync('sinfo', ['--noheader', '--Node', '--format=%T'], { env, encoding: 'utf8', timeout: 10_000 }).stdout?.trim() ?? '';
-        if (/^(drain|drained|draining|down)/.test(s) && !resumed) {
-          resumed = true;
-          spawnSync('scontrol', ['update', `nodename=${name}`, 'state=resume'], { env, timeout: 10_000 });
-        }
-        return s === 'idle';
-      },
-      () => `${spawnSync('scontrol', ['show', 'node'], { env, encoding: 'utf8' }).stdout ?? ''}\n${logs()}`,
-    );
+    // slurmd 22.05 always loads a cgroup plugin, even with proctrack/linuxproc: the one matching the machine's
+    // hierarchy first (v2 without systemd when only the unified hierarchy is mounted), the other if slurmd exits.
+    const v1 = 'CgroupPlugin=cgroup/v1\n';
+    const v2 = 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n';
+    const plugins = existsSync('/sys/fs/cgroup/cgroup.controllers') ? [v2, v1] : [v1, v2];
+    const nodeState = () => spawnSync('sinfo', ['--noheader', '--Node', '--format=%T'], { env, encoding: 'utf8', timeout: 10_000 }).stdout?.trim() ?? '';
+    let up = false;
+    for (const plugin of plugins) {
+      writeFileSync(join(dir, 'cgroup.conf'), plugin);
+      const slurmd = start('slurmd', ['-D', '-f', conf, '-N', name], 'slurmd.out');
+      let resumed = false;
+      const state = await until(
+        'node idle',
+        60_000,
+        () => {
+          if (slurmd.exitCode !== null || slurmd.signalCode !== null) return 'exited';
+          const s = nodeState();
+          // A node drained by an earlier registration (e.g. before config_overrides applied) is put back once.
+          if (/^(drain|drained|draining|down)/.test(s) && !resumed) {
+            resumed = true;
+            spawnSync('scontrol', ['update', `nodename=${name}`, 'state=resume'], { env, timeout: 10_000 });
+          }
+          return s === 'idle' ? 'idle' : null;
+        },
+        () => `${spawnSync('scontrol', ['show', 'node'], { env, encoding: 'utf8' }).stdout ?? ''}\n${logs()}`,
+      );
+      if (state === 'idle') {
+        up = true;
+        break;
+      }
+    }
+    if (!up) throw new Error(`slurmd exits with either cgroup plugin\n${logs()}`);
     return { dir, env, node: name, logs, stop };
   } catch (err) {
     await stop();
