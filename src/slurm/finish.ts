@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { openStore } from '../store/db.js';
 import { mergeStores } from '../store/merge.js';
 import { expandInputs, shardOf } from '../store/walk.js';
 import { checkCodes } from '../pipeline/diagnose.js';
@@ -9,7 +8,7 @@ import { arraySpec, dirs, files, loadPlan, partErrFile, partFile, writeAtomic, t
 import { joinReportPart } from './report-parts.js';
 import { writeAllSync } from '../util/output.js';
 import { submitRound } from './scheduler.js';
-import { attempts, fatalStatus, lastErrorLine, result, rounds, taskDone, type RunResult } from './state.js';
+import { attempts, fatalStatus, lastErrorLine, partFileCount, result, rounds, taskDone, type RunResult } from './state.js';
 
 /**
  * The merge job of a round (finish.sh). Every task of the round has ended, in whatever state. A task whose part is
@@ -88,15 +87,6 @@ export async function finish(workdir: string, env: NodeJS.ProcessEnv = process.e
   return finishReport(plan);
 }
 
-async function partSources(path: string): Promise<number> {
-  const s = await openStore(path, { readOnly: true });
-  try {
-    return Number((await s.con.runAndReadAll('SELECT count(*) FROM sources')).getRows()[0][0]);
-  } finally {
-    s.close();
-  }
-}
-
 /**
  * Checks each part against a fresh walk of the inputs (a part holding fewer files than its shard has lost some:
  * its task runs again and picks up the rest), then merges the parts into the store.
@@ -109,7 +99,7 @@ async function finishIngest(plan: RunPlan): Promise<FinishOutcome> {
   const short: number[] = [];
   let logs = 0;
   for (const id of ids(plan.tasks)) {
-    const n = await partSources(partFile(plan, id));
+    const n = await partFileCount(partFile(plan, id));
     logs += n;
     if (n < expected[id]) short.push(id);
   }

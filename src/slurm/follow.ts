@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openStore } from '../store/db.js';
 import { failRun, missingTasks, resubmit } from './finish.js';
 import { files, parseArraySpec, partFile, SlurmError, type RunPlan } from './plan.js';
 import { accounting, queue, type QueueEntry, type Round } from './scheduler.js';
-import { attempts, lastErrorLine, result, rounds, taskDone, type Attempt, type RunResult } from './state.js';
+import { attempts, lastErrorLine, partFileCount, result, rounds, taskDone, type Attempt, type RunResult } from './state.js';
 
 /**
  * Follows a run: polls the work folder (status files, rounds, result.json) and squeue, and reports each change as
@@ -30,14 +29,9 @@ function secs(a: number, b: number): string {
 
 async function partFiles(path: string): Promise<number | null> {
   try {
-    const s = await openStore(path, { readOnly: true });
-    try {
-      return Number((await s.con.runAndReadAll('SELECT count(*) FROM sources')).getRows()[0][0]);
-    } finally {
-      s.close();
-    }
+    return await partFileCount(path);
   } catch {
-    return null;
+    return null; // being written by a rerun, or gone: counted another time
   }
 }
 

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { openStore } from '../store/db.js';
 import { dirs, files, partErrFile, partFile, type RunPlan } from './plan.js';
 import type { Round } from './scheduler.js';
 
@@ -132,4 +133,14 @@ export function lastErrorLine(plan: RunPlan, id: number): string | null {
   if (text === null) return null;
   const lines = text.split('\n').filter((l) => /error|iolens:|slurmstepd|CANCELLED|DUE TO/i.test(l) && !/^iolens \w+ task \d+\//.test(l));
   return lines.length > 0 ? lines[lines.length - 1].trim().slice(0, 300) : null;
+}
+
+/** Files an ingest part holds (its `sources` rows: ingested, duplicate or error). */
+export async function partFileCount(path: string): Promise<number> {
+  const s = await openStore(path, { readOnly: true });
+  try {
+    return Number((await s.con.runAndReadAll('SELECT count(*) FROM sources')).getRows()[0][0]);
+  } finally {
+    s.close();
+  }
 }
