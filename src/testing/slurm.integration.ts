@@ -192,3 +192,28 @@ test('--dry-run writes the scripts and submits nothing', { skip: unavailable ?? 
   assert.equal(st.code, 0, explain(st));
   assert.match(st.stderr, /done: .*merged 3 parts of 159 files: 159 new jobs/);
 });
+
+test('--no-follow, cancel and resume: a cancelled run, resumed, prints what one process prints', { skip: unavailable ?? false, timeout: 180_000 }, async () => {
+  const wd = join(work, 'resume.slurm');
+  const args = [join(LOGS, 'generated'), '--csv'];
+  const one = await iolens(['report', ...args]);
+  assert.equal(one.code, 0, explain(one));
+  const sub = await iolens(['slurm', 'report', ...args, '--tasks', '3', '--no-follow', '--workdir', wd]);
+  assert.equal(sub.code, 0, explain(sub));
+  assert.match(sub.stderr, /^iolens slurm: round 1: array job \d+ \(tasks 0-2\), merge job \d+; follow with: iolens slurm status /m);
+  const cancelled = await iolens(['slurm', 'cancel', wd]);
+  assert.equal(cancelled.code, 0, explain(cancelled));
+  assert.match(cancelled.stderr, /^iolens slurm: cancelled 2 jobs of /m);
+  const st = await iolens(['slurm', 'status', wd]);
+  assert.match(st.stderr, /^iolens slurm: failed: cancelled with iolens slurm cancel$/m, explain(st));
+  // scancel returns before the jobs are gone; resume refuses while any is still queued or running.
+  let resumed: Run | null = null;
+  for (let i = 0; i < 60; i++) {
+    resumed = await iolens(['slurm', 'resume', wd, '--poll', '1']);
+    if (!/still queued or running/.test(resumed.stderr)) break;
+    await sleep(500);
+  }
+  assert.equal(resumed!.code, 0, explain(resumed!));
+  assert.match(resumed!.stderr, /round 2: /);
+  assert.equal(resumed!.stdout, one.stdout);
+});

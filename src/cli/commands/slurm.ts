@@ -201,7 +201,13 @@ async function launch(spec: RunSpec, f: SlurmFlags): Promise<void> {
     say(`dry run: wrote ${workdir} (${spec.tasks} tasks); submit with: bash ${files.submit(workdir)}; follow with: iolens slurm status ${workdir} --follow`);
     return;
   }
-  const r = submitRound(workdir, 1, `0-${spec.tasks - 1}`);
+  let r;
+  try {
+    r = submitRound(workdir, 1, `0-${spec.tasks - 1}`);
+  } catch (err) {
+    if (!(err instanceof SlurmError)) throw err;
+    throw new SlurmError(`${err.message}; ${workdir} is kept: once the cause is fixed, iolens slurm resume ${workdir} submits it (or remove the folder)`);
+  }
   if (!f.follow) {
     say(`round 1: array job ${r.array} (tasks ${r.tasks}), merge job ${r.finish}; follow with: iolens slurm status ${workdir} --follow`);
     return;
