@@ -124,6 +124,7 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
       const tries = attempts(plan);
       const ended = pastQueue(plan, q, tries);
       const counts = { done: 0, running: 0, pending: 0, failed: 0 };
+      let active = 0;
       for (let id = 0; id < plan.tasks; id++) {
         const entries = [...q.filter((e) => arrays.has(e.arrayJob) && e.task === id), ...ended.filter((e) => e.task === id)].sort((a, b) => Number(a.job) - Number(b.job));
         const v = viewTask(plan, id, tries.get(id) ?? [], entries, submissions(rs, id));
@@ -131,6 +132,7 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
         else if (v.state === 'running') counts.running++;
         else if (v.state === 'failed' || v.state === 'ended') counts.failed++;
         else counts.pending++;
+        if (v.state === 'running' || v.state === 'pending') active++;
         if (seen.get(id) === v.key) continue;
         seen.set(id, v.key);
         let line = v.line;
@@ -158,16 +160,18 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
           say(`merge job ${latest.finish}: running on ${m.node || '?'} (round ${latest.round})`);
         }
         // A merge job that ended (or vanished) leaves a result or a new round; give the shared file system a moment.
-        if (state === 'gone' || TERMINAL.has(state)) {
+        // While tasks of the run are still queued or running, a new round would run them twice: wait for them.
+        if ((state === 'gone' || TERMINAL.has(state)) && active === 0) {
           if (brokenSince === 0) brokenSince = Date.now();
           else if (Date.now() - brokenSince > Math.max(3 * opts.pollMs, 10_000)) {
             brokenSince = 0;
             if (result(plan) || rounds(plan).length > rs.length) continue;
             say(`merge job ${latest.finish} ended (${state}) without a result or a new round (see ${files.finishLog(plan.workdir, latest.finish)})`);
             if (opts.resume === false) throw new SlurmError(`the run stopped; resume it with iolens slurm resume ${plan.workdir}`);
+            // The new round (or the failure) is reported by the next look at the work folder.
             const { missing, fatal } = missingTasks(plan);
-            const out = fatal ? failRun(plan, fatal) : resubmit(plan, missing, 'the merge job ended without a result');
-            say(out.line);
+            if (fatal) failRun(plan, fatal);
+            else resubmit(plan, missing, 'the merge job ended without a result');
           }
         } else brokenSince = 0;
       }

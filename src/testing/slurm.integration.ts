@@ -217,3 +217,20 @@ test('--no-follow, cancel and resume: a cancelled run, resumed, prints what one 
   assert.match(resumed!.stderr, /round 2: /);
   assert.equal(resumed!.stdout, one.stdout);
 });
+
+test('a merge job cancelled while its tasks run: the follower submits a new one once the tasks have ended', { skip: unavailable ?? false, timeout: 180_000 }, async () => {
+  const wd = join(work, 'chain.slurm');
+  const args = [DXT_SAMPLES, '--json'];
+  const one = await iolens(['report', ...args]);
+  const running = iolens(['slurm', 'report', ...args, '--tasks', '3', '--poll', '1', '--workdir', wd]);
+  const r1 = join(wd, 'rounds', '1.json');
+  for (let i = 0; i < 600 && !existsSync(r1); i++) await sleep(100);
+  const { finish } = JSON.parse(readFileSync(r1, 'utf8')) as { finish: string };
+  const sc = await new Promise<number | null>((res) => spawn('scancel', [finish], { env: cluster!.env, stdio: 'ignore' }).on('close', res));
+  assert.equal(sc, 0);
+  const r = await running;
+  assert.equal(r.code, one.code, explain(r));
+  assert.match(r.stderr, new RegExp(`merge job ${finish} ended \\(CANCELLED\\) without a result or a new round`), explain(r));
+  assert.match(r.stderr, /round 2: merge job \d+/);
+  assert.equal(r.stdout, one.stdout);
+});
