@@ -4,7 +4,7 @@ import { mergeStores } from '../store/merge.js';
 import { expandInputs, shardOf } from '../store/walk.js';
 import { checkCodes } from '../pipeline/diagnose.js';
 import { csvCodes, csvHeader } from '../render/csv.js';
-import { arraySpec, dirs, files, loadPlan, partErrFile, partFile, writeAtomic, type RunPlan } from './plan.js';
+import { arraySpec, dirs, files, loadPlan, partErrFile, partFile, SlurmError, writeAtomic, type RunPlan } from './plan.js';
 import { joinReportPart } from './report-parts.js';
 import { writeAllSync } from '../util/output.js';
 import { submitRound } from './scheduler.js';
@@ -24,6 +24,8 @@ export interface FinishOutcome {
   readonly line: string;
   /** Exit status of the merge job. */
   readonly exit: number;
+  /** A resubmission that could not be submitted (no result was written). */
+  readonly submitted?: boolean;
 }
 
 function writeResult(plan: RunPlan, r: Omit<RunResult, 'finished'>): RunResult {
@@ -53,8 +55,17 @@ export function resubmit(plan: RunPlan, missing: readonly number[], why: string,
     if (missing.length === 0) return failRun(plan, `the merge did not complete in ${round - 1} rounds (${why})`);
     return failRun(plan, `task${missing.length > 1 ? 's' : ''} ${arraySpec(missing)} did not complete in ${round - 1} rounds (${why})`);
   }
-  const r = submitRound(plan.workdir, round, missing.length > 0 ? arraySpec(missing) : 'none');
+  let r;
+  try {
+    r = submitRound(plan.workdir, round, missing.length > 0 ? arraySpec(missing) : 'none');
+  } catch (err) {
+    // Not the run's fault (a compute node that may not submit, a controller restarting): no result is written, so
+    // the follower, or iolens slurm resume, can submit the round from another node.
+    if (!(err instanceof SlurmError)) throw err;
+    return { line: `${err.message}; the run is kept: iolens slurm resume ${plan.workdir} submits round ${round} from a node that can`, exit: 1, submitted: false };
+  }
   return {
+    submitted: true,
     line: missing.length > 0 ? `round ${round}: resubmitted task${missing.length > 1 ? 's' : ''} ${r.tasks} (${why}) as array job ${r.array}, merge job ${r.finish}` : `round ${round}: merge job ${r.finish}`,
     exit: 0,
   };

@@ -94,6 +94,7 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
   const counted = new Map<number, number>();
   let mergeSaid = '';
   let brokenSince = 0;
+  let submitFailures = 0;
   let unreachableSince = 0;
   let lastSummary = '';
   let lastSummaryAt = 0;
@@ -171,7 +172,13 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
             // The new round (or the failure) is reported by the next look at the work folder.
             const { missing, fatal } = missingTasks(plan);
             if (fatal) failRun(plan, fatal);
-            else resubmit(plan, missing, 'the merge job ended without a result');
+            else {
+              const out = resubmit(plan, missing, 'the merge job ended without a result');
+              if (out.submitted === false) {
+                say(out.line);
+                if (++submitFailures >= 3) throw new SlurmError(`could not submit the next round ${submitFailures} times: ${out.line}`);
+              }
+            }
           }
         } else brokenSince = 0;
       }

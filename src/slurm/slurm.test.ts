@@ -18,8 +18,9 @@ import { openStore } from '../store/db.js';
 
 const BIN = join(REPO_ROOT, 'bin', 'iolens.js');
 
+/** The CLI, with no Slurm to reach: a submission here fails (it must never reach a real cluster). */
 function cli(args: readonly string[], cwd: string) {
-  return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin' } });
+  return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin', SLURM_CONF: '/nonexistent/slurm.conf' } });
 }
 
 /** Runs task `id` of a work folder's task.sh as Slurm would (job id 1000 + id + 100 × attempt, output appended to its log). */
@@ -196,6 +197,23 @@ test('ingest parts made by the task script merge into the store one process make
     // A finished run is left alone by a second merge job.
     const again = cli(['slurm', 'finish', wd], dir);
     assert.match(again.stderr, /already finished/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a merge job that cannot submit the next round leaves the run open for resume (no result)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-slurm-nosubmit-'));
+  try {
+    const wd = join(dir, 'w.slurm');
+    const dry = cli(['slurm', 'report', join(SHARED, 'darshan-logs/generated'), '--csv', '--tasks', '2', '--dry-run', '--workdir', wd], dir);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.equal(runTask(wd, 0).status, 0);
+    recordRound(wd, '0-1');
+    const fin = cli(['slurm', 'finish', wd], dir);
+    assert.equal(fin.status, 1);
+    assert.match(fin.stderr, /^iolens slurm: submitting round 2 failed: .*; the run is kept: iolens slurm resume \S+ submits round 2 from a node that can$/m);
+    assert.ok(!existsSync(join(wd, 'result.json')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -337,8 +337,10 @@ const slurm: CommandModule = {
         // The failed outcome is kept beside the new attempt.
         if (res) renameSync(files.result(plan.workdir), `${files.result(plan.workdir)}.failed-${res.finished}`);
         const { missing } = missingTasks(plan);
-        say(resubmit(plan, missing, 'resumed by hand', true).line);
+        const out = resubmit(plan, missing, 'resumed by hand', true);
+        if (out.submitted === false) throw new SlurmError(out.line);
         if (o.follow) await followToEnd(plan, seconds('--poll', o.poll));
+        else say(out.line);
       });
 
     top
@@ -363,6 +365,7 @@ const slurm: CommandModule = {
         try {
           out = await finish(workdir);
         } catch (err) {
+          // Checks and merges that fail fail the run (result.json says why); a failed submission does not (above).
           const msg = err instanceof Error ? err.message : String(err);
           out = failRun(plan, `the merge job failed: ${oneLine(msg)}`);
         }
