@@ -100,14 +100,15 @@ export async function follow(plan: RunPlan, opts: FollowOptions): Promise<RunRes
   let lastSummaryAt = 0;
   const t0 = Date.now();
   for (;;) {
+    // Rounds first: a round submitted since the last look is reported even when its merge job already finished.
     const done = result(plan);
-    if (done) return done;
     const rs = rounds(plan);
     for (const r of rs) {
       if (seenRounds.has(r.round)) continue;
       seenRounds.add(r.round);
       say(r.array ? `round ${r.round}: array job ${r.array} (tasks ${r.tasks}), merge job ${r.finish} (after the array)` : `round ${r.round}: merge job ${r.finish}`);
     }
+    if (done) return done;
     let q: QueueEntry[] | null = null;
     try {
       q = queue();
