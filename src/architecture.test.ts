@@ -30,6 +30,8 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
+  /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */
+  slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store', 'trace/analysis'],
   cli: ['*'],
   testing: ['*'],
   /** The fuzz harness (npm run fuzz): a development tool, not shipped. */
