@@ -5,7 +5,7 @@ import type { DxtTable } from '../modules/dxt.js';
 import type { LustreTable } from '../modules/lustre.js';
 import { MODULES } from '../modules/registry.js';
 import { printJobHeader } from './parser-text.js';
-import type { TextOut } from './text-out.js';
+import { printAsBytes, type TextOut } from './text-out.js';
 
 const TWO_SPACES = Buffer.from('  ', 'latin1');
 const NO_THREAD = Buffer.from(' N/A\n', 'latin1');
@@ -86,15 +86,7 @@ function incompleteNotice(name: string): string {
  * Segment lines are written as bytes (numbers digit by digit); any other `TextOut` gets the same bytes as text.
  */
 export function printDxtText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
-  if (out instanceof ByteSink) printDxtBytes(log, out, warn);
-  else {
-    const sink = new ByteSink(null);
-    try {
-      printDxtBytes(log, sink, warn);
-    } finally {
-      out.write(sink.text());
-    }
-  }
+  printAsBytes(out, (sink) => printDxtBytes(log, sink, warn));
 }
 
 function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => void): void {

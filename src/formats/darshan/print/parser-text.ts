@@ -2,7 +2,7 @@ import { cCtimeUtc, cF6, cFixed } from '../../../util/cfmt.js';
 import type { DarshanLog } from '../log.js';
 import type { RecordSink } from '../module-types.js';
 import { MODULES, type ModuleRow } from '../modules/registry.js';
-import type { TextOut } from './text-out.js';
+import { printAsBytes, type TextOut } from './text-out.js';
 import { ByteSink, putFixedPad, putIntPad } from '../../../util/byte-sink.js';
 
 const STARS = '# *******************************************************\n';
@@ -172,15 +172,7 @@ function describe(name: string): string {
  * darshan-parser's explanatory comments; every data line matches it exactly.
  */
 export function printParserText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
-  if (out instanceof ByteSink) printParserBytes(log, out, warn);
-  else {
-    const sink = new ByteSink(null);
-    try {
-      printParserBytes(log, sink, warn);
-    } finally {
-      out.write(sink.text());
-    }
-  }
+  printAsBytes(out, (sink) => printParserBytes(log, sink, warn));
 }
 
 function printParserBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => void): void {
