@@ -37,11 +37,14 @@ const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 const IOLENS = join(ROOT, 'bin', 'iolens.cjs');
 
-/** One run through sh: wall seconds and CPU seconds of the command (the shell's children), exit status checked. */
+// bash's `times` prints milliseconds (dash's only hundredths).
+const SHELL = onPath('bash') ?? 'sh';
+
+/** One run through the shell: wall seconds and CPU seconds of the command (the shell's children), exit checked. */
 function once(argv) {
   const quoted = argv.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('sh', ['-c', `${quoted} >/dev/null; s=$?; times; exit $s`], { env, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync(SHELL, ['-c', `${quoted} >/dev/null; s=$?; times; exit $s`], { env, encoding: 'utf8', maxBuffer: 1 << 24 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${argv.join(' ')}: exit ${r.status}: ${r.stderr.slice(-500)}`);
   // `times` prints the shell's own user/system times, then its children's: "0m0.123s 0m0.045s".

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,12 +91,14 @@ test('a bundle older than the compiled tree is not used; a code cache older than
     cpSync(join(REPO_ROOT, 'dist', 'cli'), join(dir, 'dist', 'cli'), { recursive: true, preserveTimestamps: true });
     cpSync(BUNDLES, join(dir, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
     const copy = createRequire(import.meta.url)(join(dir, 'bin', 'iolens.cjs')) as Launcher;
-    const old = new Date(Date.now() - 60_000);
+    const before = (file: string) => new Date(statSync(file).mtimeMs - 10_000);
     assert.equal(copy.compile('parse')?.cache, 'used');
     assert.equal(copy.compile('parse', false)?.cache, 'none');
-    utimesSync(join(dir, 'dist', 'bundle', 'parse.cjs.v8cache'), old, old);
+    const bundle = join(dir, 'dist', 'bundle', 'parse.cjs');
+    utimesSync(`${bundle}.v8cache`, before(bundle), before(bundle));
     assert.equal(copy.compile('parse')?.cache, 'none', 'a cache older than its bundle');
-    utimesSync(join(dir, 'dist', 'bundle', 'parse.cjs'), old, old);
+    const tree = join(dir, 'dist', 'cli', 'main.js');
+    utimesSync(bundle, before(tree), before(tree));
     assert.equal(copy.compile('parse'), null, 'a bundle older than dist/cli/main.js');
     const r = run(join(dir, 'bin', 'iolens.cjs'), ['parse', SAMPLE]);
     assert.equal(r.status, 0, r.stderr);
