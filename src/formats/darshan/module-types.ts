@@ -42,6 +42,12 @@ export interface RecordSink {
   prepare(names: readonly string[]): readonly unknown[];
   counterIntPrepared(name: unknown, value: number): void;
   counterPrepared(name: unknown, value: string): void;
+  /**
+   * Optional fast path: every counter of the current record straight from its stored bytes (little-endian 64-bit
+   * integers as 32-bit halves from word `intWord` on, then doubles from `floatWord` on), exactly as the
+   * `counterIntPrepared`/`counterPrepared` calls would print them, given handles from `prepare`.
+   */
+  rawCounters?(intKeys: readonly unknown[], unsignedCols: readonly boolean[], i32: Int32Array, u32: Uint32Array, intWord: number, floatKeys: readonly unknown[], f64: Float64Array, floatWord: number): void;
 }
 
 /** Looks a record id up the way darshan-parser does (name, mount point, fs type). */

@@ -1,8 +1,6 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parquetMetadata, parquetRead, type AsyncBuffer, type DecodedArray, type FileMetaData } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
-import { checkPages } from './parquet-guard.js';
+import type { AsyncBuffer, DecodedArray, FileMetaData } from 'hyparquet';
 import { categoryOf, isStdio, layerOfName } from '../classify.js';
 import { TraceInputError } from '../errors.js';
 import { LimitError } from '../../contract/errors.js';
@@ -100,14 +98,25 @@ function fileBuffer(path: string): { buf: AsyncBuffer; close: () => void } {
   };
 }
 
-function metadataOf(path: string, buf: AsyncBuffer): FileMetaData {
+/** The Parquet library, loaded on first use: every other command and trace format starts without it. */
+type Hyparquet = typeof import('hyparquet') & { compressors: (typeof import('hyparquet-compressors'))['compressors']; checkPages: (typeof import('./parquet-guard.js'))['checkPages'] };
+let hyparquet: Hyparquet | undefined;
+async function loadHyparquet(): Promise<Hyparquet> {
+  if (!hyparquet) {
+    const [lib, comp, guard] = await Promise.all([import('hyparquet'), import('hyparquet-compressors'), import('./parquet-guard.js')]);
+    hyparquet = { ...lib, compressors: comp.compressors, checkPages: guard.checkPages };
+  }
+  return hyparquet;
+}
+
+function metadataOf(lib: Hyparquet, path: string, buf: AsyncBuffer): FileMetaData {
   if (buf.byteLength < 12) throw new TraceInputError(`${path}: not a Parquet file (${buf.byteLength} bytes)`);
   const tail = new Uint8Array(buf.slice(buf.byteLength - 8) as ArrayBuffer);
   if (tail[4] !== 0x50 || tail[5] !== 0x41 || tail[6] !== 0x52 || tail[7] !== 0x31) throw new TraceInputError(`${path}: not a Parquet file (no PAR1 footer)`);
   const metaLen = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (tail[3] << 24);
   if (metaLen <= 0 || metaLen + 8 > buf.byteLength) throw new TraceInputError(`${path}: bad Parquet footer length ${metaLen}`);
   try {
-    return parquetMetadata(buf.slice(buf.byteLength - metaLen - 8) as ArrayBuffer);
+    return lib.parquetMetadata(buf.slice(buf.byteLength - metaLen - 8) as ArrayBuffer);
   } catch (err) {
     throw new TraceInputError(`${path}: corrupt Parquet metadata (${(err as Error).message})`);
   }
@@ -171,9 +180,10 @@ function str(col: DecodedArray | undefined, i: number): string | undefined {
 
 /** Reads one Parquet file, row group by row group, into `out`. */
 export async function readParquetFile(path: string, out: ChunkWriter): Promise<ParquetFileStats> {
+  const lib = await loadHyparquet();
   const { buf, close } = fileBuffer(path);
   try {
-    const meta = metadataOf(path, buf);
+    const meta = metadataOf(lib, path, buf);
     const present = new Set(meta.schema.slice(1).map((s) => s.name));
     for (const c of ['func_id', 'tstart', 'tend'] as const) {
       if (!present.has(c)) throw new TraceInputError(`${path}: no "${c}" column (not a Recorder Parquet trace)`);
@@ -194,16 +204,16 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
       for (const c of rg.columns) unpacked += Number(c.meta_data?.total_uncompressed_size ?? 0);
       if (!(unpacked >= 0 && unpacked <= DEFAULT_MAX_INFLATE)) throw new LimitError(`${path}: a row group of ${unpacked} bytes uncompressed, past the ${DEFAULT_MAX_INFLATE}-byte budget`);
       // Page headers too: hyparquet allocates by a page's value count before it decodes anything.
-      checkPages(path, buf, rg, new Set(columns), DEFAULT_MAX_INFLATE);
+      lib.checkPages(path, buf, rg, new Set(columns), DEFAULT_MAX_INFLATE);
       const cols = new Map<Wanted, DecodedArray>();
       try {
-        await parquetRead({
+        await lib.parquetRead({
           file: buf,
           metadata: meta,
           columns: [...columns],
           rowStart,
           rowEnd: rowStart + n,
-          compressors,
+          compressors: lib.compressors,
           onChunk: (chunk) => {
             const name = chunk.columnName as Wanted;
             let dst = cols.get(name);
@@ -280,12 +290,12 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
 }
 
 /** Row count of a Dask `_metadata` summary file (all parts), or null when absent/unreadable. */
-function summaryRows(dir: string): number | null {
+function summaryRows(lib: Hyparquet, dir: string): number | null {
   const p = join(dir, '_metadata');
   if (!existsSync(p)) return null;
   const { buf, close } = fileBuffer(p);
   try {
-    return Number(metadataOf(p, buf).num_rows);
+    return Number(metadataOf(lib, p, buf).num_rows);
   } catch {
     return null;
   } finally {
@@ -312,7 +322,7 @@ export async function readRecorderParquet(files: readonly string[], dir: string 
   const warnings: string[] = [];
   const details: Record<string, unknown> = { files: perFile.map((s) => ({ ...s, path: basename(s.path) })) };
   if (dir !== null) {
-    const total = summaryRows(dir);
+    const total = summaryRows(await loadHyparquet(), dir);
     if (total !== null) {
       details.metadataRows = total;
       if (total !== events) warnings.push(`_metadata lists ${total} rows but the Parquet parts hold ${events}`);

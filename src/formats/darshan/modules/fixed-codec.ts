@@ -221,7 +221,9 @@ export function defineFixedCodec<I extends string, F extends string>(spec: Fixed
         cols = { file: name ?? spec.missingName ?? '(null)', mount: m ? m.path : 'UNKNOWN', fs: m ? m.fsType : 'UNKNOWN' };
       }
       sink.record(spec.name, t.ranks.text(0, r), t.ids[r].toString(), cols.file, cols.mount, cols.fs);
-      if (raw) {
+      if (raw && sink.rawCounters) {
+        sink.rawCounters(intKeys, unsignedCols, ri32!, ru32!, (r * raw.stride + raw.intOff) >>> 2, floatKeys, rf64!, (r * raw.stride + raw.floatOff) >>> 3);
+      } else if (raw) {
         // Straight from the record bytes, in storage order.
         let w = (r * raw.stride + raw.intOff) >>> 2;
         for (let c = 0; c < nI; c++, w += 2) {

@@ -1,11 +1,14 @@
-import { cFixedWidth, padStart } from '../../../util/cfmt.js';
+import { padStart } from '../../../util/cfmt.js';
+import { ByteSink, putIntPad } from '../../../util/byte-sink.js';
 import type { DarshanLog } from '../log.js';
 import type { DxtTable } from '../modules/dxt.js';
 import type { LustreTable } from '../modules/lustre.js';
 import { MODULES } from '../modules/registry.js';
 import { printJobHeader } from './parser-text.js';
-import type { TextOut } from './text-out.js';
+import { printAsBytes, type TextOut } from './text-out.js';
 
+const TWO_SPACES = Buffer.from('  ', 'latin1');
+const NO_THREAD = Buffer.from(' N/A\n', 'latin1');
 const STARS = '# ***************************************************\n';
 
 /** Lustre layout of one file, as darshan-dxt-parser uses it to name the OSTs a segment touches. */
@@ -80,8 +83,13 @@ function incompleteNotice(name: string): string {
 /**
  * darshan-dxt-parser's output (with `--show-incomplete`): the job header, then every DXT_POSIX and DXT_MPIIO
  * record with its segments, the Lustre OSTs each POSIX segment touched when the log has the file's layout.
+ * Segment lines are written as bytes (numbers digit by digit); any other `TextOut` gets the same bytes as text.
  */
-export function printDxtText(log: DarshanLog, out: TextOut, warn: (line: string) => void): void {
+export function printDxtText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
+  printAsBytes(out, (sink) => printDxtBytes(log, sink, warn));
+}
+
+function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => void): void {
   printJobHeader(log, out);
   const h = log.header;
   if (h.moduleRegions[10].len === 0 && h.moduleRegions[11].len === 0) {
@@ -119,6 +127,8 @@ export function printDxtText(log: DarshanLog, out: TextOut, warn: (line: string)
     const posix = row.name === 'DXT_POSIX';
     const tag = posix ? ' X_POSIX' : ' X_MPIIO';
     const ol = t.offsetLength;
+    const olData = ol.data;
+    const olRows = ol.rows;
     for (let r = 0; r < t.length; r++) {
       const id = t.ids[r];
       const name = names.name(id);
@@ -142,26 +152,53 @@ export function printDxtText(log: DarshanLog, out: TextOut, warn: (line: string)
       }
       head += `# Module    Rank  Wt/Rd  Segment          Offset          Length    Start(s)      End(s)${L ? '   [OST]' : ''}   Pthread-ID\n`;
       out.write(head);
-      const pre = tag + padStart(rank, 8);
+      const preWrite = Buffer.from(`${tag}${padStart(rank, 8)}  write`, 'latin1');
+      const preRead = Buffer.from(`${tag}${padStart(rank, 8)}   read`, 'latin1');
       const w = t.writeCount[r];
       const n = w + t.readCount[r];
+      const s0 = t.segStart[r];
+      const exact = !ol.hasOverflow;
+      const tids = t.threadIds;
+      const tidExact = tids !== null && !tids.hasOverflow;
+      const tidCol = tids ? tids.col(0) : null;
+      const start = t.start;
+      const end = t.end;
       for (let k = 0; k < n; k++) {
-        const s = t.segStart[r] + k;
+        const s = s0 + k;
         const isWrite = k < w;
-        const offset = ol.get(0, s);
-        const length = ol.get(1, s);
-        let line =
-          pre +
-          (isWrite ? '  write' : '   read') +
-          padStart(String(isWrite ? k : k - w), 9) +
-          padStart(ol.text(0, s), 16) +
-          padStart(ol.text(1, s), 16) +
-          cFixedWidth(t.start[s], 12, 4) +
-          cFixedWidth(t.end[s], 12, 4) +
-          '  ';
-        if (L) line += ostsTouched(L, offset, length);
-        line += t.threadIds ? ' ' + padStart(t.threadIds.unsignedText(0, s), 4) + '\n' : ' N/A\n';
-        out.write(line);
+        const offset = olData[s];
+        const length = olData[olRows + s];
+        const pre = isWrite ? preWrite : preRead;
+        // One line: 15 + 9 + 16 + 16 + 12 + 12 + 2 bytes before the OSTs and the thread id.
+        const buf = out.reserve(160);
+        let p = out.at;
+        buf.set(pre, p);
+        p = putIntPad(buf, p + pre.length, isWrite ? k : k - w, 9);
+        if (exact) {
+          p = putIntPad(buf, p, offset, 16);
+          p = putIntPad(buf, p, length, 16);
+          out.advance(p);
+        } else {
+          out.advance(p);
+          out.textPad(ol.text(0, s), 16);
+          out.textPad(ol.text(1, s), 16);
+        }
+        out.fixedPad(start[s], 12, 4);
+        out.fixedPad(end[s], 12, 4);
+        if (L) out.write('  ' + ostsTouched(L, offset, length));
+        else out.bytes(TWO_SPACES);
+        if (tidCol === null) out.bytes(NO_THREAD);
+        else {
+          const v = tidCol[s];
+          if (tidExact && v >= 0 && v < 1e15) {
+            const b = out.reserve(24);
+            let q = out.at;
+            b[q++] = 32;
+            q = putIntPad(b, q, v, 4);
+            b[q++] = 10;
+            out.advance(q);
+          } else out.write(` ${padStart(tids!.unsignedText(0, s), 4)}\n`);
+        }
       }
     }
     if (res.error) {

@@ -1,9 +1,9 @@
-import { cCtimeUtc, cFixed } from '../../../util/cfmt.js';
+import { cCtimeUtc, cF6, cFixed } from '../../../util/cfmt.js';
 import type { DarshanLog } from '../log.js';
 import type { RecordSink } from '../module-types.js';
 import { MODULES, type ModuleRow } from '../modules/registry.js';
-import type { TextOut } from './text-out.js';
-import { ByteSink } from '../../../util/byte-sink.js';
+import { printAsBytes, type TextOut } from './text-out.js';
+import { ByteSink, putFixedPad, putIntPad } from '../../../util/byte-sink.js';
 
 const STARS = '# *******************************************************\n';
 const RULE = '# -------------------------------------------------------\n';
@@ -58,79 +58,102 @@ export function moduleBanner(name: string): string {
   return `\n${STARS}# ${name} module data\n${STARS}`;
 }
 
-class LineSink implements RecordSink {
-  private pre = '';
-  private suf = '';
-  constructor(private readonly out: TextOut) {}
-  record(module: string, rank: string, id: string, file: string, mount: string, fs: string): void {
-    this.pre = `${module}\t${rank}\t${id}\t`;
-    this.suf = `\t${file}\t${mount}\t${fs}\n`;
-  }
-  counter(name: string, value: string): void {
-    this.out.write(this.pre + name + '\t' + value + this.suf);
-  }
-  end(): void {}
-  prepare(names: readonly string[]): readonly unknown[] {
-    return names;
-  }
-  counterIntPrepared(name: unknown, value: number): void {
-    this.counter(name as string, String(value));
-  }
-  counterPrepared(name: unknown, value: string): void {
-    this.counter(name as string, value);
-  }
-}
-
 /**
- * The same lines written straight into bytes (the CLI path: no per-line strings). Consecutive lines of a record
- * share one copy of "suffix of this line + prefix of the next".
+ * darshan-parser's counter lines (`module rank id counter value file mount fs`) written straight into bytes: no
+ * per-line strings. Consecutive lines of a record share one copy of "suffix of this line + prefix of the next".
  */
 class ByteLineSink implements RecordSink {
-  private pre: Uint8Array = new Uint8Array(0);
-  private suf: Uint8Array = new Uint8Array(0);
-  private glue: Uint8Array = new Uint8Array(0);
+  // The current record's "suffix of a line + prefix of the next", stashed in the sink: the suffix first, then the
+  // prefix. A record's first line starts with the prefix alone. Counter names are stashed once per module.
+  private glue = 0;
+  private sufLen = 0;
+  private preLen = 0;
+  private mark: number;
   private open = false;
   private first = true;
-  private readonly nameTab = new Map<string, Uint8Array>();
-  constructor(private readonly out: ByteSink) {}
+  constructor(private readonly out: ByteSink) {
+    this.mark = out.stashMark();
+  }
   record(module: string, rank: string, id: string, file: string, mount: string, fs: string): void {
     this.end();
-    const pre = `${module}\t${rank}\t${id}\t`;
     const suf = `\t${file}\t${mount}\t${fs}\n`;
-    this.pre = Buffer.from(pre, 'latin1');
-    this.suf = Buffer.from(suf, 'latin1');
-    this.glue = Buffer.from(suf + pre, 'latin1');
+    const pre = `${module}\t${rank}\t${id}\t`;
+    this.out.stashReset(this.mark);
+    this.glue = this.out.stash(suf + pre);
+    this.sufLen = suf.length;
+    this.preLen = pre.length;
     this.open = true;
     this.first = true;
   }
-  private head(name: string): void {
-    const o = this.out;
-    o.bytes(this.first ? this.pre : this.glue);
+  /** Writes what goes before a counter name: the prefix on a record's first line, else suffix + prefix. */
+  private lead(): void {
+    if (this.first) this.out.putStash(this.glue + this.sufLen, this.preLen);
+    else this.out.putStash(this.glue, this.sufLen + this.preLen);
     this.first = false;
-    let nb = this.nameTab.get(name);
-    if (nb === undefined) {
-      nb = Buffer.from(name + '\t', 'latin1');
-      this.nameTab.set(name, nb);
-    }
-    o.bytes(nb);
   }
   counter(name: string, value: string): void {
-    this.head(name);
+    this.lead();
+    this.out.write(name);
+    this.out.write('\t');
     this.out.write(value);
   }
   prepare(names: readonly string[]): readonly unknown[] {
-    return names.map((n) => Buffer.from(n + '\t', 'latin1'));
+    this.out.stashReset(this.mark);
+    const handles = names.map((n) => [this.out.stash(n + '\t'), n.length + 1]);
+    this.mark = this.out.stashMark();
+    return handles;
   }
   counterIntPrepared(name: unknown, value: number): void {
-    this.out.headNameInt(this.first ? this.pre : this.glue, name as Uint8Array, value);
-    this.first = false;
+    this.lead();
+    const [h, len] = name as [number, number];
+    this.out.putStash(h, len);
+    this.out.intPad(value, 0);
   }
   counterPrepared(name: unknown, value: string): void {
-    this.out.headNameText(this.first ? this.pre : this.glue, name as Uint8Array, value);
-    this.first = false;
+    this.lead();
+    const [h, len] = name as [number, number];
+    this.out.putStash(h, len);
+    this.out.write(value);
+  }
+  rawCounters(intKeys: readonly unknown[], unsignedCols: readonly boolean[], i32: Int32Array, u32: Uint32Array, intWord: number, floatKeys: readonly unknown[], f64: Float64Array, floatWord: number): void {
+    const out = this.out;
+    const full = this.sufLen + this.preLen;
+    let from = this.first ? this.sufLen : 0;
+    for (let c = 0, w = intWord; c < intKeys.length; c++, w += 2) {
+      const hi = i32[w + 1];
+      const lo = u32[w];
+      const [h, len] = intKeys[c] as [number, number];
+      if (hi <= 2097151 && hi >= (unsignedCols[c] ? 0 : -2097152)) {
+        const buf = out.reserve(full + len + 24);
+        let p = out.stashTo(out.at, this.glue + from, full - from);
+        p = out.stashTo(p, h, len);
+        out.advance(putIntPad(buf, p, hi * 4294967296 + lo, 0));
+      } else {
+        out.putStash(this.glue + from, full - from);
+        out.putStash(h, len);
+        const big = (BigInt(hi) << 32n) | BigInt(lo);
+        out.write((unsignedCols[c] ? BigInt.asUintN(64, big) : big).toString());
+      }
+      from = 0;
+    }
+    for (let c = 0, w = floatWord; c < floatKeys.length; c++, w++) {
+      const [h, len] = floatKeys[c] as [number, number];
+      const x = f64[w];
+      const buf = out.reserve(full + len + 32);
+      let p = out.stashTo(out.at, this.glue + from, full - from);
+      p = out.stashTo(p, h, len);
+      const q = putFixedPad(buf, p, x, 0, 6);
+      if (q >= 0) out.advance(q);
+      else {
+        out.advance(p);
+        out.write(cF6(x));
+      }
+      from = 0;
+    }
+    if (intKeys.length + floatKeys.length > 0) this.first = false;
   }
   end(): void {
-    if (this.open && !this.first) this.out.bytes(this.suf);
+    if (this.open && !this.first) this.out.putStash(this.glue, this.sufLen);
     this.open = false;
   }
 }
@@ -149,6 +172,10 @@ function describe(name: string): string {
  * darshan-parser's explanatory comments; every data line matches it exactly.
  */
 export function printParserText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
+  printAsBytes(out, (sink) => printParserBytes(log, sink, warn));
+}
+
+function printParserBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => void): void {
   printJobHeader(log, out);
   out.write(
     '\n# columns: <module> <rank> <record id> <counter> <value> <file name> <mount point> <fs type>\n' +
@@ -156,7 +183,7 @@ export function printParserText(log: DarshanLog, out: TextOut | ByteSink, warn: 
       '#   record id: 64-bit hash of the file name; value -1: not measured\n',
   );
   const names = log.parserNames();
-  const sink: RecordSink = out instanceof ByteSink ? new ByteLineSink(out) : new LineSink(out);
+  const sink = new ByteLineSink(out);
   const allEmpty = visitModuleSections(log, warn, ({ id, row, name, regionLen, partial }) => {
     out.write(moduleBanner(name));
     if (partial) out.write(incompleteNotice(name));

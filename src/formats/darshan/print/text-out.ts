@@ -1,3 +1,5 @@
+import { ByteSink } from '../../../util/byte-sink.js';
+
 /** Where printers put text: raw (latin1) strings, one char per byte, so names print byte for byte as stored. */
 export interface TextOut {
   write(text: string): void;
@@ -11,5 +13,22 @@ export class StringOut implements TextOut {
   }
   toString(): string {
     return this.parts.join('');
+  }
+}
+
+/**
+ * Runs a byte printer on `out`: straight into it when it is a ByteSink (the CLI), else into a memory sink whose
+ * text then goes to `out` (tests, callers that post-process), so that every caller gets the same bytes.
+ */
+export function printAsBytes(out: TextOut | ByteSink, print: (sink: ByteSink) => void): void {
+  if (out instanceof ByteSink) {
+    print(out);
+    return;
+  }
+  const sink = new ByteSink(null);
+  try {
+    print(sink);
+  } finally {
+    out.write(sink.text());
   }
 }

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../testing/corpus.js';
+
+// bin/iolens.cjs runs a command from its bundle with a V8 code cache (npm run build makes both), and falls back to
+// the compiled tree. These tests run the built package as a user would.
+
+const LAUNCHER = join(REPO_ROOT, 'bin', 'iolens.cjs');
+const SAMPLE = join(REPO_ROOT, 'samples', 'ior-hdf5-indep-small-write-4k.darshan');
+const BUNDLES = join(REPO_ROOT, 'dist', 'bundle');
+const run = (launcher: string, args: string[]) => spawnSync(process.execPath, [launcher, ...args], { encoding: 'utf8' });
+
+interface Launcher {
+  compile(name: string, useCache?: boolean): { cache: 'used' | 'rejected' | 'none'; main: (argv: string[]) => Promise<number> } | null;
+  bundleName(argv: string[]): string;
+}
+const launcher = createRequire(import.meta.url)(LAUNCHER) as Launcher;
+
+test('every command has a bundle and a code cache that this Node accepts', () => {
+  const bundles = readdirSync(BUNDLES).filter((f) => f.endsWith('.cjs'));
+  assert.ok(bundles.includes('iolens.cjs') && bundles.includes('report.cjs') && bundles.includes('trace.cjs'), bundles.join(' '));
+  for (const f of bundles) {
+    const name = f.slice(0, -4);
+    assert.ok(existsSync(join(BUNDLES, `${f}.v8cache`)), `${f}.v8cache`);
+    const b = launcher.compile(name);
+    assert.ok(b, name);
+    assert.equal(b.cache, 'used', `${name}: V8 rejected the code cache`);
+    assert.equal(typeof b.main, 'function');
+  }
+});
+
+test('a command runs from its own bundle; anything else from the bundle with every command', () => {
+  assert.equal(launcher.bundleName(['report', 'x.darshan']), 'report');
+  assert.equal(launcher.bundleName(['--json', 'parse', 'x']), 'parse');
+  assert.equal(launcher.bundleName(['--help']), 'iolens');
+  assert.equal(launcher.bundleName(['no-such-command']), 'iolens');
+  assert.equal(launcher.bundleName(['../report']), 'iolens');
+  assert.equal(launcher.bundleName([]), 'iolens');
+});
+
+test('the bundles print what the compiled tree prints, byte for byte, exit status included', () => {
+  // A copy of the launcher beside a dist/ that has the compiled tree but no bundles: the fallback.
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-launcher-'));
+  try {
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'dist'));
+    cpSync(LAUNCHER, join(dir, 'bin', 'iolens.cjs'));
+    cpSync(join(REPO_ROOT, 'package.json'), join(dir, 'package.json'));
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+    for (const d of readdirSync(join(REPO_ROOT, 'dist'))) if (d !== 'bundle') symlinkSync(join(REPO_ROOT, 'dist', d), join(dir, 'dist', d));
+    const tree = join(dir, 'bin', 'iolens.cjs');
+    const cases = [
+      ['--version'],
+      ['--help'],
+      ['report', SAMPLE],
+      ['report', '--json', SAMPLE],
+      ['report', '--drishti', '--csv', SAMPLE],
+      ['parse', SAMPLE],
+      ['parse', '--perf', SAMPLE],
+      ['list-checks'],
+      ['report', join(REPO_ROOT, 'README.md')],
+      ['no-such-command'],
+    ];
+    for (const args of cases) {
+      const a = run(LAUNCHER, args);
+      const b = run(tree, args);
+      assert.equal(a.status, b.status, args.join(' '));
+      assert.equal(a.stdout, b.stdout, args.join(' '));
+      assert.equal(a.stderr, b.stderr, args.join(' '));
+    }
+    assert.match(run(LAUNCHER, ['--version']).stdout, /^\d+\.\d+\.\d+\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a bundle older than the compiled tree is not used; a code cache older than its bundle is not read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-launcher-'));
+  try {
+    mkdirSync(join(dir, 'bin'));
+    cpSync(LAUNCHER, join(dir, 'bin', 'iolens.cjs'));
+    cpSync(join(REPO_ROOT, 'package.json'), join(dir, 'package.json'));
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+    mkdirSync(join(dir, 'dist'));
+    for (const d of readdirSync(join(REPO_ROOT, 'dist'))) if (d !== 'bundle' && d !== 'cli') symlinkSync(join(REPO_ROOT, 'dist', d), join(dir, 'dist', d));
+    cpSync(join(REPO_ROOT, 'dist', 'cli'), join(dir, 'dist', 'cli'), { recursive: true, preserveTimestamps: true });
+    cpSync(BUNDLES, join(dir, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
+    const copy = createRequire(import.meta.url)(join(dir, 'bin', 'iolens.cjs')) as Launcher;
+    const before = (file: string) => new Date(statSync(file).mtimeMs - 10_000);
+    assert.equal(copy.compile('parse')?.cache, 'used');
+    assert.equal(copy.compile('parse', false)?.cache, 'none');
+    const bundle = join(dir, 'dist', 'bundle', 'parse.cjs');
+    utimesSync(`${bundle}.v8cache`, before(bundle), before(bundle));
+    assert.equal(copy.compile('parse')?.cache, 'none', 'a cache older than its bundle');
+    const tree = join(dir, 'dist', 'cli', 'main.js');
+    utimesSync(bundle, before(tree), before(tree));
+    assert.equal(copy.compile('parse'), null, 'a bundle older than dist/cli/main.js');
+    const r = run(join(dir, 'bin', 'iolens.cjs'), ['parse', SAMPLE]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, run(LAUNCHER, ['parse', SAMPLE]).stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
