@@ -30,6 +30,8 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
+  /** Learned models at work: feature tables from the store or from logs, model files, the report's learned section. */
+  models: ['contract', 'text', 'util', 'pipeline', 'features', 'learn', 'store'],
   cli: ['*'],
   testing: ['*'],
   /** The fuzz harness (npm run fuzz): a development tool, not shipped. */
