@@ -103,7 +103,7 @@ export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extrac
     oodReasons: p.oodReasons[0],
     baseline,
     base: e.base,
-    output: e.output,
+    output: p.output[0],
     contributors,
     ...match,
     summary,

@@ -49,6 +49,8 @@ export function explainRows(bundle: ModelBundle, rows: Rows, options: { rows?: n
 /** One row's explanation with its prediction, interval, OOD verdict and measured value. */
 export interface RowExplanation {
   readonly explanation: Explanation;
+  /** predict's output and prediction for the row (the explanation's base + Σ shap equals the output to rounding). */
+  readonly output: number;
   readonly prediction: number;
   readonly low: number;
   readonly high: number;
@@ -66,6 +68,7 @@ export function explainRow(bundle: ModelBundle, rows: Rows, row: number, baselin
   const y = rows.loaded.table.columns[bundle.inputs.target];
   return {
     explanation: e,
+    output: p.output[0],
     prediction: p.prediction[0],
     low: p.low[0],
     high: p.high[0],

@@ -18,6 +18,9 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   summary: () => import('./summary.js'),
   export: () => import('./export.js'),
   'import-features': () => import('./import-features.js'),
+  train: () => import('./train.js'),
+  predict: () => import('./predict.js'),
+  explain: () => import('./explain.js'),
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
 };
