@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { readRegularFile } from '../util/read-file.js';
+import { JOB_COLUMNS } from '../store/schema.js';
 import { InputError, UsageError } from '../contract/errors.js';
 import { parseModel, predict, serializeModel, type Metrics, type ModelKind, type Table, type TrainedModel } from '../learn/index.js';
 import { checkFeatureSets, type FeatureChoice, type FeatureSetRef } from './features.js';
@@ -35,6 +36,8 @@ export interface Inputs {
   /** The table trained on (`jobs`, `features_tokio` …) and the database's file name (no folders). */
   readonly table: string;
   readonly db: string | null;
+  /** The SQL condition that chose the training rows (`train --where`), or null for all rows. */
+  readonly where: string | null;
   /** The column naming each row (`hash` on jobs), or null. */
   readonly key: string | null;
   readonly target: string;
@@ -42,6 +45,8 @@ export interface Inputs {
   readonly runtimeColumn: string | null;
   /** The input columns the features came from (before two-stage predictions and history were added). */
   readonly features: { readonly origin: FeatureChoice['origin']; readonly preset: string | null; readonly sets: readonly FeatureSetRef[]; readonly columns: readonly string[] };
+  /** Columns whose missing values count as 0 (module totals: a module absent from the log did no I/O). */
+  readonly zeroFill: readonly string[];
   /** Kind of every input column a prediction reads. */
   readonly columnKinds: Readonly<Record<string, ColumnKind>>;
   readonly twoStage: { readonly columns: readonly string[]; readonly models: readonly ModelKind[]; readonly folds: number } | null;
@@ -87,11 +92,13 @@ function bareInputs(m: TrainedModel): Inputs {
     version: INPUTS_VERSION,
     table: 'jobs',
     db: null,
+    where: null,
     key: null,
     target: m.target.column,
     timeColumn: m.card.timeColumn,
     runtimeColumn: null,
     features: { origin: 'file', preset: null, sets: [], columns: m.preprocessor.features.map((f) => f.name) },
+    zeroFill: [],
     columnKinds: kinds,
     twoStage: null,
     history: null,
@@ -114,6 +121,7 @@ export function parseBundle(text: string): ModelBundle {
   need(typeof inp.target === 'string' && typeof inp.table === 'string', 'inputs block without table or target');
   need(inp.features && Array.isArray(inp.features.columns) && Array.isArray(inp.features.sets), 'inputs block without feature columns');
   need(inp.columnKinds && typeof inp.columnKinds === 'object', 'inputs block without column kinds');
+  need(Array.isArray(inp.zeroFill), 'inputs block without zeroFill');
   const stages: Stage[] = [];
   if (inp.twoStage) {
     need(Array.isArray(inp.twoStage.stages), 'two-stage block without stages');
@@ -126,6 +134,15 @@ export function parseBundle(text: string): ModelBundle {
   }
   if (inp.history) need(Array.isArray(inp.history.by) && Number.isInteger(inp.history.k) && Array.isArray(inp.history.tail), 'history block malformed');
   return { model, inputs: inp as Inputs, stages };
+}
+
+/** Fails unless the model reads only columns of the jobs table (what a log's row has: predict and report on logs). */
+export function checkJobsModel(b: ModelBundle): void {
+  const jobs = new Set(JOB_COLUMNS.map((c) => c.name));
+  const missing = requiredColumns(b).filter((c) => !jobs.has(c));
+  if (missing.length) {
+    throw new InputError(`the model was trained on table ${b.inputs.table}, whose columns a Darshan log does not have (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); train on the jobs table to use it on logs`);
+  }
 }
 
 /** The input columns a prediction must find: the features (minus derived ones), and what history reads. */
@@ -159,7 +176,7 @@ export function rowKeys(table: Table, key: string | null): string[] {
  */
 export function modelTable(b: ModelBundle, loaded: LoadedTable): Table {
   checkFeatureSets(b.inputs.features.sets);
-  const t = loaded.table;
+  const t = withZeros(loaded.table, b.inputs.zeroFill);
   const missing = requiredColumns(b).filter((c) => t.columns[c] === undefined);
   if (missing.length) {
     throw new InputError(`the rows lack the model's column${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} (the model was trained on table ${b.inputs.table})`);
@@ -177,6 +194,17 @@ export function modelTable(b: ModelBundle, loaded: LoadedTable): Table {
 
 /** Model files are refused above this size (a TOKIO model with every family is about 11 MiB). */
 export const MAX_MODEL_BYTES = 512 * 1024 * 1024;
+
+/** The table with NaN replaced by 0 in the named numeric columns (the others are shared, not copied). */
+export function withZeros(t: Table, columns: readonly string[]): Table {
+  if (columns.length === 0) return t;
+  const out: Record<string, Table['columns'][string]> = { ...t.columns };
+  for (const c of columns) {
+    const col = t.columns[c];
+    if (col instanceof Float64Array) out[c] = col.map((v) => (Number.isNaN(v) ? 0 : v));
+  }
+  return { nRows: t.nRows, columns: out };
+}
 
 /** Reads a model file (one line on any problem). */
 export function loadBundle(path: string): ModelBundle {

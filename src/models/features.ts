@@ -147,3 +147,20 @@ export function checkFeatureSets(sets: readonly FeatureSetRef[]): void {
     if (now.version !== s.version) throw new InputError(`the model was trained on feature set ${s.id} version ${s.version}; this IOLens computes version ${now.version}: retrain it`);
   }
 }
+
+/**
+ * Feature sets whose missing values mean "this module is not in the log" (`totals`: a module absent gives NULL, not
+ * 0). A job whose log has no MPI-IO module did no MPI-IO, so for learning these count as 0: the zero baseline is
+ * then exactly "no I/O through that module" (a NaN there would be measured against 0 and blamed), and the linear
+ * models and the MLP, which impute missing values with the training mean, see what the job did. Applied the same
+ * way at training and at prediction, and recorded in the model file.
+ */
+export const ZERO_WHEN_MISSING_SETS: readonly string[] = ['totals'];
+
+/** The columns among `names` whose missing values count as 0 (see ZERO_WHEN_MISSING_SETS). */
+export function zeroWhenMissing(names: readonly string[]): string[] {
+  return names.filter((n) => {
+    const loc = featureColumnOf(n);
+    return loc !== null && ZERO_WHEN_MISSING_SETS.includes(loc.set.id) && loc.column.type !== 'varchar';
+  });
+}

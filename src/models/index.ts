@@ -6,7 +6,7 @@ export { readStoreTable, type StoreRead } from './source.js';
 export { logsTable, rowsToTable, JOB_COLUMN_KINDS, type LoadedTable, type LogsRead, type ColumnKind } from './log-rows.js';
 export { defaultJobFeatures, presetFeatures, readFeatureFile, parseFeatureFile, fileFeatures, checkFeatureSets, PRESETS, type FeatureChoice } from './features.js';
 export { HISTORY_FEATURES, historyFeatures, entriesOf, historyTail, type HistorySettings, type HistoryEntry } from './history.js';
-export { parseBundle, serializeBundle, modelTable, requiredColumns, INPUTS_VERSION, PREDICTED_PREFIX, type ModelBundle, type Inputs, type Stage } from './bundle.js';
+export { parseBundle, serializeBundle, modelTable, requiredColumns, checkJobsModel, INPUTS_VERSION, PREDICTED_PREFIX, type ModelBundle, type Inputs, type Stage } from './bundle.js';
 export { trainBundle, expandColumns, type TrainRequest } from './train-model.js';
 export { loadBundle, saveBundle } from './bundle.js';
 export { readRows, predictRows, explainRows, explainRow, type RowSource, type Rows, type RowExplanation } from './run.js';

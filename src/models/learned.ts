@@ -4,7 +4,7 @@ import { PROBLEMS } from '../contract/finding.js';
 import { explain, predict } from '../learn/index.js';
 import { extract, type ExtractOptions, type Extracted } from '../pipeline/extract.js';
 import { JOB_COLUMNS } from '../store/schema.js';
-import { modelTable, optionalColumns, requiredColumns, type ModelBundle } from './bundle.js';
+import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type ModelBundle } from './bundle.js';
 import { rowsToTable } from './log-rows.js';
 import { contributionText, factorDigits, factorOf, numberText, problemsOf } from './words.js';
 
@@ -59,6 +59,7 @@ export function matchProblems(
 
 /** The learned section of one extracted log. */
 export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extracted, options: { baseline?: 'zero' | 'path' } = {}): LearnedSection {
+  checkJobsModel(bundle);
   const names = [...new Set([...requiredColumns(bundle), ...optionalColumns(bundle)])].filter((c) => JOB_COLUMNS.some((j) => j.name === c));
   const { table, kinds } = rowsToTable([x.row], names);
   const mt = modelTable(bundle, { name: 'logs', table, kinds });

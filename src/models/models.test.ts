@@ -4,8 +4,8 @@ import { FEATURE_SETS } from '../features/registry.js';
 import { makeTable, predict, takeRows } from '../learn/index.js';
 import { readTokio, TOKIO_CORI, TOKIO_TARGET, tokioFeatures, tokioSplit } from '../learn/testing/tokio.js';
 import { JOB_COLUMNS } from '../store/schema.js';
-import { modelTable, parseBundle, serializeBundle } from './bundle.js';
-import { defaultJobFeatures, fileFeatures, parseFeatureFile, presetFeatures } from './features.js';
+import { modelTable, parseBundle, serializeBundle, withZeros } from './bundle.js';
+import { defaultJobFeatures, fileFeatures, parseFeatureFile, presetFeatures, zeroWhenMissing } from './features.js';
 import { entriesOf, historyFeatures, historyTail, type HistorySettings } from './history.js';
 import { matchProblems } from './learned.js';
 import { trainBundle } from './train-model.js';
@@ -31,6 +31,14 @@ test('default features of the jobs table: every feature set column but time colu
   assert.equal(aiio.specs.length, 64);
   assert.ok(presetFeatures('gauge').specs.every((s) => !/_time$/.test(s.name)));
   assert.throws(() => presetFeatures('nope'), /unknown preset nope; known: aiio, gauge/);
+  // Module totals are NULL when the module is absent from the log: for learning that counts as 0.
+  const zero = zeroWhenMissing(names);
+  assert.ok(zero.includes('mpiio_writes') && zero.includes('daos_bytes_read') && zero.includes('total_bytes'));
+  assert.ok(!zero.some((n) => n.startsWith('aiio_') || n.startsWith('gauge_')));
+  const t = makeTable({ mpiio_writes: Float64Array.from([NaN, 3]), x: Float64Array.from([NaN, 1]) });
+  const z = withZeros(t, ['mpiio_writes']);
+  assert.deepEqual([Array.from(z.columns.mpiio_writes as Float64Array), Array.from(z.columns.x as Float64Array)], [[0, 3], [NaN, 1]]);
+  assert.equal(z.columns.x, t.columns.x);
 });
 
 test('features file: one column a line, # comments, optional kind and transform; bad lines named', () => {
@@ -188,6 +196,7 @@ test('two-stage and history on TOKIO rows: first stages cross-fitted, the throug
   const text = serializeBundle(b);
   const back = parseBundle(text);
   assert.equal(serializeBundle(back), text);
+  assert.deepEqual(back.inputs.zeroFill, []);
   assert.deepEqual(predict(back.model, modelTable(back, loaded)).prediction, p1);
   const doc = JSON.parse(text);
   assert.equal(doc.inputs.version, 1);

@@ -1,6 +1,6 @@
 import { InputError } from '../contract/errors.js';
 import { explain, predict, takeRows, type Explanation, type Predictions } from '../learn/index.js';
-import { modelTable, optionalColumns, requiredColumns, rowKeys, type ModelBundle } from './bundle.js';
+import { checkJobsModel, modelTable, optionalColumns, requiredColumns, rowKeys, type ModelBundle } from './bundle.js';
 import { logsTable, type LoadedTable, type LogFailure } from './log-rows.js';
 import { readStoreTable } from './source.js';
 import type { ExtractOptions } from '../pipeline/extract.js';
@@ -27,6 +27,7 @@ export async function readRows(bundle: ModelBundle, source: RowSource, key?: str
   const keyColumn = key ?? (source.kind === 'logs' ? 'hash' : bundle.inputs.key);
   const optional = [...optionalColumns(bundle), ...(keyColumn ? [keyColumn] : [])];
   if (source.kind === 'logs') {
+    checkJobsModel(bundle);
     const r = logsTable(source.paths, need, source.extract, optional);
     return { loaded: r, keyColumn, keys: rowKeys(r.table, keyColumn), failures: r.failures };
   }

@@ -102,46 +102,45 @@ export async function readStoreTable(db: string, tableName: string, wanted?: rea
     const out: Record<string, Column> = {};
     const kinds: Record<string, ColumnKind> = {};
     if (cols.length > 0) {
-      const sql = `SELECT ${cols.map(selectExpr).join(', ')} FROM ${quoteIdent(name)}${where ? ` WHERE ${where}` : ''}`;
+      const from = `FROM ${quoteIdent(name)}${where ? ` WHERE ${where}` : ''}`;
+      let total: number;
       let result;
       try {
-        result = await store.con.run(sql);
+        total = Number((await store.con.runAndReadAll(`SELECT count(*) ${from}`)).getRows()[0][0]);
+        result = await store.con.run(`SELECT ${cols.map(selectExpr).join(', ')} ${from}`);
       } catch (err) {
         throw new InputError(`cannot read ${name}${where ? ` where ${where}` : ''}: ${(err as Error).message.split('\n')[0]}`);
       }
-      // Chunk by chunk, straight from DuckDB's vectors (no value object per cell).
-      const chunks: { rowCount: number; getColumnVector(i: number): unknown }[] = [];
-      let total = 0;
+      // Chunk by chunk, straight from DuckDB's vectors into the columns (no value object per numeric cell).
+      const num = cols.map((c) => (c.kind === 'numeric' ? new Float64Array(total) : null));
+      const str = cols.map((c) => (c.kind === 'numeric' ? null : new Array<string | null>(total).fill(null)));
+      let off = 0;
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        chunks.push(chunk);
-        total += chunk.rowCount;
-      }
-      cols.forEach((c, i) => {
-        kinds[c.name] = c.kind;
-        if (c.kind === 'numeric') {
-          const dst = new Float64Array(total);
-          let off = 0;
-          for (const ch of chunks) {
-            const v = ch.getColumnVector(i) as Vector;
+        const n = chunk.rowCount;
+        if (off + n > total) throw new InputError(`${name} changed while it was read`);
+        for (let i = 0; i < cols.length; i++) {
+          const v = chunk.getColumnVector(i) as unknown as Vector;
+          const dn = num[i];
+          const ds = str[i];
+          if (dn) {
             // A DOUBLE vector without NULLs holds its values in a Float64Array: copied whole. Otherwise item by item.
-            if (v.items instanceof Float64Array && v.items.length === ch.rowCount && !v.validity?.data) dst.set(v.items, off);
-            else for (let r = 0; r < ch.rowCount; r++) dst[off + r] = (v.getItem(r) as number | null) ?? NaN;
-            off += ch.rowCount;
-          }
-          out[c.name] = dst;
-        } else {
-          const dst: (string | null)[] = [];
-          for (const ch of chunks) {
-            const v = ch.getColumnVector(i) as Vector;
-            for (let r = 0; r < ch.rowCount; r++) {
+            if (v.items instanceof Float64Array && v.items.length === n && !v.validity?.data) dn.set(v.items, off);
+            else for (let r = 0; r < n; r++) dn[off + r] = (v.getItem(r) as number | null) ?? NaN;
+          } else if (ds) {
+            for (let r = 0; r < n; r++) {
               const x = v.getItem(r);
-              dst.push(x === null ? null : String(x));
+              ds[off + r] = x === null ? null : String(x);
             }
           }
-          out[c.name] = dst;
         }
+        off += n;
+      }
+      if (off !== total) throw new InputError(`${name} changed while it was read`);
+      cols.forEach((c, i) => {
+        kinds[c.name] = c.kind;
+        out[c.name] = (num[i] ?? str[i]) as Column;
       });
     }
     return { name, table: makeTable(out), kinds, columns, defaultKey };

@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
 import { logMetrics, predict, takeRows, toModelSpace, train, type FeatureSpec, type ModelKind, type Table, type TrainOptions, type TrainedModel } from '../learn/index.js';
 import { rng } from '../util/random.js';
-import { INPUTS_VERSION, PREDICTED_PREFIX, rowKeys, withoutReference, type Inputs, type ModelBundle, type Stage } from './bundle.js';
-import type { FeatureChoice } from './features.js';
+import { INPUTS_VERSION, PREDICTED_PREFIX, rowKeys, withoutReference, withZeros, type Inputs, type ModelBundle, type Stage } from './bundle.js';
+import { zeroWhenMissing, type FeatureChoice } from './features.js';
 import { entriesOf, HISTORY_FEATURES, historyFeatures, historyTail, type HistorySettings } from './history.js';
 import type { LoadedTable } from './log-rows.js';
 
@@ -26,6 +26,8 @@ export interface TrainRequest {
   readonly loaded: LoadedTable;
   /** The database's path (only its file name is recorded), or null. */
   readonly db: string | null;
+  /** The SQL condition that chose the rows (recorded in the model file), if any. */
+  readonly where?: string;
   readonly target: string;
   readonly features: FeatureChoice;
   readonly key: string | null;
@@ -109,7 +111,8 @@ async function trainStage(table: Table, column: string, specs: readonly FeatureS
 /** Trains a model bundle (see TrainRequest). Same table, same request, same seed → the same bundle. */
 export async function trainBundle(req: TrainRequest): Promise<ModelBundle> {
   const progress = req.onProgress ?? (() => {});
-  const t0 = req.loaded.table;
+  const zeroFill = zeroWhenMissing(req.features.specs.map((s) => s.name));
+  const t0 = withZeros(req.loaded.table, zeroFill);
   const columns: Record<string, Table['columns'][string]> = { ...t0.columns };
   let specs: FeatureSpec[] = [...req.features.specs];
   if (specs.some((s) => s.name === req.target)) throw new UsageError(`the target ${req.target} cannot also be a feature`);
@@ -171,11 +174,13 @@ export async function trainBundle(req: TrainRequest): Promise<ModelBundle> {
     version: INPUTS_VERSION,
     table: req.loaded.name,
     db: req.db ? basename(req.db) : null,
+    where: req.where ?? null,
     key: req.key,
     target: req.target,
     timeColumn: req.timeColumn ?? null,
     runtimeColumn: req.runtimeColumn ?? null,
     features: { origin: req.features.origin, preset: req.features.preset, sets: req.features.sets, columns: inputColumns },
+    zeroFill,
     columnKinds: kinds,
     twoStage,
     history,

@@ -188,5 +188,6 @@ export function contributionText(c: { feature: string; value: number | string | 
 
 /** ×3.1, ×1.04, ×250: two decimals near 1, one below 10, none above. */
 export function factorDigits(f: number): string {
-  return f < 1.1 ? f.toFixed(2) : f < 10 ? f.toFixed(1) : f.toFixed(0);
+  if (!Number.isFinite(f)) return 'more than 1e308';
+  return f < 1.1 ? f.toFixed(2) : f < 10 ? f.toFixed(1) : f < 1e6 ? f.toFixed(0) : f.toExponential(1);
 }

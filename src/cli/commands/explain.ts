@@ -59,7 +59,7 @@ const cmd: CommandModule = {
         const sorted = [...e.contributions].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap));
         if (o.json) {
           const doc = {
-            key: { column: rows.keyColumn, value: rows.keys[row] },
+            key: { column: rows.keyColumn, value: rows.keyColumn && rows.loaded.kinds[rows.keyColumn] === 'numeric' && !rows.keys[row].startsWith('#') ? Number(rows.keys[row]) : rows.keys[row] },
             baseline,
             base: e.base,
             output: x.output,

@@ -186,4 +186,22 @@ test('TOKIO-ABC: trained on the earliest 80 % by start time, the latest 20 % mee
   };
   assert.ok(rate('_file_system IS NULL') >= 0.9);
   assert.ok(rate(`_datetime_start > ${cutoff} AND _file_system = 'cscratch'`) <= 0.1);
+
+  // A model of another table cannot read a log: one line saying so.
+  const onLog = cli('predict', '--model', model, join(SHARED, 'darshan-logs', 'generated', 'ior-random-read-1k.darshan'));
+  assert.equal(onLog.status, 2);
+  assert.match(onLog.stderr, /^iolens: the model was trained on table features_tokio, whose columns a Darshan log does not have \(darshan_.*\); train on the jobs table to use it on logs\n$/);
+  assert.equal(cli('report', join(SHARED, 'darshan-logs', 'generated', 'ior-random-read-1k.darshan'), '--model', model).status, 2);
+  assert.equal(JSON.parse(readFileSync(model, 'utf8')).inputs.where, `_datetime_start <= ${cutoff}`);
+
+  // Two-stage and app history from the command line (small: ridge on a third of the training rows).
+  const two = join(dir, 'two.json');
+  const ts = cli('train', ...base, '--models', 'ridge', '--two-stage', 'fs_ave_*_cpu', '--stage1-models', 'ridge', '--history', '--history-by', 'darshan_app', '--where', `_datetime_start <= ${cutoff} AND _row % 3 = 0`, '--out', two, '-q');
+  assert.equal(ts.status, 0, ts.stderr);
+  assert.match(ts.stdout, /^Stage 1 fs_ave_mds_cpu \(ridge\): cross-fit R²\(log\) \d\.\d{3}, RMSE \d\.\d{3}, median ×\d\.\d{3}; validation R² -?\d\.\d{3}$/m);
+  assert.match(ts.stdout, /^Stage 1 fs_ave_oss_cpu \(ridge\): /m);
+  assert.match(ts.stdout, /^App history: median darshan_agg_perf_by_slowest_posix of the previous 5 runs by darshan_app \(strictly earlier _datetime_start\)\.$/m);
+  const tp = JSON.parse(cli('predict', '--model', two, '--db', db, '--where', `_datetime_start > ${cutoff}`, '--json').stdout) as { prediction: number }[];
+  assert.equal(tp.length, 1616);
+  assert.ok(tp.every((o) => o.prediction > 0));
 });

@@ -233,9 +233,10 @@ const report: CommandModule = {
  * is loaded only when asked for, so a plain report starts as fast as before).
  */
 async function learnedDiagnosis(file: string): Promise<(input: string | { path: string; bytes: Uint8Array }, opts: DiagnoseOptions) => Report> {
-  const { loadBundle } = await import('../../models/bundle.js');
+  const { checkJobsModel, loadBundle } = await import('../../models/bundle.js');
   const { diagnoseWithModel } = await import('../../models/learned.js');
   const bundle = loadBundle(file);
+  checkJobsModel(bundle);
   return (input, opts) => diagnoseWithModel(input, opts, bundle, file);
 }
 

@@ -155,6 +155,7 @@ const cmd: CommandModule = {
         const bundle = await trainBundle({
           loaded,
           db,
+          ...(o.where ? { where: o.where } : {}),
           target,
           features: choice as FeatureChoice,
           key: key ?? null,
