@@ -6,7 +6,7 @@ import { DEFAULT_DB } from '../../store/db.js';
 import { formatBytes } from '../../text/format.js';
 import { escapeTerminal } from '../../text/escape.js';
 import { defaultJobFeatures, fileFeatures, presetFeatures, readFeatureFile, readStoreTable, saveBundle, trainBundle, type FeatureChoice, type ModelBundle } from '../../models/index.js';
-import { intOption, listOption, modelsOption } from '../learn-options.js';
+import { ensembleOption, intOption, listOption, modelsOption } from '../learn-options.js';
 import type { ModelKind } from '../../learn/index.js';
 
 interface TrainFlags {
@@ -112,7 +112,7 @@ const cmd: CommandModule = {
         if (existsSync(o.out) && !o.force) throw new UserError(`${o.out} already exists; not overwriting (use --force)`);
         if (o.features && o.preset) throw new UserError('choose --features or --preset, not both');
         if (o.historyBy && !o.history) throw new UserError('--history-by goes with --history');
-        if (o.ensemble !== undefined && o.ensemble !== 'average' && o.ensemble !== 'closest') throw new UserError(`--ensemble takes average or closest, got '${o.ensemble}'`);
+        const ensemble = ensembleOption(o.ensemble);
         const db = o.db ?? DEFAULT_DB;
         const tableArg = o.table ?? 'jobs';
         const models = modelsOption(o.models) ?? [...DEFAULT_MODELS];
@@ -164,7 +164,7 @@ const cmd: CommandModule = {
           models,
           seed,
           leakGuard: o.strict ? 'strict' : 'drop',
-          ensemble: o.ensemble as 'average' | 'closest' | undefined,
+          ensemble,
           twoStage: stageCols.length ? { columns: stageCols, models: stage1 } : undefined,
           history: o.history ? { by: historyBy, k } : undefined,
           onProgress: progress,
