@@ -32,6 +32,8 @@ const LAYERS: Record<string, readonly string[]> = {
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */
   slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store', 'trace/analysis'],
+  /** Learned models at work: feature tables from the store or from logs, model files, the report's learned section. */
+  models: ['contract', 'text', 'util', 'pipeline', 'features', 'learn', 'store'],
   cli: ['*'],
   testing: ['*'],
   /** The fuzz harness (npm run fuzz): a development tool, not shipped. */

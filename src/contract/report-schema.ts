@@ -136,6 +136,45 @@ const trace = obj({
   coverage: obj({ bottlenecks: int, explained: int, share: num }),
 });
 
+const learnedProblem = obj({ problem: oneOfEnum(PROBLEMS), findings: strings, features: strings });
+
+const learned = obj({
+  model: obj({
+    file: str,
+    table: str,
+    target: str,
+    unit: str,
+    members: strings,
+    best: str,
+    rows: int,
+    timeSpan: nullable(obj({ from: { type: ['string', 'number'] }, to: { type: ['string', 'number'] } })),
+    validation: obj({ rmse: num, r2: num, medianErrorFactor: num }),
+  }),
+  predicted: num,
+  low: num,
+  high: num,
+  measured: nullable(num),
+  ood: bool,
+  oodReasons: strings,
+  baseline: oneOfEnum(['zero', 'path']),
+  base: num,
+  output: num,
+  contributors: arr(
+    obj({
+      feature: str,
+      value: { type: ['number', 'string', 'null'] },
+      shap: num,
+      factor: num,
+      text: str,
+      problems: arr(oneOfEnum(PROBLEMS)),
+    }),
+  ),
+  corroborated: arr(learnedProblem),
+  modelOnly: arr(learnedProblem),
+  findingsOnly: arr(learnedProblem),
+  summary: str,
+});
+
 export const REPORT_JSON_SCHEMA: Schema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: `https://iolens.dev/schemas/report-v${REPORT_SCHEMA_VERSION}.json`,
@@ -159,6 +198,7 @@ export const REPORT_JSON_SCHEMA: Schema = {
     {
       snippets: dict(obj({ language: str, text: str })),
       trace,
+      learned,
     },
   ),
 };

@@ -1,4 +1,4 @@
-import type { CheckOutcome, Finding, Level, Mode, Unit } from './finding.js';
+import type { CheckOutcome, Finding, Level, Mode, Problem, Unit } from './finding.js';
 
 /**
  * The report: the one document every analysis produces — of a Darshan log (`iolens report`) or of a trace
@@ -270,4 +270,75 @@ export interface Report {
   readonly snippets?: Readonly<Record<string, { readonly language: string; readonly text: string }>>;
   /** Present on trace reports (`iolens trace`). */
   readonly trace?: TraceSection;
+  /** Present when a learned model was given (`iolens report LOG --model M`, docs/learn.md). */
+  readonly learned?: LearnedSection;
+}
+
+/** One feature's part in a learned prediction: its SHAP value in the model's log10(1 + y) space. */
+export interface LearnedContribution {
+  readonly feature: string;
+  /** The value the model saw (a feature set's log10 value as stored; null = missing). */
+  readonly value: number | string | null;
+  readonly shap: number;
+  /** 10^|shap|: the factor of throughput the feature cost (shap < 0) or added (shap > 0). */
+  readonly factor: number;
+  /** In plain words: `writes of 1–10 KiB (POSIX_SIZE_WRITE_1K_10K = 52,000) cost ×3.1 of throughput`. */
+  readonly text: string;
+  /** The report's problem tags the feature stands for (small-size bins → small-writes …), possibly none. */
+  readonly problems: readonly Problem[];
+}
+
+/** A problem the learned blame and the heuristic findings agree or disagree on. */
+export interface LearnedProblem {
+  readonly problem: Problem;
+  /** Codes of the HIGH/WARN findings with this problem tag. */
+  readonly findings: readonly string[];
+  /** Features whose cost (at least ×1.1) points to this problem. */
+  readonly features: readonly string[];
+}
+
+/**
+ * What a model learned from the facility's other jobs says about this one: how fast its I/O should have been, which
+ * features cost the most (exact SHAP, zero counters get zero blame), and which heuristic findings that blame
+ * corroborates.
+ */
+export interface LearnedSection {
+  readonly model: {
+    /** The model file's name (no folders). */
+    readonly file: string;
+    /** The table it was trained on and its target column. */
+    readonly table: string;
+    readonly target: string;
+    /** Unit of the target (`MiB/s`), '' when unknown. */
+    readonly unit: string;
+    readonly members: readonly string[];
+    readonly best: string;
+    readonly rows: number;
+    readonly timeSpan: { readonly from: string | number; readonly to: string | number } | null;
+    /** The ensemble's validation accuracy in log10(1 + y): RMSE, R², median error factor. */
+    readonly validation: { readonly rmse: number; readonly r2: number; readonly medianErrorFactor: number };
+  };
+  /** Prediction in target units, with its interval (validation residual quantiles 5 %, 95 %). */
+  readonly predicted: number;
+  readonly low: number;
+  readonly high: number;
+  /** The job's own measured target value, when the log has it. */
+  readonly measured: number | null;
+  /** True when the job is outside what the model learned: then the prediction is a guess. */
+  readonly ood: boolean;
+  readonly oodReasons: readonly string[];
+  /** SHAP in model space: base + Σ shap of all features = output = log10(1 + predicted). */
+  readonly baseline: 'zero' | 'path';
+  readonly base: number;
+  readonly output: number;
+  /** The largest contributions by |shap| (at most 10), costs and gains. */
+  readonly contributors: readonly LearnedContribution[];
+  /** Problems both the blame and a HIGH/WARN finding name. */
+  readonly corroborated: readonly LearnedProblem[];
+  /** Problems the blame names and no HIGH/WARN finding does. */
+  readonly modelOnly: readonly LearnedProblem[];
+  /** Problems of HIGH/WARN findings that the model's features could show but its blame does not. */
+  readonly findingsOnly: readonly LearnedProblem[];
+  /** The outcome in one sentence (measured against predicted). */
+  readonly summary: string;
 }

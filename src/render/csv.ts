@@ -1,6 +1,7 @@
 import { DRISHTI_CSV_CODES, type Report } from '../contract/index.js';
 import { escapeCsv } from '../text/escape.js';
 import type { RenderOptions } from './options.js';
+import { LEARNED_CSV_COLUMNS, learnedCsvCells } from './learned.js';
 
 /**
  * The CSV of a report: one header and one row.
@@ -16,9 +17,12 @@ export function csvCodes(report: Pick<Report, 'mode' | 'checks'>): string[] {
   return [...DRISHTI_CSV_CODES, ...report.checks.map((c) => c.code).filter((c) => !drishti.has(c))];
 }
 
-/** The header line for a mode and its check codes (batches print it once, also when the first log fails). */
-export function csvHeader(mode: Report['mode'], codes: readonly string[]): string {
-  return `${(mode === 'drishti' ? ['JOB', ...codes] : ['file', 'JOB', ...codes]).map(escapeCsv).join(',')}\n`;
+/**
+ * The header line for a mode and its check codes (batches print it once, also when the first log fails); with
+ * `learned` (report --model) the learned columns follow the checks.
+ */
+export function csvHeader(mode: Report['mode'], codes: readonly string[], learned = false): string {
+  return `${[...(mode === 'drishti' ? ['JOB', ...codes] : ['file', 'JOB', ...codes]), ...(learned ? LEARNED_CSV_COLUMNS : [])].map(escapeCsv).join(',')}\n`;
 }
 
 const RANK = { HIGH: 0, WARN: 1, OK: 2, INFO: 3 } as const;
@@ -32,10 +36,10 @@ export function csvRow(report: Report, codes: readonly string[], opts: RenderOpt
   }
   const cell = (c: string) => (opts.csvLevels && report.mode !== 'drishti' ? (worst.get(c) ?? '') : worst.has(c) ? 'True' : 'False');
   const lead = report.mode === 'drishti' ? [report.job.jobId] : [report.input.paths[0] ?? report.job.logName, report.job.jobId];
-  return `${[...lead.map(escapeCsv), ...codes.map(cell)].join(',')}\n`;
+  return `${[...lead.map(escapeCsv), ...codes.map(cell), ...(report.learned ? learnedCsvCells(report) : [])].join(',')}\n`;
 }
 
 export function renderCsv(report: Report, opts: RenderOptions = {}): string {
   const codes = csvCodes(report);
-  return csvHeader(report.mode, codes) + csvRow(report, codes, opts);
+  return csvHeader(report.mode, codes, !!report.learned) + csvRow(report, codes, opts);
 }

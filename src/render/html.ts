@@ -2,6 +2,7 @@ import type { Report } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
 import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
+import { learnedHtml } from './learned.js';
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222;background:#fff}
 h1{font-size:1.4em}section{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
@@ -41,6 +42,7 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
     }
     o.push('</ul></section>');
   }
+  if (report.learned) o.push(learnedHtml(report));
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   o.push('<section><h2>THRESHOLDS</h2><table>');
   for (const t of rows) o.push(`<tr><td>${H(t.label)}</td><td class="code">${t.knob}</td><td>${H(thresholdValue(t.value, t.unit))}</td></tr>`);

@@ -2,6 +2,7 @@ import type { Report } from '../contract/index.js';
 import { escapeMarkdown as M } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
 import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
+import { learnedMarkdown } from './learned.js';
 
 const ICON = { HIGH: '🔴 HIGH', WARN: '🟠 WARN', OK: '🟢 OK', INFO: 'ℹ️ INFO' } as const;
 
@@ -34,6 +35,7 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
     }
     out.push('');
   }
+  out.push(...learnedMarkdown(report));
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   if (rows.length) {
     out.push('## THRESHOLDS', '', '| threshold | knob | value |', '|---|---|---|');

@@ -5,7 +5,7 @@ import type { CommandModule } from './command.js';
 import { EXIT_FAIL_ON, UserError, oneLine } from '../errors.js';
 import { IOLensError, InputError } from '../../contract/errors.js';
 import { FdSink } from '../../util/output.js';
-import { checkCodes, diagnoseLog } from '../../pipeline/diagnose.js';
+import { checkCodes, diagnoseLog, type DiagnoseOptions } from '../../pipeline/diagnose.js';
 import { readConfigFile } from '../config-file.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
 import { csvCodes, csvHeader, csvRow } from '../../render/csv.js';
@@ -40,6 +40,7 @@ interface ReportFlags {
   from?: string;
   maxInflate?: string;
   fromDxt?: boolean;
+  model?: string;
 }
 
 type Format = 'json' | 'csv' | 'html' | 'markdown';
@@ -149,6 +150,7 @@ const report: CommandModule = {
       .option('--sacct', "ask Slurm's sacct for the job's node count (used only when that job's run contains the log's start)")
       .option('--no-color', 'no colours (also off with NO_COLOR or when not a terminal)')
       .option('--fail-on <level>', "exit with status 3 when insights at this level exist: 'high' or 'warn'")
+      .option('--model <file>', 'add a learned diagnosis from a model file of iolens train: predicted vs measured throughput, the largest SHAP costs, which findings they corroborate (docs/learn.md)')
       .action(async (args: string[], flags: ReportFlags) => {
         const config = await readConfigFile(flags.config);
         const formats = (['json', 'csv', 'html', 'markdown'] as const).filter((f) => flags[f]);
@@ -170,8 +172,11 @@ const report: CommandModule = {
           color: flags.color !== false && tty && !process.env.NO_COLOR,
         };
         const mode: Mode = flags.drishti ? 'drishti' : 'default';
+        if (flags.model && (flags.drishti || flags.fromDxt)) throw new UserError(`--model goes with the default mode on a log's own counters, not with --${flags.drishti ? 'drishti' : 'from-dxt'}`);
+        const learned = flags.model ? await learnedDiagnosis(flags.model) : null;
         const out = new FdSink(1);
         if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {
+          if (learned) throw new UserError('--model needs a Darshan log: a trace has no job counters to predict from');
           // One trace, however many files it spans.
           const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null });
           emit(rep, { path: traceStem(args) }, flags, formats, opts, out, false, []);
@@ -184,24 +189,28 @@ const report: CommandModule = {
         if (batch && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
         // Batches print one CSV header, first, whatever happens to the logs.
         const codes = csvCodes({ mode, checks: checkCodes(mode).map((code) => ({ code, status: 'quiet' as const })) });
-        if (batch && !flags.exportDir && formats[0] === 'csv') out.write(csvHeader(mode, codes));
+        if (batch && !flags.exportDir && formats[0] === 'csv') out.write(csvHeader(mode, codes, !!learned));
         let failed = 0;
         let gate = false;
         for (const log of logs) {
           try {
             if (log.error) throw new InputError(`${log.path}: ${log.error}`);
             if (flags.fromDxt && log.bytes) throw new UserError('--from-dxt reads a log file, not standard input');
+            const input = log.bytes ? { path: log.path, bytes: log.bytes } : log.path;
+            const diagnose = {
+              mode,
+              logName: log.bytes ? 'stdin' : basename(log.path),
+              config,
+              nodes,
+              sacct: !!flags.sacct,
+              hints: flags.hints ?? null,
+              ...(maxInflate !== undefined ? { maxInflate } : {}),
+            };
             const rep = flags.fromDxt
               ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true })
-              : diagnoseLog(log.bytes ? { path: log.path, bytes: log.bytes } : log.path, {
-                  mode,
-                  logName: log.bytes ? 'stdin' : basename(log.path),
-                  config,
-                  nodes,
-                  sacct: !!flags.sacct,
-                  hints: flags.hints ?? null,
-                  ...(maxInflate !== undefined ? { maxInflate } : {}),
-                });
+              : learned
+                ? learned(input, diagnose)
+                : diagnoseLog(input, diagnose);
             emit(rep, log, flags, formats, opts, out, batch, codes);
             gate = failOnHit(rep, flags.failOn) || gate;
           } catch (err) {
@@ -218,6 +227,18 @@ const report: CommandModule = {
       });
   },
 };
+
+/**
+ * `--model`: loads the model file once and returns the per-log diagnosis with its learned section (the models layer
+ * is loaded only when asked for, so a plain report starts as fast as before).
+ */
+async function learnedDiagnosis(file: string): Promise<(input: string | { path: string; bytes: Uint8Array }, opts: DiagnoseOptions) => Report> {
+  const { checkJobsModel, loadBundle } = await import('../../models/bundle.js');
+  const { diagnoseWithModel } = await import('../../models/learned.js');
+  const bundle = loadBundle(file);
+  checkJobsModel(bundle);
+  return (input, opts) => diagnoseWithModel(input, opts, bundle, file);
+}
 
 /** Writes one report: to the export folder (listing each file written), or to standard output. */
 function emit(rep: Report, log: LogArg, flags: ReportFlags, formats: readonly Format[], opts: RenderOptions, out: FdSink, batch: boolean, codes: readonly string[]): void {

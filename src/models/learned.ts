@@ -1,0 +1,126 @@
+import { basename } from 'node:path';
+import type { LearnedContribution, LearnedProblem, LearnedSection, Problem, Report } from '../contract/index.js';
+import { PROBLEMS } from '../contract/finding.js';
+import { explain, predict } from '../learn/index.js';
+import { extract, type ExtractOptions, type Extracted } from '../pipeline/extract.js';
+import { JOB_COLUMNS } from '../store/schema.js';
+import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type ModelBundle } from './bundle.js';
+import { rowsToTable } from './log-rows.js';
+import { contributionText, factorDigits, factorOf, numberText, problemsOf } from './words.js';
+
+/**
+ * The learned-diagnosis section of a report (`iolens report LOG --model M`): the model's prediction for the job,
+ * its measured value, the largest SHAP contributions in words, and which heuristic findings the blame corroborates.
+ */
+
+/** A feature "costs" the job when its SHAP value is at most −log10(1.1): at least ×1.1 of throughput. */
+export const BLAME_MIN = Math.log10(1.1);
+
+/** Contributions listed in the section. */
+export const TOP_CONTRIBUTORS = 10;
+
+/** The unit of a `jobs` column from its documentation (`… (MiB/s) …`), '' when it names none. */
+export function targetUnit(target: string): string {
+  const doc = JOB_COLUMNS.find((c) => c.name === target)?.doc ?? '';
+  return /\(([A-Za-z]+\/s)\)/.exec(doc)?.[1] ?? '';
+}
+
+function rate(v: number, unit: string): string {
+  return `${numberText(Number(v.toPrecision(3)))}${unit ? ` ${unit}` : ''}`;
+}
+
+/** Which problems the blame names, and how they match the report's HIGH/WARN findings. */
+export function matchProblems(
+  contributions: readonly { feature: string; shap: number }[],
+  insights: Report['insights'],
+  modelFeatures: readonly string[],
+): { corroborated: LearnedProblem[]; modelOnly: LearnedProblem[]; findingsOnly: LearnedProblem[] } {
+  const blamed = new Map<Problem, string[]>();
+  for (const c of contributions) {
+    if (c.shap > -BLAME_MIN) continue;
+    for (const p of problemsOf(c.feature)) blamed.set(p, [...(blamed.get(p) ?? []), c.feature]);
+  }
+  const found = new Map<Problem, string[]>();
+  for (const i of insights) {
+    if (!i.problem || (i.level !== 'HIGH' && i.level !== 'WARN')) continue;
+    const list = found.get(i.problem) ?? [];
+    if (!list.includes(i.code)) list.push(i.code);
+    found.set(i.problem, list);
+  }
+  const visible = new Set(modelFeatures.flatMap((f) => problemsOf(f)));
+  const order = (a: LearnedProblem, b: LearnedProblem) => PROBLEMS.indexOf(a.problem) - PROBLEMS.indexOf(b.problem);
+  const corroborated: LearnedProblem[] = [];
+  const modelOnly: LearnedProblem[] = [];
+  const findingsOnly: LearnedProblem[] = [];
+  for (const [problem, features] of blamed) (found.has(problem) ? corroborated : modelOnly).push({ problem, findings: found.get(problem) ?? [], features });
+  for (const [problem, findings] of found) if (!blamed.has(problem) && visible.has(problem)) findingsOnly.push({ problem, findings, features: [] });
+  return { corroborated: corroborated.sort(order), modelOnly: modelOnly.sort(order), findingsOnly: findingsOnly.sort(order) };
+}
+
+/** The learned section of one extracted log. */
+export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extracted, options: { baseline?: 'zero' | 'path' } = {}): LearnedSection {
+  checkJobsModel(bundle);
+  const names = [...new Set([...requiredColumns(bundle), ...optionalColumns(bundle)])].filter((c) => JOB_COLUMNS.some((j) => j.name === c));
+  const { table, kinds } = rowsToTable([x.row], names);
+  const mt = modelTable(bundle, { name: 'logs', table, kinds });
+  const baseline = options.baseline ?? 'zero';
+  const p = predict(bundle.model, mt);
+  const [e] = explain(bundle.model, mt, { rows: [0], baseline });
+  const m = bundle.model;
+  const unit = targetUnit(bundle.inputs.target);
+  const y = table.columns[bundle.inputs.target];
+  const measured = y instanceof Float64Array && y[0] >= 0 ? y[0] : null;
+  const contributors: LearnedContribution[] = e.contributions
+    .filter((c) => c.shap !== 0)
+    .sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap) || (a.feature < b.feature ? -1 : 1))
+    .slice(0, TOP_CONTRIBUTORS)
+    .map((c) => ({ feature: c.feature, value: c.value, shap: c.shap, factor: factorOf(c.shap), text: contributionText(c), problems: [...problemsOf(c.feature)] }));
+  const match = matchProblems(e.contributions, x.report.insights, m.preprocessor.features.map((f) => f.name));
+  const predicted = p.prediction[0];
+  let summary = `The model expected ${rate(predicted, unit)} (${rate(p.low[0], unit)} to ${rate(p.high[0], unit)})`;
+  if (measured !== null) {
+    const ratio = (1 + measured) / (1 + predicted);
+    summary += `; the job measured ${rate(measured, unit)}`;
+    summary += ratio < 1 ? `, ×${factorDigits(1 / ratio)} slower than expected.` : ratio > 1 ? `, ×${factorDigits(ratio)} faster than expected.` : ', as expected.';
+  } else summary += '.';
+  if (p.ood[0]) summary += ' The job is outside what the model learned: treat the prediction as a guess.';
+  return {
+    model: {
+      file: basename(modelFile),
+      table: bundle.inputs.table,
+      target: bundle.inputs.target,
+      unit,
+      members: m.members.map((mb) => mb.model.type),
+      best: m.best,
+      rows: m.card.rows,
+      timeSpan: m.card.timeSpan,
+      validation: { rmse: m.ensemble.validation.rmse, r2: m.ensemble.validation.r2, medianErrorFactor: m.ensemble.validation.medianErrorFactor },
+    },
+    predicted,
+    low: p.low[0],
+    high: p.high[0],
+    measured,
+    ood: p.ood[0],
+    oodReasons: p.oodReasons[0],
+    baseline,
+    base: e.base,
+    output: p.output[0],
+    contributors,
+    ...match,
+    summary,
+  };
+}
+
+/** The report with its learned section. */
+export function withLearned(report: Report, section: LearnedSection): Report {
+  return { ...report, learned: section };
+}
+
+/**
+ * `iolens report LOG --model M`: the log's report (the pipeline's `extract`, the same report `diagnoseLog` gives
+ * with these options) with the learned section.
+ */
+export function diagnoseWithModel(input: string | { readonly path: string; readonly bytes: Uint8Array }, options: ExtractOptions, bundle: ModelBundle, modelFile: string): Report {
+  const x = extract(input, options);
+  return withLearned(x.report, learnedSection(bundle, modelFile, x));
+}

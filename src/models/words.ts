@@ -1,0 +1,193 @@
+import type { Problem } from '../contract/finding.js';
+import { formatBytes, formatCount, formatPercent } from '../text/format.js';
+import { featureColumnOf } from './features.js';
+import { HISTORY_FEATURES } from './history.js';
+import { PREDICTED_PREFIX } from './bundle.js';
+
+/**
+ * Features in plain words, and the I/O problems they stand for. One table (`STEMS`) maps Darshan counter stems to
+ * words and to the report's problem tags; a feature's stem is read from its feature-set documentation (which names
+ * the counter it comes from: `log10(POSIX_SIZE_WRITE_1K_10K + 1)`) or, for columns of other tables, from its name
+ * (`darshan_tot_stats_posix`). The same table gives the words `explain` prints and the blame→finding map of the
+ * report's learned section, so the two never disagree.
+ */
+
+const BINS: readonly [string, string][] = [
+  ['0_100', '0–100 B'],
+  ['100_1K', '100 B–1 KiB'],
+  ['1K_10K', '1–10 KiB'],
+  ['10K_100K', '10–100 KiB'],
+  ['100K_1M', '100 KiB–1 MiB'],
+  ['1M_4M', '1–4 MiB'],
+  ['4M_10M', '4–10 MiB'],
+  ['10M_100M', '10–100 MiB'],
+  ['100M_1G', '100 MiB–1 GiB'],
+  ['1G_PLUS', '1 GiB or more'],
+];
+
+/** Requests below 1 MiB are small (Drishti's rule, the report's small-reads/small-writes checks). */
+const SMALL_BINS = new Set(['0_100', '100_1K', '1K_10K', '10K_100K', '100K_1M']);
+
+interface Stem {
+  /** Matched against the upper-cased counter or column name, as a whole `_`-separated part. */
+  readonly stem: string;
+  readonly words: string;
+  readonly problems: readonly Problem[];
+}
+
+const ORD = ['', 'most', '2nd most', '3rd most', '4th most'];
+
+/** Stems, most specific first (the first that matches wins). */
+export const STEMS: readonly Stem[] = [
+  ...(['READ', 'WRITE'] as const).flatMap((d) =>
+    BINS.map(([b, w]): Stem => ({ stem: `SIZE_${d}_${b}`, words: `${d === 'READ' ? 'reads' : 'writes'} of ${w}`, problems: SMALL_BINS.has(b) ? [d === 'READ' ? 'small-reads' : 'small-writes'] : [] })),
+  ),
+  ...[1, 2, 3, 4].flatMap((k): Stem[] => [
+    { stem: `STRIDE${k}_STRIDE`, words: `the ${ORD[k]} common stride`, problems: ['strided-access'] },
+    { stem: `STRIDE${k}_COUNT`, words: `accesses at the ${ORD[k]} common stride`, problems: ['strided-access'] },
+    { stem: `ACCESS${k}_ACCESS`, words: `the ${ORD[k]} common access size`, problems: [] },
+    { stem: `ACCESS${k}_COUNT`, words: `accesses of the ${ORD[k]} common size`, problems: [] },
+  ]),
+  { stem: 'F_VARIANCE_RANK_BYTES', words: 'the variance of bytes across ranks', problems: ['rank-imbalance'] },
+  { stem: 'RW_SWITCHES', words: 'switches between reading and writing', problems: ['rw-switches'] },
+  { stem: 'FILE_NOT_ALIGNED', words: 'accesses not aligned to file blocks', problems: ['misaligned-file'] },
+  { stem: 'MEM_NOT_ALIGNED', words: 'accesses not aligned in memory', problems: ['misaligned-memory'] },
+  { stem: 'MEM_ALIGNMENT', words: 'the memory alignment', problems: [] },
+  { stem: 'FILE_ALIGNMENT', words: 'the file alignment', problems: [] },
+  { stem: 'CONSEC_READS', words: 'consecutive reads', problems: [] },
+  { stem: 'CONSEC_WRITES', words: 'consecutive writes', problems: [] },
+  { stem: 'SEQ_READS', words: 'sequential reads', problems: [] },
+  { stem: 'SEQ_WRITES', words: 'sequential writes', problems: [] },
+  { stem: 'BYTES_READ', words: 'bytes read', problems: [] },
+  { stem: 'BYTES_WRITTEN', words: 'bytes written', problems: [] },
+  { stem: 'FDSYNCS', words: 'fdatasync calls', problems: ['excessive-fsync'] },
+  { stem: 'FSYNCS', words: 'fsync calls', problems: ['excessive-fsync'] },
+  { stem: 'SEEKS', words: 'seeks', problems: ['metadata-heavy'] },
+  { stem: 'STATS', words: 'stat calls', problems: ['metadata-heavy'] },
+  { stem: 'OPENS', words: 'opens', problems: ['metadata-heavy'] },
+  { stem: 'FILENOS', words: 'fileno calls', problems: ['metadata-heavy'] },
+  { stem: 'DUPS', words: 'dup calls', problems: ['metadata-heavy'] },
+  { stem: 'MMAPS', words: 'mmap calls', problems: [] },
+  { stem: 'RENAME_SOURCES', words: 'files renamed away', problems: ['metadata-heavy'] },
+  { stem: 'RENAME_TARGETS', words: 'rename targets', problems: ['metadata-heavy'] },
+  { stem: 'RENAMED_FROM', words: 'renames', problems: ['metadata-heavy'] },
+  { stem: 'STRIPE_SIZE', words: 'the Lustre stripe size', problems: [] },
+  { stem: 'STRIPE_WIDTH', words: 'the Lustre stripe count', problems: [] },
+  { stem: 'INDEP_WRITES', words: 'independent MPI-IO writes', problems: ['no-collective'] },
+  { stem: 'INDEP_READS', words: 'independent MPI-IO reads', problems: ['no-collective'] },
+  { stem: 'COLL_WRITES', words: 'collective MPI-IO writes', problems: [] },
+  { stem: 'COLL_READS', words: 'collective MPI-IO reads', problems: [] },
+  { stem: 'READS', words: 'read operations', problems: [] },
+  { stem: 'WRITES', words: 'write operations', problems: [] },
+  { stem: 'NPROCS', words: 'processes', problems: [] },
+];
+
+/** The counter a feature-set column documents (`POSIX_SIZE_WRITE_1K_10K` from `log10(POSIX_SIZE_WRITE_1K_10K + 1)`). */
+function documentedCounter(doc: string): string | null {
+  const m = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/.exec(doc);
+  return m ? m[0] : null;
+}
+
+function matchStem(upper: string): Stem | null {
+  const parts = `_${upper}_`;
+  return STEMS.find((s) => parts.includes(`_${s.stem}_`)) ?? null;
+}
+
+/** How a feature reads in words, how to print its value, and which problems its blame points to. */
+export interface FeatureWords {
+  /** Plain words (`writes of 1–10 KiB`, `stat calls`), or the name itself when nothing better is known. */
+  readonly words: string;
+  /** The name shown with the value: the Darshan counter when the feature is one counter, else the column. */
+  readonly label: string;
+  /** `log10`: the value is log10(x + 1) of the counter (printed as x); `ratio`: a share; `bytes`; `plain`. */
+  readonly scale: 'log10' | 'ratio' | 'bytes' | 'plain';
+  readonly problems: readonly Problem[];
+}
+
+/** The words, label, value scale and problem tags of a feature column. */
+export function describeFeature(name: string): FeatureWords {
+  if (name.startsWith(PREDICTED_PREFIX)) {
+    const inner = describeFeature(name.slice(PREDICTED_PREFIX.length));
+    return { ...inner, words: `${inner.words} (predicted before the run)`, label: name, problems: [] };
+  }
+  if (name === HISTORY_FEATURES[0]) return { words: 'what earlier runs of the application achieved (median)', label: name, scale: 'plain', problems: [] };
+  if (name === HISTORY_FEATURES[1]) return { words: 'earlier runs of the application', label: name, scale: 'plain', problems: [] };
+  const loc = featureColumnOf(name);
+  if (loc) {
+    const counter = documentedCounter(loc.column.doc);
+    const stem = matchStem((counter ?? '').toUpperCase()) ?? matchStem(name.toUpperCase());
+    const scale = loc.column.unit === 'log10' ? 'log10' : loc.column.unit === 'ratio' ? 'ratio' : loc.column.unit === 'bytes' ? 'bytes' : 'plain';
+    const single = scale !== 'ratio' && counter !== null && (loc.column.doc === counter || new RegExp(`^log10\\(${counter} \\+ 1\\)$`).test(loc.column.doc) || loc.column.doc.startsWith(`${counter} (`));
+    // log10 of a sum or of a count that is no single counter (`log10(distinct POSIX files + 1)`): the name says it.
+    const logOf = /^log10\((.*) \+ 1\)/.exec(loc.column.doc);
+    // One counter: its words; a share: of what; otherwise the column's own documentation, up to its first clause.
+    const words =
+      scale === 'ratio'
+        ? `the share of ${stem ? stem.words : loc.column.name.replace(/_perc$/, '').replace(/_/g, ' ')}`
+        : single && stem
+          ? stem.words
+          : logOf
+            ? (stem && !logOf[1].includes('+') ? stem.words : loc.column.name.replace(/^log10_/, '').replace(/_/g, ' '))
+            : loc.column.doc.split(/[:(,]/)[0].trim();
+    return {
+      words,
+      label: single ? counter : name,
+      scale,
+      problems: stem ? stem.problems : [],
+    };
+  }
+  // A column of another table (an imported feature table): its name says more than guessed words would (TOKIO's
+  // `darshan_num_bytes_read_posix` counts files, not bytes); its counter stem still names the problem.
+  const stem = matchStem(name.toUpperCase());
+  return { words: name, label: name, scale: 'plain', problems: stem ? stem.problems : [] };
+}
+
+/** The problem tags a feature's blame stands for (empty when it names none). */
+export function problemsOf(name: string): readonly Problem[] {
+  return describeFeature(name).problems;
+}
+
+/** A value as the user knows it: the counter behind a log10 feature, a share as a percentage, bytes in IEC units. */
+export function valueText(name: string, value: number | string | null): string {
+  if (value === null) return 'not recorded';
+  if (typeof value === 'string') return value === '' ? '(none)' : value;
+  if (Number.isNaN(value)) return 'not recorded';
+  const d = describeFeature(name);
+  const v = d.scale === 'log10' ? 10 ** value - 1 : value;
+  if (d.scale === 'ratio') return formatPercent(v);
+  if (d.scale === 'bytes') return formatBytes(v);
+  return numberText(v);
+}
+
+/** A number in few characters: integers with separators, others with three significant digits. */
+export function numberText(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const r = Math.round(v);
+  if (Math.abs(v - r) < 1e-6 * Math.max(1, Math.abs(v)) && Math.abs(r) < 1e15) return formatCount(r);
+  if (Math.abs(v) >= 1e15 || (Math.abs(v) < 1e-3 && v !== 0)) return v.toExponential(2);
+  return String(Number(v.toPrecision(3)));
+}
+
+/** ×f of throughput that a SHAP value in log10(1+y) stands for (10^|shap|). */
+export function factorOf(shap: number): number {
+  return 10 ** Math.abs(shap);
+}
+
+/**
+ * One contribution in plain words: `writes of 1–10 KiB (POSIX_SIZE_WRITE_1K_10K = 52,000) cost ×3.1 of
+ * throughput`, or `… raised throughput ×1.4`. The factor is 10^|shap|: exact on the model's log10(1 + y) scale, and
+ * a factor of the throughput itself where it is well above 1 MiB/s.
+ */
+export function contributionText(c: { feature: string; value: number | string | null; shap: number }): string {
+  const d = describeFeature(c.feature);
+  const f = factorOf(c.shap);
+  const what = d.words === d.label ? `${d.label} = ${valueText(c.feature, c.value)}` : `${d.words} (${d.label} = ${valueText(c.feature, c.value)})`;
+  if (c.shap === 0) return `${what}: no effect`;
+  return c.shap < 0 ? `${what} cost ×${factorDigits(f)} of throughput` : `${what} raised throughput ×${factorDigits(f)}`;
+}
+
+/** ×3.1, ×1.04, ×250: two decimals near 1, one below 10, none above. */
+export function factorDigits(f: number): string {
+  if (!Number.isFinite(f)) return 'more than 1e308';
+  return f < 1.1 ? f.toFixed(2) : f < 10 ? f.toFixed(1) : f < 1e6 ? f.toFixed(0) : f.toExponential(1);
+}
