@@ -18,6 +18,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   summary: () => import('./summary.js'),
   export: () => import('./export.js'),
   'import-features': () => import('./import-features.js'),
+  cluster: () => import('./cluster.js'),
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
 };
