@@ -3,7 +3,7 @@
 // same jobs (the global model is the root's, cross-validated the same way), and a SHAP summary of what drives the
 // node's throughput. The work of one node is one task, run on worker threads when there are several.
 import { explain, logMetrics, makeTable, predict, toModelSpace, train, type Metrics, type Table } from '../learn/index.js';
-import { signedLog10 } from '../cluster/index.js';
+import { quantileSorted, signedLog10 } from '../cluster/index.js';
 import { rng } from '../util/random.js';
 
 /** Settings of the local models. */
@@ -125,12 +125,6 @@ function tableOf(m: ModelData, rows: ArrayLike<number>): Table {
   return makeTable(cols);
 }
 
-function median(values: Float64Array): number {
-  const s = Float64Array.from(values).sort();
-  const h = (s.length - 1) / 2;
-  return (s[Math.floor(h)] + s[Math.ceil(h)]) / 2;
-}
-
 async function fit(m: ModelData, rows: Int32Array, seed: number) {
   return train(tableOf(m, rows), {
     target: m.targetName,
@@ -162,7 +156,7 @@ export async function fitNodeModel(task: ModelTask, m: ModelData): Promise<Model
       const rest = R.filter((r) => fold.get(r) !== k);
       const model = await fit(m, sampleRows(rest, s.maxTrainRows, seed + k + 1), s.seed);
       const pred = predict(model, tableOf(m, inFold), { ood: false }).output;
-      const base = median(Float64Array.from(rest, (r) => toModelSpace(m.target[r])));
+      const base = quantileSorted(Float64Array.from(rest, (r) => toModelSpace(m.target[r])).sort(), 0.5);
       let p = 0;
       R.forEach((r, i) => {
         if (fold.get(r) !== k) return;

@@ -21,7 +21,7 @@ function header(run: StoredRun): string[] {
   const noiseShare = i.rows > 0 ? i.noise / i.rows : 0;
   const pca = p.preparation?.pca;
   const lines = [
-    `${run.run_id} of ${i.source_table}: ${formatCount(i.rows)} rows (key ${i.key_column}), made ${run.created_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`,
+    `${run.run_id} of ${i.source_table}: ${plural(i.rows, 'row')} (key ${i.key_column}), made ${run.created_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`,
     `${plural(i.clusters, 'cluster')}, ${plural(i.noise, 'row')} noise (${formatPercent(noiseShare)}); min cluster size ${p.min_cluster_size}, min samples ${p.min_samples}, ${p.selection} selection${num(p.epsilon) > 0 ? `, epsilon ${p.epsilon}` : ''}`,
     `${formatCount(i.features.length)} features, clustered ${pca ? `on ${pca} principal components` : 'in the full space'}${p.preparation?.imputed_values ? `; ${formatCount(p.preparation.imputed_values)} NULL values taken as 0` : ''}`,
   ];

@@ -4,7 +4,7 @@
 // summary. The result is what the store keeps (cluster_runs / clusters / cluster_members) and what --out writes.
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../contract/errors.js';
-import { clusterMatrix, clusterRows, columnSummary, oneSplitRule, signedLog10, type ClusterResult } from '../cluster/index.js';
+import { clusterMatrix, clusterRows, columnSummary, oneSplitRule, quantileSorted, signedLog10, type ClusterResult } from '../cluster/index.js';
 import { toModelSpace } from '../learn/index.js';
 import { distFile } from '../util/package-root.js';
 import { runTasks } from '../util/tasks.js';
@@ -126,13 +126,6 @@ export interface ClusterRun {
 /** Usable target: finite and positive (a job that moved data has a throughput). */
 const usable = (v: number): boolean => Number.isFinite(v) && v > 0;
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const s = Float64Array.from(values).sort();
-  const h = (s.length - 1) / 2;
-  return (s[Math.floor(h)] + s[Math.ceil(h)]) / 2;
-}
-
 function checkInt(name: string, v: number, min: number): number {
   if (!Number.isInteger(v) || v < min) throw new UsageError(`${name} must be a whole number ≥ ${min}, not ${v}`);
   return v;
@@ -175,7 +168,7 @@ function summaryOf(t: FeatureTable, rows: Int32Array): NodeSummary {
   if (t.target) {
     const vals: number[] = [];
     for (const r of rows) if (usable(t.target.values[r])) vals.push(t.target.values[r]);
-    target = { column: t.target.column, rows: vals.length, median: median(vals) };
+    target = { column: t.target.column, rows: vals.length, median: vals.length > 0 ? quantileSorted(Float64Array.from(vals).sort(), 0.5) : null };
   }
   let io: NodeSummary['io_time'] = null;
   if (t.ioTime) {
@@ -305,13 +298,19 @@ async function fitModels(t: FeatureTable, tasks: ModelTask[], inputs: number[], 
   if (!useWorkers) {
     for (const task of ordered) done(await fitNodeModel(task, md));
   } else {
-    await runTasks<ModelTask, ModelTaskResult>({
-      script: distFile('clustering/model-worker.js'),
-      workerData: md,
-      threads: Math.min(threads, tasks.length),
-      tasks: ordered,
-      onResult: done,
-    });
+    try {
+      await runTasks<ModelTask, ModelTaskResult>({
+        script: distFile('clustering/model-worker.js'),
+        workerData: md,
+        threads: Math.min(threads, tasks.length),
+        tasks: ordered,
+        onResult: done,
+      });
+    } catch (err) {
+      // A worker that could not start or died (fitNodeModel itself never throws): the rest run in this thread.
+      progress(`model workers failed (${(err as Error).message}); fitting the remaining models in this thread`);
+      for (const task of ordered) if (!results.has(task.node)) done(await fitNodeModel(task, md));
+    }
   }
   return results;
 }
