@@ -20,7 +20,7 @@ export function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Runs `node bin/iolens.js ...args` with stdout to /dev/null; returns wall seconds, peak RSS (MiB), status. */
+/** Runs `node bin/iolens.js ...args` with stdout to /dev/null; returns wall seconds, peak RSS (MiB), CPU seconds (all threads), status. */
 export function runCli(args, { stdout = '/dev/null' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-bench-'));
   const stats = join(dir, 'stats.json');
@@ -34,11 +34,14 @@ export function runCli(args, { stdout = '/dev/null' } = {}) {
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   closeSync(fd);
   let rss = NaN;
+  let cpu = NaN;
   try {
-    rss = JSON.parse(readFileSync(stats, 'utf8')).maxRSS / 1024;
+    const u = JSON.parse(readFileSync(stats, 'utf8'));
+    rss = u.maxRSS / 1024;
+    cpu = (u.userCPUTime + u.systemCPUTime) / 1e6;
   } catch {}
   rmSync(dir, { recursive: true, force: true });
-  return { wall, rssMiB: rss, status: r.status, stderr: String(r.stderr) };
+  return { wall, rssMiB: rss, cpuSeconds: cpu, status: r.status, stderr: String(r.stderr) };
 }
 
 /** Runs a script `node file ...args` that prints one JSON line; returns that object plus wall time. */

@@ -28,6 +28,8 @@ const LAYERS: Record<string, readonly string[]> = {
   render: ['contract', 'text'],
   pipeline: ['contract', 'text', 'util', 'formats', 'trace/model', 'trace/readers', 'trace/analysis', 'config', 'facts', 'checks', 'features', 'report', 'render'],
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
+  /** Clustering runs over the store: feature tables → HDBSCAN* → summaries, local models, explanations → tables. */
+  clustering: ['contract', 'text', 'util', 'store', 'cluster', 'learn', 'features'],
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../render/table.js';
 import { plain } from './values.js';
+import { sqlString } from './db.js';
 import { escapeTerminal } from '../text/escape.js';
 import { formatBytes, formatSeconds } from '../text/format.js';
 
@@ -117,7 +118,36 @@ export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Sum
      FROM jobs GROUP BY app ORDER BY io_time_s DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
   );
   sections.push({ id: 'apps', title: 'Top applications by I/O time (cumulative over ranks)', ...apps, units: { io_time_s: 'seconds', bytes: 'bytes', median_posix_mibs: 'mibs' } });
+  sections.push(await clusterSection(con, top));
   return { overview, sections };
+}
+
+/**
+ * The largest groups of the latest clustering run (`iolens cluster`; the highest run number): jobs, share, I/O
+ * time, median target and the one-split rule that sets each group apart from its sibling, in words.
+ */
+export async function clusterSection(con: DuckDBConnection, top: number): Promise<Section> {
+  const latest = await rows(
+    con,
+    `SELECT run_id, source_table, rows, clusters, noise FROM cluster_runs
+     ORDER BY TRY_CAST(regexp_extract(run_id, '^run-([0-9]+)$', 1) AS BIGINT) DESC NULLS LAST, run_id DESC LIMIT 1`,
+  );
+  const columns = ['cluster', 'node', 'jobs', 'pct_jobs', 'io_time_s', 'target_median', 'rule'];
+  if (latest.rows.length === 0) return { id: 'clusters', title: 'Largest groups of the latest clustering run', columns, rows: [], note: 'no clustering run yet (iolens cluster)' };
+  const [runId, table, total, clusters, noise] = latest.rows[0];
+  const groups = await rows(
+    con,
+    `SELECT label AS cluster, id AS node, size AS jobs, round(100.0 * size / ${Number(total) || 1}, 1) AS pct_jobs,
+            TRY_CAST(json_extract(summary, '$.io_time.total') AS DOUBLE) AS io_time_s,
+            target_median, json_extract_string(explanation, '$.rule.text') AS rule
+     FROM clusters WHERE run_id = ${sqlString(String(runId))} AND selected ORDER BY size DESC, id LIMIT ${top}`,
+  );
+  return {
+    id: 'clusters',
+    title: `Largest groups of the latest clustering run (${runId} of ${table}: ${clusters} clusters, ${noise} of ${total} rows noise)`,
+    ...groups,
+    units: { io_time_s: 'seconds' },
+  };
 }
 
 export type SummaryFormat = 'text' | 'json' | 'csv' | 'md';

@@ -21,6 +21,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   train: () => import('./train.js'),
   predict: () => import('./predict.js'),
   explain: () => import('./explain.js'),
+  cluster: () => import('./cluster.js'),
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
   slurm: () => import('./slurm.js'),

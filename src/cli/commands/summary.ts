@@ -5,14 +5,14 @@ import { writeAllSync } from '../../util/output.js';
 import { DEFAULT_DB, openStore } from '../../store/db.js';
 import { buildSummary, renderSummary, type SummaryFormat } from '../../store/summary.js';
 
-const SECTIONS = ['insights', 'levels', 'problems', 'interfaces', 'throughput', 'throughput_quantiles', 'apps'];
+const SECTIONS = ['insights', 'levels', 'problems', 'interfaces', 'throughput', 'throughput_quantiles', 'apps', 'clusters'];
 
 const cmd: CommandModule = {
   name: 'summary',
   register(program: Command) {
     program
       .command('summary')
-      .description('facility view of a job store: jobs per insight, level, problem and interface, throughput, top apps')
+      .description('facility view of a job store: jobs per insight, level, problem and interface, throughput, top apps, latest clustering')
       .option('--db <file>', `database file (default ${DEFAULT_DB})`)
       .option('--json', 'print JSON')
       .option('--csv', 'print CSV (one table per section; see --section)')
