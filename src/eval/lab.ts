@@ -123,7 +123,7 @@ export function formatLabEvaluation(e: LabEvaluation, dirLabel: string = e.dir, 
   const o: string[] = [];
   o.push(`Lab evaluation of ${dirLabel} (${e.totals.runs} runs, ${e.families.length} families; default mode; a label is found by a HIGH or WARN finding with its tag; a false alarm is a HIGH finding with a tag the run has neither as label nor as side effect)`, '');
   if (e.heldOut) {
-    o.push(`Leave one family out: knobs tuned on the other families (one at a time over their grids; objective hits − ${e.heldOut.weight} × false alarms), the held-out family scored with them`, '');
+    o.push(`Leave one family out: knobs tuned on the other families (one at a time over their grids; objective hits − ${e.heldOut.weight} × false HIGH − ${e.heldOut.warnWeight} × WARN on healthy runs), the held-out family scored with them`, '');
     o.push(formatHeldOut(e.heldOut));
   }
   o.push('Shipped defaults, per family', '');

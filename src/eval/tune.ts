@@ -8,9 +8,13 @@ import { readersOf, type EvalCorpus } from './engine.js';
  * Leave-one-family-out tuning (docs/eval.md, "Tuning"). For each family F of the lab:
  *
  * 1. every tuned knob is tried, one at a time (the others at their defaults), at each value of its grid, and scored
- *    on the runs of the *other* families: hits − FALSE_ALARM_WEIGHT × false alarms (scoring of score.ts);
- * 2. a knob keeps its default when the default is among the best-scoring values; otherwise it takes the median of
- *    the best-scoring values (a plateau between the classes: its middle keeps the widest margin on both sides);
+ *    on the runs of the *other* families: hits − FALSE_ALARM_WEIGHT × false alarms − UNLABELLED_WARN_WEIGHT × WARN
+ *    findings on healthy runs (scoring of score.ts; without the last term every floor would sink to its lowest value,
+ *    since a WARN is never a false alarm; a WARN naming a real but unlabelled pattern of a problem run — a re-read
+ *    file also read out of order — is not penalised);
+ * 2. a knob keeps its default when the default scores within TIE_TOLERANCE (one label) of the best value; otherwise it
+ *    moves to the nearest value (in grid steps) that does: a knob moves only when the other families show a real
+ *    gain, and only as far as that gain needs;
  * 3. F's runs are scored once, with every knob at its pick: the held-out result of F.
  *
  * Nothing of F enters its own picks. The knobs tuned are the detection thresholds of the diagnosis checks: those
@@ -21,6 +25,8 @@ import { readersOf, type EvalCorpus } from './engine.js';
 
 /** One false HIGH weighs as much as this many missed labels in the tuning objective. */
 export const FALSE_ALARM_WEIGHT = 5;
+/** One WARN finding on a healthy run weighs this many missed labels. */
+export const UNLABELLED_WARN_WEIGHT = 0.25;
 
 /** Candidate values of a knob, by its unit and range, with its default among them. */
 export function knobGrid(knob: Knob, start: number = KNOBS[knob].default): number[] {
@@ -69,7 +75,7 @@ export interface KnobPicks {
   readonly grid: readonly number[];
   /** Value picked with each family held out, in family order. */
   readonly picks: readonly number[];
-  /** Families for which the default scored among the best on the other families. */
+  /** Families for which the default tied with the best score on the other families. */
   readonly defaultAmongBest: number;
 }
 
@@ -87,20 +93,29 @@ export interface HeldOut {
   readonly knobs: readonly KnobPicks[];
   readonly total: Tally;
   readonly weight: number;
+  readonly warnWeight: number;
 }
 
-/** The default's grid position when it is among the best scores, else the median best position (the lower of two). */
-function pickBest(scores: readonly number[], defaultAt: number): { pick: number; best: Set<number> } {
+/** Scores within this of the best count as ties: one label's worth. */
+export const TIE_TOLERANCE = 1;
+
+/** The default's grid position when it ties with the best score, else the nearest tying position (the better, then the lower, of two). */
+export function pickBest(scores: readonly number[], defaultAt: number): { pick: number; best: Set<number> } {
   const top = Math.max(...scores);
-  const best = scores.map((s, i) => (s === top ? i : -1)).filter((i) => i >= 0);
-  return { pick: best.includes(defaultAt) ? defaultAt : best[(best.length - 1) >> 1], best: new Set(best) };
+  const best = scores.map((s, i) => (s >= top - TIE_TOLERANCE ? i : -1)).filter((i) => i >= 0);
+  let pick = best[0];
+  for (const i of best) {
+    const d = Math.abs(i - defaultAt), dp = Math.abs(pick - defaultAt);
+    if (d < dp || (d === dp && scores[i] > scores[pick])) pick = i;
+  }
+  return { pick, best: new Set(best) };
 }
 
 export function leaveOneFamilyOut(corpus: EvalCorpus, knobs: readonly Knob[] = tunedKnobs()): HeldOut {
   const groups = [...corpus.groups()];
   const groupOf = new Int32Array(corpus.size);
   groups.forEach(([, idx], g) => idx.forEach((i) => (groupOf[i] = g)));
-  const score = (i: number, j: Judgement) => j.hits.length - FALSE_ALARM_WEIGHT * j.falseAlarms.length;
+  const score = (i: number, j: Judgement) => j.hits.length - FALSE_ALARM_WEIGHT * j.falseAlarms.length - (corpus.run(i).healthy ? UNLABELLED_WARN_WEIGHT * j.unlabelledWarn.length : 0);
   // Per knob and grid value: the score of each family (sum over its runs); a fold's training score is the total
   // minus the held-out family's part.
   const perKnob = knobs.map((knob) => {
@@ -141,5 +156,6 @@ export function leaveOneFamilyOut(corpus: EvalCorpus, knobs: readonly Knob[] = t
     knobs: perKnob.map((k, n) => ({ knob: k.knob, default: corpus.defaults[k.knob], grid: k.grid, picks: picks[n], defaultAmongBest: defaultAmongBest[n] })),
     total,
     weight: FALSE_ALARM_WEIGHT,
+    warnWeight: UNLABELLED_WARN_WEIGHT,
   };
 }
