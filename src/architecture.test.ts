@@ -28,7 +28,10 @@ const LAYERS: Record<string, readonly string[]> = {
   render: ['contract', 'text'],
   pipeline: ['contract', 'text', 'util', 'formats', 'trace/model', 'trace/readers', 'trace/analysis', 'config', 'facts', 'checks', 'features', 'report', 'render'],
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
-  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
+  /** The lab's manifest reader (lab/MANIFEST.json). */
+  lab: ['contract'],
+  /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once. */
+  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   cli: ['*'],
   testing: ['*'],

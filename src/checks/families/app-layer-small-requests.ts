@@ -49,12 +49,13 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     const i = pIdx.get(id);
     return i === undefined || !px ? 0 : Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
   };
-  // Whether a file's POSIX requests are mostly large: then collective small calls were merged before the file system.
+  // Whether a file's POSIX requests are mostly (at least half) large: then collective small calls were merged before
+  // the file system. A property of the file, not a threshold: `small_share` only decides HIGH versus WARN.
   const posixLarge = (id: bigint, read: boolean) => {
     const i = pIdx.get(id);
     if (i === undefined || !px) return false;
     const n = read ? px.reads[i] : px.writes[i];
-    return n > 0 && (read ? px.smallReads[i] : px.smallWrites[i]) / n <= ctx.options.high;
+    return n > 0 && (read ? px.smallReads[i] : px.smallWrites[i]) / n <= 0.5;
   };
   const nprocs = Math.max(1, ctx.tryFact('job')?.processes ?? 1);
   // A collective call moves what all ranks give it: when those aggregates reach 1 MiB and the POSIX requests are
