@@ -30,8 +30,8 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   /** The lab's manifest reader (lab/MANIFEST.json). */
   lab: ['contract'],
-  /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once. */
-  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab'],
+  /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once; blame of learned models. */
+  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   cli: ['*'],
   testing: ['*'],
