@@ -30,7 +30,10 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   /** Clustering runs over the store: feature tables → HDBSCAN* → summaries, local models, explanations → tables. */
   clustering: ['contract', 'text', 'util', 'store', 'cluster', 'learn', 'features'],
-  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
+  /** The lab's manifest reader (lab/MANIFEST.json). */
+  lab: ['contract'],
+  /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once; blame of learned models. */
+  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */
   slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store', 'trace/analysis'],

@@ -1,8 +1,59 @@
 import { KNOBS, type Knob } from '../config/knobs.js';
 import type { AnyCheck } from './types.js';
+import { LAB_MARGINS, LAB_MARGINS_RUNS, type LabCrossing, type LabKnobMargin } from './lab-margins.js';
 
 /** Headings every check page has (the meta-test enforces them). */
-export const DOC_HEADINGS = ['What it detects', 'Why it matters', 'Evidence', 'Options', 'How to fix', 'Example', 'Differences from Drishti'] as const;
+export const DOC_HEADINGS = ['What it detects', 'Why it matters', 'Evidence', 'Options', 'Decision margin on the lab', 'How to fix', 'Example', 'Differences from Drishti'] as const;
+
+/** A knob value in its unit. */
+function knobValue(knob: Knob, v: number): string {
+  const unit = KNOBS[knob].unit;
+  if (unit === 'bytes') {
+    for (const [size, name] of [[1 << 30, 'GiB'], [1 << 20, 'MiB'], [1 << 10, 'KiB']] as const) if (v >= size) return `${Number((v / size).toPrecision(3))} ${name}`;
+    return `${Number(v.toPrecision(3))} B`;
+  }
+  return `${Number(v.toPrecision(3))}${unit === 'seconds' ? ' s' : ''}`;
+}
+
+function runName(file: string): string {
+  return `\`${file.replace(/\.darshan$/, '')}\``;
+}
+
+function crossing(knob: Knob, c: LabCrossing | null, none: string): string {
+  if (!c) return none;
+  return c.value === null ? `never (${runName(c.file)} and others stay put)` : `${knobValue(knob, c.value)} (${runName(c.file)})`;
+}
+
+/** The section "Decision margin on the lab" (data: lab-margins-data.ts, measured by src/eval/lab.test.ts). */
+function marginSection(code: string, problem: string | undefined): string[] {
+  const m = LAB_MARGINS[code];
+  if (!m) {
+    const why = !problem ? 'the check names no problem (an observation)' : `no run of the lab is labelled \`${problem}\`, or the check does not run in the default mode`;
+    return [`Not measured on the lab: ${why}.`, ''];
+  }
+  const o: string[] = [];
+  o.push(
+    `Measured on the ${LAB_MARGINS_RUNS} runs of the lab (docs/eval.md, "Decision margins"): each knob alone is moved from its default until the check's verdict on some run changes. The check names ${m.found} of the ${m.labelled} runs labelled \`${m.problem}\`.`,
+    '',
+    '| knob | default | names more when | a run without the problem becomes HIGH at | … becomes WARN at | the nearest found run is lost at |',
+    '|---|---|---|---|---|---|',
+  );
+  const dir = (k: LabKnobMargin) => (k.loosens === 'up' ? 'raised' : k.loosens === 'down' ? 'lowered' : 'never (no run reacts)');
+  for (const k of m.knobs) {
+    o.push(`| \`${k.knob}\` | ${knobValue(k.knob, k.default)} | ${dir(k)} | ${crossing(k.knob, k.falseHigh, 'never')} | ${crossing(k.knob, k.falseWarn, 'never')} | ${crossing(k.knob, k.lost, '—')} |`);
+  }
+  const missed = new Map<string, string[]>();
+  for (const k of m.knobs) for (const c of k.missed) if (c.value !== null) missed.set(c.file, [...(missed.get(c.file) ?? []), `\`${k.knob}\` = ${knobValue(k.knob, c.value)}`]);
+  const files = new Set(m.knobs.flatMap((k) => k.missed.map((c) => c.file)));
+  o.push('');
+  if (!files.size) o.push('It misses no labelled run.');
+  else {
+    o.push(`Labelled runs it misses (${files.size}), and the single knob value that would name each:`, '');
+    for (const f of files) o.push(`- ${runName(f)}: ${missed.get(f)?.join(', ') ?? 'no single knob value names it'}`);
+  }
+  o.push('');
+  return o;
+}
 
 function folder(code: string): string {
   return code[0] === 'D' ? 'diagnosis' : code[0] === 'S' ? 'stdio' : code[0] === 'P' ? 'posix' : 'mpiio';
@@ -27,6 +78,7 @@ export function checkDoc(check: AnyCheck): string {
     for (const [name, s] of opts) o.push(`| \`${name}\` | \`${s.knob}\` | ${KNOBS[s.knob].default} | ${s.description ?? KNOBS[s.knob].description} |`);
     o.push('', m.compat.drishti ? 'Conditions use strict `>`: a value exactly at the threshold does not fire.' : 'Ratios and shares use strict `>`; minimum counts, bytes and seconds are reached with `≥`.', '');
   }
+  o.push('## Decision margin on the lab', '', ...marginSection(m.code, m.problem));
   o.push('## How to fix', '');
   const recs = Object.entries(m.recommendations as Record<string, { text: string; snippet?: string }>);
   if (!recs.length) o.push('No recommendation: this is an observation.', '');

@@ -24,9 +24,10 @@ test('evaluation on the labelled shared logs: every label found, no HIGH false a
   console.log(table);
   const doc = join(REPO_ROOT, 'docs', 'eval.md');
   const text = readFileSync(doc, 'utf8');
-  const fenced = /```text\n[\s\S]*?```/;
-  if (process.env.IOLENS_UPDATE_DOCS) writeFileSync(doc, text.replace(fenced, `\`\`\`text\n${table}\`\`\``));
-  assert.equal(fenced.exec(readFileSync(doc, 'utf8'))?.[0], `\`\`\`text\n${table}\`\`\``, 'docs/eval.md shows the current table (IOLENS_UPDATE_DOCS=1 rewrites it)');
+  const fenced = /<!-- shared evaluation -->\n```text\n[\s\S]*?```/;
+  assert.match(text, fenced, 'docs/eval.md has the shared block');
+  if (process.env.IOLENS_UPDATE_DOCS) writeFileSync(doc, text.replace(fenced, () => `<!-- shared evaluation -->\n\`\`\`text\n${table}\`\`\``));
+  assert.equal(fenced.exec(readFileSync(doc, 'utf8'))?.[0], `<!-- shared evaluation -->\n\`\`\`text\n${table}\`\`\``, 'docs/eval.md shows the current table (IOLENS_UPDATE_DOCS=1 rewrites it)');
   assert.equal(e.missingLogs.length, 0, `logs listed in MANIFEST.md are present: ${e.missingLogs.join(', ')}`);
   assert.equal(e.logs.length, e.manifest.logs.length);
   assert.ok(e.logs.length >= 30 && e.totals.healthy >= 10, 'the MANIFEST was read (logs and healthy twins)');

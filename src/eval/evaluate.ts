@@ -2,32 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diagnoseLog } from '../pipeline/diagnose.js';
 import type { ReportConfig } from '../config/load.js';
-import type { Finding } from '../contract/index.js';
-import { parseManifest, type LabelledLog, type Manifest } from './manifest.js';
+import { parseManifest, type Manifest } from './manifest.js';
+import { judge, labelRows, scoredFindings, type Judgement, type LabelRow, type Labelled } from './score.js';
 
-/** One log's outcome. */
-export interface LogResult {
+/** One log's outcome (scoring of score.ts; the shared logs have no side effects). */
+export interface LogResult extends Omit<Judgement, 'accepted' | 'unlabelledWarn'> {
   readonly file: string;
   readonly labels: readonly string[];
   readonly healthy: boolean;
-  /** Problem tags of HIGH and WARN insights, with their best level. */
-  readonly found: readonly { readonly problem: string; readonly level: 'HIGH' | 'WARN'; readonly codes: readonly string[] }[];
-  readonly hits: readonly string[];
-  readonly misses: readonly string[];
-  /** HIGH insights on a healthy log, or HIGH insights whose tag the log's labels lack: `tag (code)`. */
-  readonly falseAlarms: readonly { readonly problem: string; readonly code: string }[];
   /** Set when the log could not be analysed. */
   readonly error?: string;
 }
 
-export interface LabelRow {
-  readonly label: string;
-  readonly logs: number;
-  readonly hits: number;
-  readonly misses: number;
-  /** HIGH insights with this tag on logs not labelled with it. */
-  readonly falseAlarms: number;
-}
+export type { LabelRow };
 
 export interface Evaluation {
   readonly dir: string;
@@ -39,23 +26,6 @@ export interface Evaluation {
   readonly missingLogs: readonly string[];
 }
 
-function judge(log: LabelledLog, insights: readonly Finding[]): Omit<LogResult, 'file' | 'labels' | 'healthy'> {
-  const byTag = new Map<string, { level: 'HIGH' | 'WARN'; codes: string[] }>();
-  const falseAlarms: { problem: string; code: string }[] = [];
-  for (const i of insights) {
-    if (!i.problem || (i.level !== 'HIGH' && i.level !== 'WARN')) continue;
-    const e = byTag.get(i.problem) ?? { level: i.level, codes: [] };
-    if (i.level === 'HIGH') e.level = 'HIGH';
-    e.codes.push(i.code);
-    byTag.set(i.problem, e);
-    if (i.level === 'HIGH' && (log.healthy || !log.labels.includes(i.problem))) falseAlarms.push({ problem: i.problem, code: i.code });
-  }
-  const hits = log.labels.filter((l) => byTag.has(l));
-  const misses = log.labels.filter((l) => !byTag.has(l));
-  const found = [...byTag].map(([problem, e]) => ({ problem, level: e.level, codes: e.codes }));
-  return { found, hits, misses, falseAlarms };
-}
-
 /**
  * Runs the default-mode report on every log of `dir` listed in its MANIFEST.md and compares the problem tags of the
  * HIGH/WARN insights with the EXPECTED labels.
@@ -65,6 +35,7 @@ export function evaluateDirectory(dir: string, config?: ReportConfig): Evaluatio
   if (!existsSync(mf)) throw new Error(`${dir} has no MANIFEST.md`);
   const manifest = parseManifest(readFileSync(mf, 'utf8'));
   const logs: LogResult[] = [];
+  const judged: { run: Labelled; j: Judgement }[] = [];
   const missingLogs: string[] = [];
   for (const l of manifest.logs) {
     const path = join(dir, l.file);
@@ -74,20 +45,15 @@ export function evaluateDirectory(dir: string, config?: ReportConfig): Evaluatio
     }
     try {
       const report = diagnoseLog(path, { mode: 'default', logName: l.file, snippets: false, ...(config ? { config } : {}) });
-      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, ...judge(l, report.insights) });
+      const { found, hits, misses, falseAlarms } = judge({ ...l, also: [] }, scoredFindings(report.insights));
+      judged.push({ run: { ...l, also: [] }, j: { found, hits, misses, falseAlarms, accepted: [], unlabelledWarn: [] } });
+      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found, hits, misses, falseAlarms });
     } catch (err) {
       logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found: [], hits: [], misses: [...l.labels], falseAlarms: [], error: (err as Error).message });
+      judged.push({ run: { ...l, also: [] }, j: { found: [], hits: [], misses: [...l.labels], falseAlarms: [], accepted: [], unlabelledWarn: [] } });
     }
   }
-  const tags = new Set<string>(manifest.vocabulary.filter((v) => v !== 'healthy'));
-  for (const r of logs) for (const f of r.falseAlarms) tags.add(f.problem);
-  const labels: LabelRow[] = [...tags].map((label) => ({
-    label,
-    logs: logs.filter((r) => r.labels.includes(label)).length,
-    hits: logs.filter((r) => r.hits.includes(label)).length,
-    misses: logs.filter((r) => r.misses.includes(label)).length,
-    falseAlarms: logs.reduce((n, r) => n + r.falseAlarms.filter((f) => f.problem === label).length, 0),
-  }));
+  const labels = labelRows(manifest.vocabulary, judged);
   const totals = {
     logs: logs.length,
     healthy: logs.filter((r) => r.healthy).length,

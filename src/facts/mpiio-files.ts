@@ -1,7 +1,7 @@
 import { defineFact } from './define-fact.js';
 import { groupById, maxByGroup, sumByGroup } from './group.js';
 import { MPIIO_OP_COUNTERS } from './mpiio-totals.js';
-import { requestCounters, requestsBelow, sizeBins, SMALL_REQUEST_BYTES } from './posix-files.js';
+import { bytesBelowAtLeast, requestCounters, requestsBelow, sizeBins, SMALL_REQUEST_BYTES } from './posix-files.js';
 
 const SMALL_MPIIO = requestCounters('MPIIO', 'MPIIO_SIZE_READ_AGG_', 'MPIIO_SIZE_WRITE_AGG_');
 
@@ -16,6 +16,8 @@ export default defineFact({
     rwSwitches: ['MPIIO_RW_SWITCHES'],
     smallReads: SMALL_MPIIO,
     smallWrites: SMALL_MPIIO,
+    smallReadBytes: SMALL_MPIIO,
+    smallWriteBytes: SMALL_MPIIO,
     readTime: ['MPIIO_F_READ_TIME'],
     writeTime: ['MPIIO_F_WRITE_TIME'],
     metaTime: ['MPIIO_F_META_TIME'],
@@ -33,10 +35,12 @@ export default defineFact({
     const wb = sizeBins(t, 'MPIIO_SIZE_WRITE_AGG_');
     const acc = [1, 2, 3, 4].map((i) => t.int(`MPIIO_ACCESS${i}_ACCESS` as never));
     const cnt = [1, 2, 3, 4].map((i) => t.int(`MPIIO_ACCESS${i}_COUNT` as never));
-    const smallR = new Float64Array(n), smallW = new Float64Array(n), shared = new Float64Array(n);
+    const smallR = new Float64Array(n), smallW = new Float64Array(n), smallRB = new Float64Array(n), smallWB = new Float64Array(n), shared = new Float64Array(n);
     for (let r = 0; r < n; r++) {
       smallR[r] = requestsBelow(SMALL_REQUEST_BYTES, rb, wb, acc, cnt, r);
       smallW[r] = requestsBelow(SMALL_REQUEST_BYTES, wb, rb, acc, cnt, r);
+      smallRB[r] = bytesBelowAtLeast(SMALL_REQUEST_BYTES, rb, wb, acc, cnt, r);
+      smallWB[r] = bytesBelowAtLeast(SMALL_REQUEST_BYTES, wb, rb, acc, cnt, r);
       if (ranks[r] === -1) shared[r] = 1;
     }
     const onShared = (col: Float64Array, fill: number) => {
@@ -63,6 +67,8 @@ export default defineFact({
       bytesWritten: sum('MPIIO_BYTES_WRITTEN'),
       smallReads: sumByGroup(g, smallR),
       smallWrites: sumByGroup(g, smallW),
+      smallReadBytes: sumByGroup(g, smallRB),
+      smallWriteBytes: sumByGroup(g, smallWB),
       readTime: fsum('MPIIO_F_READ_TIME'),
       writeTime: fsum('MPIIO_F_WRITE_TIME'),
       metaTime: fsum('MPIIO_F_META_TIME'),

@@ -35,6 +35,33 @@ export function requestsBelow(limit: number, bins: Float64Array[], other: Float6
 }
 
 /**
+ * Bytes carried by the requests of a record smaller than `limit` bytes, a lower bound: requests of a known common
+ * size (`*_ACCESS1..4`) count that size (split between reads and writes in proportion, as in `requestsBelow`), the
+ * others their bin's lower edge; in the bin that contains `limit`, requests of unknown size count nothing (they may
+ * be `limit` long).
+ */
+export function bytesBelowAtLeast(limit: number, bins: Float64Array[], other: Float64Array[], access: Float64Array[], counts: Float64Array[], r: number): number {
+  let bytes = 0;
+  for (let b = 0; b < bins.length; b++) {
+    const lo = b === 0 ? 0 : SIZE_BIN_UPPER[b - 1] + 1;
+    const hi = SIZE_BIN_UPPER[b];
+    if (lo >= limit || !(bins[b][r] > 0)) continue;
+    const both = bins[b][r] + other[b][r];
+    let known = 0;
+    for (let k = 0; k < access.length; k++) {
+      const size = access[k][r];
+      if (!(size > 0 && size < limit && size >= lo && size <= hi)) continue;
+      const mine = Math.min(bins[b][r] - known, counts[k][r] * (bins[b][r] / both));
+      if (!(mine > 0)) continue;
+      known += mine;
+      bytes += mine * size;
+    }
+    if (hi < limit) bytes += Math.max(0, bins[b][r] - known) * lo;
+  }
+  return bytes;
+}
+
+/**
  * The counters `requestsBelow` reads for a module, for `fieldCounters`: both directions' size bins and the common
  * access sizes (`requestCounters('POSIX', 'POSIX_SIZE_READ_', 'POSIX_SIZE_WRITE_')`).
  */
@@ -73,6 +100,8 @@ export default defineFact({
     subBlockOps: ['POSIX_FILE_ALIGNMENT', ...SMALL_POSIX],
     smallReads: SMALL_POSIX,
     smallWrites: SMALL_POSIX,
+    smallReadBytes: SMALL_POSIX,
+    smallWriteBytes: SMALL_POSIX,
     readTime: ['POSIX_F_READ_TIME'],
     writeTime: ['POSIX_F_WRITE_TIME'],
     metaTime: ['POSIX_F_META_TIME'],
@@ -96,10 +125,13 @@ export default defineFact({
     const strideCount = [1, 2, 3, 4].map((i) => t.int(`POSIX_STRIDE${i}_COUNT` as never));
     const strideSize = [1, 2, 3, 4].map((i) => t.int(`POSIX_STRIDE${i}_STRIDE` as never));
     const align = t.int('POSIX_FILE_ALIGNMENT');
+    const smallRB = new Float64Array(n), smallWB = new Float64Array(n);
     const smallR = new Float64Array(n), smallW = new Float64Array(n), subBlock = new Float64Array(n), strided = new Float64Array(n), shared = new Float64Array(n), perRank = new Float64Array(n);
     for (let r = 0; r < n; r++) {
       smallR[r] = requestsBelow(SMALL_REQUEST_BYTES, rb, wb, acc, cnt, r);
       smallW[r] = requestsBelow(SMALL_REQUEST_BYTES, wb, rb, acc, cnt, r);
+      smallRB[r] = bytesBelowAtLeast(SMALL_REQUEST_BYTES, rb, wb, acc, cnt, r);
+      smallWB[r] = bytesBelowAtLeast(SMALL_REQUEST_BYTES, wb, rb, acc, cnt, r);
       const a = align[r] > 0 ? align[r] : 4096;
       subBlock[r] = requestsBelow(a, rb, wb, acc, cnt, r) + requestsBelow(a, wb, rb, acc, cnt, r);
       for (let s = 0; s < 4; s++) if (strideSize[s][r] > 0) strided[r] += strideCount[s][r];
@@ -143,6 +175,8 @@ export default defineFact({
       subBlockOps: sumByGroup(g, subBlock),
       smallReads: sumByGroup(g, smallR),
       smallWrites: sumByGroup(g, smallW),
+      smallReadBytes: sumByGroup(g, smallRB),
+      smallWriteBytes: sumByGroup(g, smallWB),
       readTime: fsum('POSIX_F_READ_TIME'),
       writeTime: fsum('POSIX_F_WRITE_TIME'),
       metaTime: fsum('POSIX_F_META_TIME'),

@@ -4,17 +4,20 @@ import { isStdStream } from './stdio-files.js';
 /**
  * Bytes each rank moved, judged at the layer the application called: files with MPI-IO records count their MPI-IO
  * bytes (POSIX bytes there belong to collective-buffering aggregators, MANIFEST caveat 5), other files their POSIX
- * bytes, plus STDIO (standard streams left out). A shared record (rank −1) gives its slowest and fastest rank their
- * bytes and spreads the rest evenly over the other ranks, the best the counters allow.
+ * bytes, plus STDIO (standard streams left out). The shared records (rank −1) of the application's layer are split
+ * over the ranks exactly when the HEATMAP module allows it (`io.sharedRankBytes`); other shared records give their
+ * slowest and fastest rank their bytes and spread the rest evenly over the other ranks, the best the counters allow.
  */
 export default defineFact({
   name: 'io.rankBytes',
-  description: 'Bytes moved per rank (MPI-IO bytes for MPI-IO files, else POSIX; plus STDIO), shared records attributed from their slowest/fastest rank counters.',
-  compute(src) {
+  description: 'Bytes moved per rank (MPI-IO bytes for MPI-IO files, else POSIX; plus STDIO), shared records split by HEATMAP bytes per rank where it can, else attributed from their slowest/fastest rank counters.',
+  compute(src, facts) {
     const nprocs = Math.max(1, Number(src.log.job.nprocs));
     // A damaged or anonymised job record can claim absurd process counts; no per-rank table for those.
     if (!Number.isSafeInteger(nprocs) || nprocs > 1 << 24) return null;
     const bytes = new Float64Array(nprocs);
+    const exact = facts.tryGet('io.sharedRankBytes');
+    if (exact && exact.nprocs === nprocs) for (let k = 0; k < nprocs; k++) bytes[k] += exact.bytes[k];
     const mpiio = src.fixed('MPI-IO');
     const viaMpiio = new Set<bigint>(mpiio ? mpiio.ids : []);
     let any = false;
@@ -38,6 +41,7 @@ export default defineFact({
           if (ranks[r] < nprocs) bytes[ranks[r]] += b;
           continue;
         }
+        if (exact && exact.nprocs === nprocs && exact.layer === mod) continue;
         let rest = b;
         const named = new Set<number>();
         if (slowR && slowB && fastR && fastB) {

@@ -26,6 +26,7 @@ import posixRankSpread from './posix-rank-spread.js';
 import posixShared from './posix-shared.js';
 import posixTotals from './posix-totals.js';
 import ioRankBytes from './rank-bytes.js';
+import ioSharedRankBytes from './shared-rank-bytes.js';
 import stdioFiles from './stdio-files.js';
 import stdioTotals from './stdio-totals.js';
 
@@ -40,6 +41,7 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'hl.files': hlFiles,
   'hl.opens': hlOpens,
   'io.rankBytes': ioRankBytes,
+  'io.sharedRankBytes': ioSharedRankBytes,
   'io.summary': ioSummary,
   job,
   lustre,

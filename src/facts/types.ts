@@ -184,6 +184,9 @@ export interface PosixFilesFact {
   /** Requests strictly below 1 MiB (bins refined with common access sizes). */
   readonly smallReads: Float64Array;
   readonly smallWrites: Float64Array;
+  /** Bytes carried by requests below 1 MiB, a lower bound (common access sizes exact, other requests their bin's lower edge). */
+  readonly smallReadBytes: Float64Array;
+  readonly smallWriteBytes: Float64Array;
   readonly readTime: Float64Array;
   readonly writeTime: Float64Array;
   readonly metaTime: Float64Array;
@@ -212,6 +215,9 @@ export interface MpiioFilesFact {
   readonly bytesWritten: Float64Array;
   readonly smallReads: Float64Array;
   readonly smallWrites: Float64Array;
+  /** Bytes carried by requests below 1 MiB, a lower bound (as in `posix.files`). */
+  readonly smallReadBytes: Float64Array;
+  readonly smallWriteBytes: Float64Array;
   readonly readTime: Float64Array;
   readonly writeTime: Float64Array;
   readonly metaTime: Float64Array;
@@ -225,8 +231,14 @@ export interface StdioFilesFact {
   readonly opens: Float64Array;
   readonly reads: Float64Array;
   readonly writes: Float64Array;
+  /** fseek/rewind calls (and the position set at open). */
+  readonly seeks: Float64Array;
+  /** fflush calls. */
+  readonly flushes: Float64Array;
   readonly bytesRead: Float64Array;
   readonly bytesWritten: Float64Array;
+  /** Highest byte read or written + 1 (0 when nothing moved). */
+  readonly extent: Float64Array;
   readonly readTime: Float64Array;
   readonly writeTime: Float64Array;
   readonly metaTime: Float64Array;
@@ -253,6 +265,18 @@ export interface RankBytesFact {
   readonly nprocs: number;
   readonly bytes: Float64Array;
   readonly total: number;
+}
+
+/** `io.sharedRankBytes`: bytes per rank on the shared files of the application's layer (HEATMAP less per-rank records). */
+export interface SharedRankBytesFact {
+  readonly layer: 'MPI-IO' | 'POSIX';
+  readonly nprocs: number;
+  /** Bytes each rank read and wrote on the layer's shared records. */
+  readonly bytes: Float64Array;
+  /** Bytes of the layer's shared records (the sum of `bytes`, within 1 %). */
+  readonly total: number;
+  /** Record ids of the layer's shared files, ascending. */
+  readonly ids: BigUint64Array;
 }
 
 /** `dxt.posixRanks`: per DXT_POSIX record (file × rank), in table order. */
@@ -410,6 +434,7 @@ export interface FactValues {
   'stdio.files': StdioFilesFact;
   'hl.files': HlFilesFact;
   'io.rankBytes': RankBytesFact;
+  'io.sharedRankBytes': SharedRankBytesFact;
   'dxt.posixRanks': DxtPosixRanksFact;
   'lustre.stripes': LustreStripesFact;
   'heatmap.timeline': HeatmapTimelineFact;

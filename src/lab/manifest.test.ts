@@ -6,36 +6,13 @@ import { DarshanLog } from '../formats/darshan/index.js';
 import type { FixedTable } from '../formats/darshan/index.js';
 import { PROBLEMS } from '../contract/index.js';
 import { REPO_ROOT } from '../testing/corpus.js';
+import { parseLabManifest, readLabManifest, type LabRun } from './manifest.js';
 
 // The lab (lab/README.md): logs of our own workloads, labelled by construction. These tests check that the manifest,
 // the sweep definition and the committed logs agree, reading every log with the IOLens reader.
 
 const LAB = join(REPO_ROOT, 'lab');
 const WORKDIR = '/tmp/iolens-lab-run/';
-
-interface Row {
-  file: string;
-  family: string;
-  case: string;
-  layer: string;
-  program: string;
-  ranks: number;
-  dxt: boolean;
-  io: string;
-  params: Record<string, string | number>;
-  labels: string[];
-  also: string[];
-  jobid: number;
-  run_time_s: number;
-  bytes_written: number;
-  bytes_read: number;
-  bytes_moved: number;
-  throughput_mib_s: number;
-  rank_io_s_min: number;
-  rank_io_s_median: number;
-  rank_io_s_max: number;
-  attempts: number;
-}
 
 interface SweepCase {
   id: string;
@@ -45,7 +22,7 @@ interface SweepCase {
   also?: string[];
 }
 
-const rows: Row[] = (JSON.parse(readFileSync(join(LAB, 'MANIFEST.json'), 'utf8')) as { runs: Row[] }).runs;
+const rows: readonly LabRun[] = readLabManifest(join(LAB, 'MANIFEST.json')).runs;
 const sweep = JSON.parse(readFileSync(join(LAB, 'sweep.json'), 'utf8')) as { families: { family: string; cases: SweepCase[] }[] };
 const cases = new Map(sweep.families.flatMap((f) => f.cases.map((c) => [`${f.family}/${c.id}`, c] as const)));
 const vocabulary = new Set<string>(PROBLEMS);
@@ -123,3 +100,20 @@ function hasWorkdirDxt(log: DarshanLog): boolean {
   }
   return false;
 }
+
+test('lab manifest reader: refuses what is not a manifest of labelled runs, with the row named', () => {
+  const row = JSON.stringify(rows[0]);
+  assert.equal(parseLabManifest(`{"version": 1, "runs": [${row}]}`).runs[0].file, rows[0].file);
+  const bad: [string, RegExp][] = [
+    ['not json', /x\.json: not JSON/],
+    ['{"version": 2, "runs": []}', /version 2 is not 1/],
+    ['{"version": 1}', /no "runs" list/],
+    [`{"version": 1, "runs": [${row}, ${row}]}`, /listed twice/],
+    [`{"version": 1, "runs": [${row.replace('"labels":["small-writes"]', '"labels":["slow"]')}]}`, /labels: 'slow' is not a problem/],
+    [`{"version": 1, "runs": [${row.replace('"labels":["small-writes"]', '"labels":["healthy","small-writes"]')}]}`, /healthy alone/],
+    [`{"version": 1, "runs": [${row.replace('"also":[]', '"also":["healthy"]')}]}`, /also: 'healthy'/],
+    [`{"version": 1, "runs": [${row.replace(/"ranks":\d+/, '"ranks":"2"')}]}`, /ranks is not a number/],
+    [`{"version": 1, "runs": [${row.replace(/"file":"[^"]+"/, '"file":"../x.darshan"')}]}`, /not a plain \.darshan name/],
+  ];
+  for (const [text, err] of bad) assert.throws(() => parseLabManifest(text, 'x.json'), err, text.slice(0, 40));
+});

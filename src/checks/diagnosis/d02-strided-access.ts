@@ -1,11 +1,17 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { subjectName } from '../families/diagnosis-common.js';
+import { indexOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D02: strided access. Each rank jumps forward by a regular stride: its blocks interleave with the other ranks' on
  * a shared file. Darshan shows it as sequential but not consecutive requests whose common strides
- * (POSIX_STRIDE1..4) are non-zero; DXT, when present, shows the forward jumps per rank.
+ * (POSIX_STRIDE1..4) are non-zero; DXT, when present, shows the forward jumps per rank. A file counts when more than
+ * `strided_share` of its requests are strided; the job needs `strided_min` strided requests on such files together.
+ *
+ * Independent MPI-IO through a noncontiguous file view hides the stride inside one call per rank. With data sieving,
+ * ROMIO then reads (and for writes, writes back) each rank's whole extent, holes included: POSIX moves more bytes
+ * than MPI-IO asked for. An independently accessed MPI-IO file whose POSIX bytes exceed its MPI-IO bytes by more than
+ * `rmw_read_share` was therefore accessed in pieces with holes between them (the other ranks' pieces): strided.
  */
 export default defineCheck({
   meta: {
@@ -27,10 +33,12 @@ export default defineCheck({
       share: { knob: 'strided_share', description: "Share of a file's requests with a regular non-zero stride." },
       min: { knob: 'strided_min', description: 'Minimum number of strided requests on a file.' },
       large: { knob: 'large_piece_bytes', description: 'Mean request size of the strided files from which the finding is WARN rather than HIGH.' },
+      sieve: { knob: 'rmw_read_share', description: 'POSIX bytes beyond the MPI-IO bytes of an independently accessed file (data sieving over holes), as a share of the MPI-IO bytes, above which the file view was strided.' },
     },
     messages: {
       strided: '{count} of {total} requests ({ratio:pct}) on {files} file(s) jump forward by a regular stride',
       file: '{count} strided requests ({ratio:pct}) on "{file}"{dxt}',
+      sieved: '"{file}": {calls} independent MPI-IO requests of {app:bytes} moved {posix:bytes} at POSIX (data sieving over the holes between the pieces of a strided view)',
     },
     recommendations: {
       view: { text: 'Describe the interleaved layout with an MPI file view (MPI_Type_vector / subarray) and write it with one collective call per rank', snippet: 'mpi-io-strided-view.c' },
@@ -53,13 +61,13 @@ export default defineCheck({
     const mp = ctx.tryFact('mpiio.files');
     const collective = new Set<bigint>();
     if (mp) for (let i = 0; i < mp.ids.length; i++) if (mp.collReads[i] + mp.collWrites[i] >= mp.indepReads[i] + mp.indepWrites[i] && mp.collReads[i] + mp.collWrites[i] > 0) collective.add(mp.ids[i]);
-    const details: DetailInput<'file'>[] = [];
-    let count = 0, total = 0, bytes = 0;
+    const details: DetailInput<'file' | 'sieved'>[] = [];
+    let count = 0, total = 0, bytes = 0, sieved = 0;
     for (let i = 0; i < p.ids.length; i++) {
       if (collective.has(p.ids[i])) continue;
       const ops = p.reads[i] + p.writes[i];
       const s = p.stridedOps[i];
-      if (!(ops > 0 && s >= ctx.options.min && s / ops > ctx.options.share)) continue;
+      if (!(ops > 0 && s > 0 && s / ops > ctx.options.share)) continue;
       count += s;
       total += ops;
       bytes += Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
@@ -67,8 +75,27 @@ export default defineCheck({
       const d = dIdx.get(p.ids[i]);
       details.push({ messageId: 'file', data: { count: s, ratio: s / ops, file: subjectName(subject), dxt: d && d.ops ? ` (DXT: ${d.regular} of ${d.ops} requests repeat the previous forward jump)` : '' }, subject });
     }
+    if (details.length && count < ctx.options.min) {
+      details.length = 0;
+      count = total = bytes = 0;
+    }
+    const pi = indexOf(p.ids);
+    if (mp) for (let m = 0; m < mp.ids.length; m++) {
+      const indep = mp.indepReads[m] + mp.indepWrites[m] + mp.nbReads[m] + mp.nbWrites[m];
+      const app = mp.bytesRead[m] + mp.bytesWritten[m];
+      const i = pi.get(mp.ids[m]);
+      if (i === undefined || collective.has(mp.ids[m]) || !(indep > 0 && app > 0) || details.some((d) => d.subject.kind === 'file' && d.subject.id === mp.ids[m].toString())) continue;
+      const posix = Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
+      if (!(posix > (1 + ctx.options.sieve) * app)) continue;
+      sieved += indep;
+      count += indep;
+      total += indep;
+      bytes += app;
+      const subject = ctx.file(mp.ids[m]);
+      details.push({ messageId: 'sieved', data: { file: subjectName(subject), calls: indep, app, posix }, subject });
+    }
     if (!details.length) return;
-    const all = p.reads.reduce((a, v) => a + v, 0) + p.writes.reduce((a, v) => a + v, 0);
+    const all = p.reads.reduce((a, v) => a + v, 0) + p.writes.reduce((a, v) => a + v, 0) + sieved;
     ctx.report({
       // Small interleaved pieces share blocks and stripes between ranks; large pieces fill them and cost little.
       level: bytes / total < ctx.options.large ? 'HIGH' : 'WARN',

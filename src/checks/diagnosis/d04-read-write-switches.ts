@@ -5,6 +5,12 @@ import { indexOf, subjectName } from '../families/diagnosis-common.js';
 /**
  * D04: reads and writes alternate on the same file, judged where the application calls: MPIIO_RW_SWITCHES for
  * MPI-IO files (at POSIX, data sieving's read-modify-write alternates by itself, D05), POSIX_RW_SWITCHES otherwise.
+ * A file alternates when it has at least two switches (one switch is a write phase followed by a read phase, the
+ * recommended order) and more than `rw_switch_share` per request; the job needs `rw_switch_min` switches on such
+ * files together (a file per process that alternates sixteen times is as costly as a shared file that does it for
+ * all). STDIO keeps no switch counter: the C library requires a flush or a seek between writing and reading a stream,
+ * so a stream both read and written with a repositioning call for (nearly) every request of its rarer direction is
+ * taken to alternate, 2 × that many requests − 1 switches (an estimate, WARN at most).
  */
 export default defineCheck({
   meta: {
@@ -20,11 +26,11 @@ export default defineCheck({
     scope: 'file',
     level: 'HIGH',
     problem: 'rw-switches',
-    requires: ['posix.files'],
+    requires: ['job'],
     modes: ['default'],
     options: {
-      share: { knob: 'rw_switch_share', description: 'Switches per request on a file.' },
-      min: { knob: 'rw_switch_min', description: 'Minimum number of switches on a file.' },
+      share: { knob: 'rw_switch_share', description: 'Switches per request on a file (of at least two switches).' },
+      min: { knob: 'rw_switch_min', description: 'Minimum number of switches on the alternating files, together.' },
     },
     messages: {
       switches: '{switches} switches between reading and writing over {ops} requests on {files} file(s)',
@@ -36,31 +42,46 @@ export default defineCheck({
     compat: { differences: [{ id: 'new', description: 'Drishti has no rule for read/write alternation.' }] },
   },
   run(ctx) {
-    const p = ctx.fact('posix.files');
+    const p = ctx.tryFact('posix.files') ?? { ids: new BigUint64Array(0), reads: new Float64Array(0), writes: new Float64Array(0), rwSwitches: new Float64Array(0) };
     const mp = ctx.tryFact('mpiio.files');
     const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+    const sf = ctx.tryFact('stdio.files');
     const details: DetailInput<'file'>[] = [];
-    let switches = 0, ops = 0;
+    let switches = 0, ops = 0, estimated = false;
+    const consider = (id: bigint, n: number, s: number) => {
+      if (!(n > 0 && s >= 2 && s / n > ctx.options.share)) return false;
+      switches += s;
+      ops += n;
+      const subject = ctx.file(id);
+      details.push({ messageId: 'file', data: { switches: s, ops: n, file: subjectName(subject) }, subject });
+      return true;
+    };
+    const seen = new Set<bigint>();
     for (let i = 0; i < p.ids.length; i++) {
       const m = mi.get(p.ids[i]);
       const n = m === undefined ? p.reads[i] + p.writes[i] : mp!.indepReads[m] + mp!.indepWrites[m] + mp!.collReads[m] + mp!.collWrites[m] + mp!.nbReads[m] + mp!.nbWrites[m] + mp!.splitReads[m] + mp!.splitWrites[m];
       const s = m === undefined ? p.rwSwitches[i] : mp!.rwSwitches[m];
-      if (!(n > 0 && s >= ctx.options.min && s / n > ctx.options.share)) continue;
-      switches += s;
-      ops += n;
-      const subject = ctx.file(p.ids[i]);
-      details.push({ messageId: 'file', data: { switches: s, ops: n, file: subjectName(subject) }, subject });
+      if (n > 0) seen.add(p.ids[i]);
+      consider(p.ids[i], n, s);
     }
-    if (!details.length) return;
+    if (sf) for (let i = 0; i < sf.ids.length; i++) {
+      if (seen.has(sf.ids[i])) continue;
+      const fewer = Math.min(sf.reads[i], sf.writes[i]);
+      const repositions = sf.seeks[i] + sf.flushes[i] - sf.opens[i];
+      if (fewer >= 1 && repositions >= fewer && consider(sf.ids[i], sf.reads[i] + sf.writes[i], 2 * fewer - 1)) estimated = true;
+    }
+    if (!details.length || switches < ctx.options.min) return;
     let all = 0;
     for (let i = 0; i < p.ids.length; i++) all += p.reads[i] + p.writes[i];
+    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!seen.has(sf.ids[i])) all += sf.reads[i] + sf.writes[i];
     ctx.report({
-      cost: { share: all ? ops / all : 0, basis: 'operations' },
+      ...(estimated ? { level: 'WARN' as const } : {}),
+      cost: { share: all ? Math.min(1, ops / all) : 0, basis: 'operations' },
       messageId: 'switches',
       data: { switches, ops, files: details.length },
       evidence: [
-        { name: 'switches', value: switches, unit: 'count', source: 'MPIIO_RW_SWITCHES for MPI-IO files, else POSIX_RW_SWITCHES' },
-        { name: 'requests', value: ops, unit: 'count', source: 'POSIX_READS + POSIX_WRITES' },
+        { name: 'switches', value: switches, unit: 'count', source: estimated ? 'MPIIO_RW_SWITCHES for MPI-IO files, else POSIX_RW_SWITCHES; streams: estimated from STDIO_SEEKS + STDIO_FLUSHES' : 'MPIIO_RW_SWITCHES for MPI-IO files, else POSIX_RW_SWITCHES' },
+        { name: 'requests', value: ops, unit: 'count', source: 'POSIX_READS + POSIX_WRITES (MPI-IO or STDIO requests for those files)' },
       ],
       details,
       recommendations: ['phases'],

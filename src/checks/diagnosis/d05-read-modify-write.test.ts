@@ -11,12 +11,12 @@ function rmw(posixRead: number, posixWritten: number) {
   const posix: PosixFilesFact = {
     ids: BigUint64Array.of(7n), shared: col(1), rankRecords: z, opens: col(4), stats: z, reads: col(24), writes: col(24), syncs: z, rwSwitches: col(40),
     bytesRead: col(posixRead), bytesWritten: col(posixWritten), extent: col(64 * MiB), consecReads: z, consecWrites: z, seqReads: z, seqWrites: z, stridedOps: z,
-    notAligned: z, alignment: col(4096), subBlockOps: z, smallReads: z, smallWrites: z, readTime: col(0.5), writeTime: col(1), metaTime: z,
+    notAligned: z, alignment: col(4096), subBlockOps: z, smallReads: z, smallWrites: z, smallReadBytes: z, smallWriteBytes: z, readTime: col(0.5), writeTime: col(1), metaTime: z,
     slowestRank: col(0), slowestRankBytes: z, fastestRankBytes: z, slowestRankTime: z, fastestRankTime: z,
   };
   const mpiio: MpiioFilesFact = {
     ids: BigUint64Array.of(7n), shared: col(1), indepReads: z, indepWrites: col(4096), collReads: z, collWrites: z, nbReads: z, nbWrites: z, splitReads: z, splitWrites: z,
-    views: col(4), rwSwitches: z, bytesRead: z, bytesWritten: col(64 * MiB), smallReads: z, smallWrites: col(4096), readTime: z, writeTime: col(2), metaTime: z, slowestRankBytes: z, fastestRankBytes: z,
+    views: col(4), rwSwitches: z, bytesRead: z, bytesWritten: col(64 * MiB), smallReads: z, smallWrites: col(4096), smallReadBytes: z, smallWriteBytes: col(4096 * 16384), readTime: z, writeTime: col(2), metaTime: z, slowestRankBytes: z, fastestRankBytes: z,
   };
   return { 'posix.files': posix, 'mpiio.files': mpiio };
 }

@@ -5,7 +5,8 @@ import { indexOf, subjectName } from '../families/diagnosis-common.js';
 /**
  * D06: files read more than once: bytes read exceed the file's extent (typically every rank reading the whole shared
  * input). MPI-IO files count the bytes the application read through MPI-IO (data sieving reads extra bytes at POSIX
- * by itself). Level by cost: HIGH when most of the job's read bytes were redundant, WARN otherwise.
+ * by itself); streams read through STDIO count their STDIO bytes against their STDIO extent. Level by cost: HIGH when
+ * most of the job's read bytes were redundant, WARN otherwise.
  */
 export default defineCheck({
   meta: {
@@ -21,7 +22,7 @@ export default defineCheck({
     scope: 'file',
     level: 'HIGH',
     problem: 'redundant-read',
-    requires: ['posix.files', 'job'],
+    requires: ['job'],
     modes: ['default'],
     supersedes: ['P09'],
     options: {
@@ -39,24 +40,30 @@ export default defineCheck({
     compat: { differences: [{ id: 'level-by-cost', description: 'Drishti (P09) always says WARN; this check is HIGH when most read bytes are redundant, WARN otherwise, and names files where every rank read the whole file.' }] },
   },
   run(ctx) {
-    const p = ctx.fact('posix.files');
+    const p = ctx.tryFact('posix.files');
+    const sf = ctx.tryFact('stdio.files');
     const mp = ctx.tryFact('mpiio.files');
     const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
     const nprocs = ctx.fact('job').processes;
     const details: DetailInput<'file'>[] = [];
     let extra = 0, readFiles = 0, extentSum = 0, allRead = 0;
-    for (let i = 0; i < p.ids.length; i++) {
-      const m = mi.get(p.ids[i]);
-      const r = m === undefined ? p.bytesRead[i] : mp!.bytesRead[m], e = p.extent[i];
+    const consider = (id: bigint, r: number, e: number, everyRank: string) => {
       if (r > 0) allRead += r;
-      if (!(r > 0 && e > 0 && r / e > ctx.options.factor && r - e >= ctx.options.minBytes)) continue;
+      if (!(r > 0 && e > 0 && r / e > ctx.options.factor && r - e >= ctx.options.minBytes)) return;
       extra += r - e;
       readFiles += r;
       extentSum += e;
-      const everyRank = p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '';
-      const subject = ctx.file(p.ids[i]);
+      const subject = ctx.file(id);
       details.push({ messageId: 'file', data: { file: subjectName(subject), read: r, extent: e, everyRank }, subject });
+    };
+    const posixRead = new Set<bigint>();
+    if (p) for (let i = 0; i < p.ids.length; i++) {
+      const m = mi.get(p.ids[i]);
+      const r = m === undefined ? p.bytesRead[i] : mp!.bytesRead[m], e = p.extent[i];
+      if (r > 0) posixRead.add(p.ids[i]);
+      consider(p.ids[i], r, e, p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '');
     }
+    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!posixRead.has(sf.ids[i])) consider(sf.ids[i], sf.bytesRead[i], sf.extent[i], '');
     if (!details.length) return;
     const share = allRead ? extra / allRead : 0;
     ctx.report({
@@ -65,8 +72,8 @@ export default defineCheck({
       messageId: 'reread',
       data: { files: details.length, factor: readFiles / extentSum, extra, read: allRead },
       evidence: [
-        { name: 'redundantBytes', value: extra, unit: 'bytes', source: 'POSIX_BYTES_READ − (POSIX_MAX_BYTE_READ + 1)' },
-        { name: 'bytesRead', value: allRead, unit: 'bytes', source: 'POSIX_BYTES_READ' },
+        { name: 'redundantBytes', value: extra, unit: 'bytes', source: 'POSIX_BYTES_READ − (POSIX_MAX_BYTE_READ + 1) (MPIIO_BYTES_READ for MPI-IO files, STDIO_ counters for streams)' },
+        { name: 'bytesRead', value: allRead, unit: 'bytes', source: 'POSIX_BYTES_READ (MPIIO_BYTES_READ, STDIO_BYTES_READ)' },
       ],
       details,
       recommendations: ['once', 'cache'],

@@ -26,7 +26,7 @@ test('D10: collective small writes merged into large POSIX writes are WARN, inde
   const z = Float64Array.of(0);
   const mpiio = (coll: boolean) => ({
     ids: BigUint64Array.of(1n), shared: Float64Array.of(1), indepReads: z, indepWrites: Float64Array.of(coll ? 0 : 4096), collReads: z, collWrites: Float64Array.of(coll ? 4096 : 0),
-    nbReads: z, nbWrites: z, splitReads: z, splitWrites: z, views: z, rwSwitches: z, bytesRead: z, bytesWritten: Float64Array.of(16 << 20), smallReads: z, smallWrites: Float64Array.of(4096),
+    nbReads: z, nbWrites: z, splitReads: z, splitWrites: z, views: z, rwSwitches: z, bytesRead: z, bytesWritten: Float64Array.of(16 << 20), smallReads: z, smallWrites: Float64Array.of(4096), smallReadBytes: z, smallWriteBytes: Float64Array.of(16 << 20),
     readTime: z, writeTime: z, metaTime: z, slowestRankBytes: z, fastestRankBytes: z,
   });
   for (const [coll, level] of [[true, 'WARN'], [false, 'HIGH']] as const) {

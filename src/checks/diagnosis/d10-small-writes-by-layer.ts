@@ -25,7 +25,9 @@ export default defineCheck({
       high: { knob: 'small_share', description: "Share of small writes among the application's writes above which the finding is HIGH." },
       warn: { knob: 'small_requests', description: 'Share above which the finding is WARN.' },
       min: { knob: 'small_min', description: 'Minimum number of small writes.' },
-      time: { knob: 'small_time_share', description: 'Share of the POSIX write time on files with small writes (weighted by their small share) needed for HIGH.' },
+      time: { knob: 'small_time_share', description: 'Share of the job\'s I/O time on files with small writes (their write time weighted by their small share) needed for HIGH.' },
+      bytes: { knob: 'small_bytes_share', description: 'Share of an HDF5/PnetCDF file\'s write bytes that MPI-IO (else POSIX) moves in requests under 1 MiB above which those requests are judged (the library split large requests).' },
+      minBytes: { knob: 'io_bytes_min', description: 'Bytes the STDIO streams with small records must move together before those records count.' },
     },
     messages: {
       many: '{count} of {total} writes ({ratio:pct}) are smaller than 1 MiB at the layer the application calls',

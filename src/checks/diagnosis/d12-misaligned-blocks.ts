@@ -8,6 +8,8 @@ import { subjectName } from '../families/diagnosis-common.js';
  * cannot be aligned in any useful sense (that is the small-request problem, D10/D11). So only requests of at least
  * one block are judged: misaligned large ≥ not-aligned − requests smaller than the alignment (a lower bound).
  * With DXT the count is exact, against the Lustre stripe size when the LUSTRE module has the file's layout.
+ * A file counts when more than `misaligned_share` of its block-size requests are misaligned; the job needs
+ * `misaligned_min` such requests on those files together.
  */
 export default defineCheck({
   meta: {
@@ -28,7 +30,7 @@ export default defineCheck({
     supersedes: ['P08'],
     options: {
       share: { knob: 'misaligned_share', description: 'Share of block-size-or-larger requests that are misaligned.' },
-      min: { knob: 'misaligned_min', description: 'Minimum misaligned block-size requests on a file.' },
+      min: { knob: 'misaligned_min', description: 'Minimum misaligned block-size requests on the misaligned files, together.' },
     },
     messages: {
       misaligned: '{count} of {large} requests of at least one block ({ratio:pct}) start off a {alignment:bytes} boundary on {files} file(s)',
@@ -60,7 +62,7 @@ export default defineCheck({
       const big = d ? d.large : Math.max(0, ops - p.subBlockOps[i]);
       const bad = d ? d.bad : Math.max(0, p.notAligned[i] - p.subBlockOps[i]);
       const a = d ? d.alignment : p.alignment[i];
-      if (!(big > 0 && bad >= ctx.options.min && bad / big > ctx.options.share)) continue;
+      if (!(big > 0 && bad > 0 && bad / big > ctx.options.share)) continue;
       if (d) exact = true;
       count += bad;
       large += big;
@@ -68,7 +70,7 @@ export default defineCheck({
       const subject = ctx.file(p.ids[i]);
       details.push({ messageId: 'file', data: { count: bad, alignment: a, file: subjectName(subject) }, subject });
     }
-    if (!details.length) return;
+    if (!details.length || count < ctx.options.min) return;
     const h = ctx.tryFact('hdf5');
     ctx.report({
       cost: { share: count / large, basis: 'operations' },

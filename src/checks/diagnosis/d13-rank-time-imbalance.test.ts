@@ -6,12 +6,20 @@ import { jobFact, posixFiles } from '../testing/diagnosis-facts.js';
 test('D13 on labelled logs of the shared corpus', () => {
   runCheckCases(check, {
     fires: [
-    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, slowestRank: 2, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 3.1, fastestRankTime: 0.1 }) }, expect: { data: { rank: 2, files: 1 } } },
+    // Without DXT: the slowest rank against the mean of the other three (3.4 s in all: 0.1 s each), 31× > 10 × 3.
+    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, writeTime: 3.4, slowestRank: 2, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 3.1, fastestRankTime: 0.1 }) }, expect: { data: { rank: 2, files: 1, extra: 3 } } },
+    // A mechanism for one slow rank (10 of 40 writes synced: one rank's): 3 × the typical rank suffices (5× here).
+    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, syncs: 10, writeTime: 0.8, slowestRank: 1, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 0.5, fastestRankTime: 0.1 }) }, expect: { data: { rank: 1 } } },
     { log: 'iopat-straggler-fsync-write.darshan', expect: { data: { rank: 3, files: 1 } } },
     ],
     quiet: [
-    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, slowestRank: 2, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 2.9, fastestRankTime: 0.1 }) }, fired: ['D16 HIGH'] },
-    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, slowestRank: 2, slowestRankBytes: 4e6, fastestRankBytes: 1e6, slowestRankTime: 3.1, fastestRankTime: 0.1 }) }, fired: ['D16 HIGH'] },
+    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, writeTime: 3.2, slowestRank: 2, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 2.9, fastestRankTime: 0.1 }) }, fired: ['D16 HIGH'] },
+    // Unbalanced bytes: a data imbalance (D14), not a straggler.
+    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, writeTime: 3.4, slowestRank: 2, slowestRankBytes: 4e6, fastestRankBytes: 1e6, slowestRankTime: 3.1, fastestRankTime: 0.1 }) }, fired: ['D16 HIGH'] },
+    // The same 5× without syncs: short runs vary that much by noise.
+    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, writeTime: 0.8, slowestRank: 1, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 0.5, fastestRankTime: 0.1 }) }, fired: ['D16 HIGH'] },
+    // Every write synced (all ranks alike): excessive-fsync, no straggler mechanism.
+    { facts: { job: jobFact(4), 'posix.files': posixFiles({ shared: 1, writes: 40, syncs: 40, writeTime: 0.8, slowestRank: 1, slowestRankBytes: 1e6, fastestRankBytes: 1e6, slowestRankTime: 0.5, fastestRankTime: 0.1 }) }, fired: ['D01 HIGH', 'D16 HIGH'] },
     { log: 'ior-seq-write-2m-np8.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D18 INFO'] },
     { log: 'ior-aligned-write-2m.darshan', fired: ['M01 WARN', 'P01 INFO', 'P03 INFO', 'P14 OK', 'D18 INFO'] },
     { log: 'iopat-rw-switch-2m.darshan', fired: ['M01 WARN', 'P12 OK', 'P14 OK', 'D04 HIGH', 'D18 INFO'] },

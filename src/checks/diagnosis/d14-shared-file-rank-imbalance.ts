@@ -3,10 +3,12 @@ import type { DetailInput } from '../types.js';
 import { indexOf, jobBytes, subjectName } from '../families/diagnosis-common.js';
 
 /**
- * D14: bytes per rank on a shared file are very uneven, judged at the layer the application called: an MPI-IO file
- * by its MPI-IO slowest/fastest rank bytes, because in a healthy collective run only the aggregators issue POSIX I/O
- * (MANIFEST caveat 5); other files by POSIX. Darshan keeps the bytes of the slowest and the fastest rank, a proxy
- * for the most and least loaded ones. HIGH above `rank_spread`, WARN above `rank_spread_warn`.
+ * D14: bytes per rank on shared files are very uneven, judged at the layer the application called: MPI-IO files by
+ * MPI-IO bytes, because in a healthy collective run only the aggregators issue POSIX I/O (MANIFEST caveat 5); other
+ * files by POSIX. Each rank's bytes on the layer's shared files come from the HEATMAP module where it allows
+ * (`io.sharedRankBytes`: exact); otherwise Darshan keeps only the bytes of the slowest and the fastest rank by time,
+ * a proxy for the most and least loaded ones that collective calls defeat (every rank waits as long as the busiest).
+ * Spread = (busiest − least busy) / busiest: HIGH above `rank_spread`, WARN above `rank_spread_warn`.
  */
 export default defineCheck({
   meta: {
@@ -31,6 +33,7 @@ export default defineCheck({
     messages: {
       imbalance: 'Bytes per rank differ by up to {spread:pct} on {files} shared file(s) holding {share:pct} of the data',
       file: '"{file}" ({layer}): busiest rank {slow:bytes}, least busy {fast:bytes}',
+      ranks: '{files} shared file(s) ({layer}, {bytes:bytes}): rank {rank} moves {slow:bytes}, rank {least} {fast:bytes} (HEATMAP bytes per rank)',
     },
     recommendations: {
       balance: { text: 'Split the data evenly over the ranks (or let a collective call do it)', snippet: 'mpi-io-collective-write.c' },
@@ -41,18 +44,36 @@ export default defineCheck({
     const p = ctx.fact('posix.files');
     const mp = ctx.tryFact('mpiio.files');
     const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
-    const details: DetailInput<'file'>[] = [];
-    let worst = 0, bytes = 0;
+    const exact = ctx.tryFact('io.sharedRankBytes');
+    const covered = new Set<bigint>(exact ? exact.ids : []);
+    const details: DetailInput<'file' | 'ranks'>[] = [];
+    let worst = 0, bytes = 0, files = 0;
     const consider = (id: bigint, layer: string, slow: number, fast: number, total: number) => {
       if (!(slow > 0) || total < ctx.options.minBytes) return;
       const spread = (slow - Math.max(0, fast)) / slow;
       if (!(spread > ctx.options.warn)) return;
       worst = Math.max(worst, spread);
       bytes += total;
+      files++;
       const subject = ctx.file(id);
       details.push({ messageId: 'file', data: { file: subjectName(subject), layer, slow, fast: Math.max(0, fast) }, subject });
     };
+    if (exact && exact.total >= ctx.options.minBytes) {
+      let hi = 0, lo = 0;
+      for (let r = 1; r < exact.nprocs; r++) {
+        if (exact.bytes[r] > exact.bytes[hi]) hi = r;
+        if (exact.bytes[r] < exact.bytes[lo]) lo = r;
+      }
+      const spread = exact.bytes[hi] > 0 ? (exact.bytes[hi] - exact.bytes[lo]) / exact.bytes[hi] : 0;
+      if (spread > ctx.options.warn) {
+        worst = spread;
+        bytes += exact.total;
+        files += exact.ids.length;
+        details.push({ messageId: 'ranks', data: { files: exact.ids.length, layer: exact.layer, bytes: exact.total, rank: hi, slow: exact.bytes[hi], least: lo, fast: exact.bytes[lo] }, subject: { kind: 'job' } });
+      }
+    }
     for (let i = 0; i < p.ids.length; i++) {
+      if (covered.has(p.ids[i])) continue;
       const m = mi.get(p.ids[i]);
       if (m !== undefined) {
         if (mp!.shared[m]) consider(p.ids[i], 'MPI-IO', mp!.slowestRankBytes[m], mp!.fastestRankBytes[m], mp!.bytesRead[m] + mp!.bytesWritten[m]);
@@ -65,9 +86,9 @@ export default defineCheck({
       level: worst > ctx.options.spread ? 'HIGH' : 'WARN',
       cost: { share, basis: 'bytes' },
       messageId: 'imbalance',
-      data: { spread: worst, files: details.length, share },
+      data: { spread: worst, files, share },
       evidence: [
-        { name: 'spread', value: worst, unit: 'ratio', source: '*_SLOWEST_RANK_BYTES, *_FASTEST_RANK_BYTES (MPI-IO for MPI-IO files)' },
+        { name: 'spread', value: worst, unit: 'ratio', source: exact ? 'HEATMAP bytes per rank less per-rank records (io.sharedRankBytes); else *_SLOWEST_RANK_BYTES, *_FASTEST_RANK_BYTES' : '*_SLOWEST_RANK_BYTES, *_FASTEST_RANK_BYTES (MPI-IO for MPI-IO files)' },
         { name: 'bytes', value: bytes, unit: 'bytes', source: 'bytes of the imbalanced files' },
       ],
       details,

@@ -16,12 +16,13 @@ export default defineCheck({
     scope: 'file',
     level: 'HIGH',
     problem: 'random-write',
-    requires: ['posix.files', 'job'],
+    requires: ['job'],
     modes: ['default'],
     supersedes: ['P13'],
     options: {
       ratio: { knob: 'random_operations', description: 'Share of random writes above which access is random.' },
       min: { knob: 'random_min', description: 'Minimum number of random writes.' },
+      bytes: { knob: 'random_bytes_min', description: 'Bytes moved by random writes from which fewer than the minimum number suffice.' },
       large: { knob: 'large_piece_bytes', description: 'Mean write size of the files with random writes from which the finding is WARN rather than HIGH.' },
     },
     messages: {

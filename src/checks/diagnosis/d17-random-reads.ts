@@ -16,12 +16,13 @@ export default defineCheck({
     scope: 'file',
     level: 'HIGH',
     problem: 'random-read',
-    requires: ['posix.files', 'job'],
+    requires: ['job'],
     modes: ['default'],
     supersedes: ['P11'],
     options: {
       ratio: { knob: 'random_operations', description: 'Share of random reads above which access is random.' },
       min: { knob: 'random_min', description: 'Minimum number of random reads.' },
+      bytes: { knob: 'random_bytes_min', description: 'Bytes moved by random reads from which fewer than the minimum number suffice.' },
       large: { knob: 'large_piece_bytes', description: 'Mean read size of the files with random reads from which the finding is WARN rather than HIGH.' },
     },
     messages: {

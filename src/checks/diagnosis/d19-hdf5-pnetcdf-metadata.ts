@@ -1,12 +1,15 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { subjectName } from '../families/diagnosis-common.js';
+import { indexOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D19: HDF5 and PnetCDF metadata patterns: a file reopened many times per process (open/close around every step) or
  * many small datasets/variables. Each HDF5/PnetCDF open reads the file's metadata (superblock, headers, or the netCDF
  * header broadcast) and each close flushes it; tiny datasets are all header. WARN: the cost depends on the metadata
- * servers, which the counters do not show, and HDF5's own metadata time dominates short healthy runs too.
+ * servers, which the counters do not show, and HDF5's own metadata time dominates short healthy runs too. The metadata
+ * a file carries shows in the bytes it writes below the library beyond its datasets' bytes (MPI-IO, else POSIX):
+ * object headers, attributes, chunk indexes. A plain dataset header is one to four KiB; more than `hl_metadata_bytes`
+ * per dataset means attributes or indexes outweigh it.
  */
 export default defineCheck({
   meta: {
@@ -28,10 +31,12 @@ export default defineCheck({
       opens: { knob: 'hl_opens_per_process', description: 'Opens of one file per process.' },
       datasets: { knob: 'hl_datasets_min', description: 'Minimum number of small datasets/variables.' },
       bytes: { knob: 'small_file_bytes', description: 'Dataset/variable size below which it is small.' },
+      metaBytes: { knob: 'hl_metadata_bytes', description: 'Metadata bytes written per dataset/variable (bytes below the library beyond the data) above which the file carries heavy metadata.' },
     },
     messages: {
       reopen: '{files} HDF5/PnetCDF file(s) opened {perProcess:fixed2} times per process on average ({seconds:fixed2} s of library metadata time)',
       small: '{count} datasets/variables hold less than {limit:bytes} each',
+      metadata: '{files} HDF5/PnetCDF file(s) write {bytes:bytes} of library metadata (headers, attributes, indexes) for {datasets} dataset(s)/variable(s), {perDataset:bytes} each',
       file: '"{file}" ({layer}): {opens} opens',
     },
     recommendations: {
@@ -68,7 +73,32 @@ export default defineCheck({
       }
     }
     const hl = ctx.tryFact('hl.files');
+    const mp = ctx.tryFact('mpiio.files');
+    const px = ctx.tryFact('posix.files');
     if (hl) {
+      const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+      const pi = px ? indexOf(px.ids) : new Map<bigint, number>();
+      let files = 0, bytes = 0, datasets = 0;
+      for (let i = 0; i < hl.ids.length; i++) {
+        const m = mi.get(hl.ids[i]), p = pi.get(hl.ids[i]);
+        const below = m !== undefined ? mp!.bytesWritten[m] : p !== undefined ? px!.bytesWritten[p] : NaN;
+        const meta = below - Math.max(0, hl.bytesWritten[i]);
+        if (!(hl.datasets[i] > 0 && meta / hl.datasets[i] > ctx.options.metaBytes)) continue;
+        files++;
+        bytes += meta;
+        datasets += hl.datasets[i];
+      }
+      if (files) {
+        ctx.report({
+          messageId: 'metadata',
+          data: { files, bytes, datasets, perDataset: bytes / datasets },
+          evidence: [
+            { name: 'metadataBytes', value: bytes, unit: 'bytes', source: 'MPIIO_BYTES_WRITTEN (else POSIX_BYTES_WRITTEN) − H5D_/PNETCDF_VAR_BYTES_WRITTEN' },
+            { name: 'datasets', value: datasets, unit: 'count', source: 'H5D / PNETCDF_VAR records' },
+          ],
+          recommendations: ['collectiveMeta'],
+        });
+      }
       // Datasets of files whose mean dataset size is below the limit.
       let count = 0;
       for (let i = 0; i < hl.ids.length; i++) {

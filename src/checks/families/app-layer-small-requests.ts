@@ -1,65 +1,171 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { indexOf, significant, subjectName } from './diagnosis-common.js';
+import { indexOf, jobIoSeconds, significant, subjectName } from './diagnosis-common.js';
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
-type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX';
+type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX' | 'STDIO';
+interface Row { readonly id: bigint; readonly layer: Layer; readonly small: number; readonly total: number; readonly collective: boolean; readonly independent: number; readonly time: number }
+
+/** Requests at or above this size are not small (1 MiB sits in Darshan's 100K_1M bin, MANIFEST caveat 3). */
+const SMALL_LIMIT = 1048576;
 
 /**
  * D10/D11: small requests judged at the layer the application called. A file with HDF5 dataset (or PnetCDF
- * variable) records is judged by their request sizes, an MPI-IO file by its MPI-IO requests, other files by POSIX:
- * after collective buffering the POSIX requests are what ROMIO made of them, not what the application asked for.
- * Small = strictly below 1 MiB (1 MiB requests sit in Darshan's 100K_1M bin but are not small; MANIFEST caveat 3).
- * Level by share of the application's requests: HIGH above `small_share`, WARN above `small_requests`. Small
- * requests made collectively, on files whose POSIX requests are then mostly large (collective buffering did its job),
- * cost only their call overhead: they count toward WARN, not HIGH. HIGH also needs the files with small requests to
- * hold `small_time_share` of the POSIX time of that direction (weighted by their small share), so a few small writes
- * to a log file next to large data writes stay WARN.
+ * variable) records is judged by their request sizes, an MPI-IO file by its MPI-IO requests, a STDIO stream by its
+ * STDIO requests (Darshan keeps no size histogram for STDIO: a stream whose mean request is under 1 MiB counts all
+ * its requests as small; the `write()` calls glibc makes for it are invisible to Darshan), other files by POSIX: after
+ * collective buffering the POSIX requests are what ROMIO made of them, not what the application asked for.
+ * Small = strictly below 1 MiB (MANIFEST caveat 3).
+ *
+ * Symptoms a layer below shows are still named. An HDF5/PnetCDF file whose library requests are large but whose
+ * MPI-IO (else POSIX) layer moves `small_bytes_share` of its bytes in small requests (a lower bound from the size
+ * bins) had its large requests split by the library (tiny chunks, type conversion): those lower-layer requests are
+ * judged. Requests the layers below merged before the file system are not the problem: PnetCDF non-blocking pieces
+ * (neither independent nor collective at the library) carried by fewer collective MPI-IO calls are left out — posting
+ * small pieces and flushing them in one collective wait is the recommended practice — and so are collective small
+ * pieces whose calls move at least 1 MiB over all ranks (bytes per collective round) while the POSIX requests are
+ * mostly large: collective buffering wrote them as large requests. Other collective small requests whose POSIX
+ * requests are mostly large count toward WARN only (many small collective calls still synchronise every time).
+ *
+ * A STDIO stream's small records are merged by its buffer (st_blksize: 4 KiB on a local disk, the stripe size on
+ * Lustre) unless each record is flushed: they count toward WARN only, like merged collective pieces; streams whose
+ * small records move less than `io_bytes_min` together (an input deck read line by line) are not a data path.
+ *
+ * Level: HIGH when the costly (not merged) small requests exceed `small_share` of the requests of that direction and
+ * the files with small requests hold `small_time_share` of the job's POSIX and STDIO I/O time (each file's time of
+ * that direction weighted by its small share), else WARN. The cost the level rule weighs is the small requests'
+ * share of the job's read and write requests (a small request costs per request; its measured time says more about
+ * the machine than about the pattern, and a job dominated by opens and stats still makes every data request small).
  */
-export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'min' | 'time', 'many' | 'file', Rec>, dir: Direction): void {
+export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'min' | 'time' | 'bytes' | 'minBytes', 'many' | 'file', Rec>, dir: Direction): void {
   const w = WORDS[dir];
   const hl = ctx.tryFact('hl.files');
   const mp = ctx.tryFact('mpiio.files');
   const px = ctx.tryFact('posix.files');
-  const judged = new Set<bigint>();
-  const rows: { id: bigint; layer: Layer; small: number; total: number; collective: boolean; independent: number }[] = [];
-  // Whether a file's POSIX requests are mostly large: then collective small calls were merged before the file system.
+  const sf = ctx.tryFact('stdio.files');
   const pIdx = px ? indexOf(px.ids) : new Map<bigint, number>();
-  const posixLarge = (id: bigint) => {
+  const mIdx = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+  const posixTime = (id: bigint, read: boolean) => {
+    const i = pIdx.get(id);
+    return i === undefined || !px ? 0 : Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
+  };
+  // Whether a file's POSIX requests are mostly (at least half) large: then collective small calls were merged before
+  // the file system. A property of the file, not a threshold: `small_share` only decides HIGH versus WARN.
+  const posixLarge = (id: bigint, read: boolean) => {
     const i = pIdx.get(id);
     if (i === undefined || !px) return false;
-    const n = dir === 'read' ? px.reads[i] : px.writes[i];
-    return n > 0 && (dir === 'read' ? px.smallReads[i] : px.smallWrites[i]) / n <= ctx.options.high;
+    const n = read ? px.reads[i] : px.writes[i];
+    return n > 0 && (read ? px.smallReads[i] : px.smallWrites[i]) / n <= 0.5;
   };
-  if (hl) for (let i = 0; i < hl.ids.length; i++) {
-    judged.add(hl.ids[i]);
-    const collective = hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(hl.ids[i]);
-    rows.push({ id: hl.ids[i], layer: hl.layers[i], small: dir === 'read' ? hl.smallReads[i] : hl.smallWrites[i], total: dir === 'read' ? hl.reads[i] : hl.writes[i], collective, independent: hl.independentOps[i] });
-  }
-  if (mp) for (let i = 0; i < mp.ids.length; i++) {
-    if (judged.has(mp.ids[i])) continue;
-    judged.add(mp.ids[i]);
-    const coll = dir === 'read' ? mp.collReads[i] + mp.splitReads[i] : mp.collWrites[i] + mp.splitWrites[i];
-    const indep = dir === 'read' ? mp.indepReads[i] + mp.nbReads[i] : mp.indepWrites[i] + mp.nbWrites[i];
-    rows.push({ id: mp.ids[i], layer: 'MPI-IO', small: dir === 'read' ? mp.smallReads[i] : mp.smallWrites[i], total: coll + indep, collective: coll > indep && posixLarge(mp.ids[i]), independent: indep });
-  }
-  if (px) for (let i = 0; i < px.ids.length; i++) {
-    if (judged.has(px.ids[i])) continue;
-    rows.push({ id: px.ids[i], layer: 'POSIX', small: dir === 'read' ? px.smallReads[i] : px.smallWrites[i], total: dir === 'read' ? px.reads[i] : px.writes[i], collective: false, independent: dir === 'read' ? px.reads[i] : px.writes[i] });
-  }
-  let small = 0, total = 0, costly = 0, smallTime = 0, allTime = 0;
-  const time = px ? (dir === 'read' ? px.readTime : px.writeTime) : null;
-  if (time) for (let i = 0; i < time.length; i++) allTime += Math.max(0, time[i]);
+  const nprocs = Math.max(1, ctx.tryFact('job')?.processes ?? 1);
+  // A collective call moves what all ranks give it: when those aggregates reach 1 MiB and the POSIX requests are
+  // large, collective buffering did its job and the ranks' small pieces are not small requests at all.
+  const mergedAggregates = (id: bigint, coll: number, indep: number, bytes: number, shared: boolean, read: boolean) => {
+    if (!(coll > 0) || !posixLarge(id, read)) return false;
+    const rounds = shared ? coll / nprocs : coll;
+    return (bytes * coll) / (coll + indep) / Math.max(1, rounds) >= SMALL_LIMIT;
+  };
+  const mpiioRow = (i: number, read: boolean): Row => {
+    const coll = read ? mp!.collReads[i] + mp!.splitReads[i] : mp!.collWrites[i] + mp!.splitWrites[i];
+    const indep = read ? mp!.indepReads[i] + mp!.nbReads[i] : mp!.indepWrites[i] + mp!.nbWrites[i];
+    const id = mp!.ids[i];
+    let small = read ? mp!.smallReads[i] : mp!.smallWrites[i];
+    if (mergedAggregates(id, coll, indep, read ? mp!.bytesRead[i] : mp!.bytesWritten[i], mp!.shared[i] > 0, read)) small = Math.round((small * indep) / (coll + indep));
+    return { id, layer: 'MPI-IO' as const, small, total: coll + indep, collective: coll > indep && posixLarge(id, read), independent: indep, time: posixTime(id, read) };
+  };
+  /** The files' rows for one direction, each judged at one layer, and the time of that direction. */
+  const build = (read: boolean): { rows: Row[]; allTime: number } => {
+    const judged = new Set<bigint>();
+    const rows: Row[] = [];
+    if (hl) for (let i = 0; i < hl.ids.length; i++) {
+      const id = hl.ids[i];
+      judged.add(id);
+      const ops = read ? hl.reads[i] : hl.writes[i];
+      let small = read ? hl.smallReads[i] : hl.smallWrites[i];
+      const m = mIdx.get(id);
+      // Non-blocking pieces (PnetCDF iput/iget: neither independent nor collective), merged by the wait into fewer
+      // collective MPI-IO calls, never reach the file system one by one.
+      const both = hl.reads[i] + hl.writes[i];
+      const nb = Math.max(0, both - hl.independentOps[i] - hl.collectiveOps[i]);
+      if (nb > 0 && m !== undefined && both > 0) {
+        const mpColl = read ? mp!.collReads[m] + mp!.splitReads[m] : mp!.collWrites[m] + mp!.splitWrites[m];
+        const mpAll = mpColl + (read ? mp!.indepReads[m] + mp!.nbReads[m] : mp!.indepWrites[m] + mp!.nbWrites[m]);
+        if (mpColl > 0 && mpAll < ops) small = Math.round(small * (1 - nb / both));
+      }
+      const collShare = both > 0 ? hl.collectiveOps[i] / both : 0;
+      if (m !== undefined && mergedAggregates(id, ops * collShare, ops * (1 - collShare), read ? hl.bytesRead[i] : hl.bytesWritten[i], mp!.shared[m] > 0, read)) small = Math.round(small * (1 - collShare));
+      const row = { id, layer: hl.layers[i] as Layer, small, total: ops, collective: hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(id, read), independent: hl.independentOps[i], time: posixTime(id, read) };
+      // Large library requests that the layer below split into small ones: judge that layer.
+      const libBytes = read ? hl.bytesRead[i] : hl.bytesWritten[i];
+      if (libBytes > 0 && !(ops > 0 && small / ops > ctx.options.warn)) {
+        if (m !== undefined) {
+          const lower = mpiioRow(m, read);
+          if ((read ? mp!.smallReadBytes[m] : mp!.smallWriteBytes[m]) / libBytes > ctx.options.bytes && lower.total > ops) {
+            rows.push(lower);
+            continue;
+          }
+        } else {
+          const p = pIdx.get(id);
+          const pOps = p === undefined ? 0 : read ? px!.reads[p] : px!.writes[p];
+          if (p !== undefined && (read ? px!.smallReadBytes[p] : px!.smallWriteBytes[p]) / libBytes > ctx.options.bytes && pOps > ops) {
+            rows.push({ id, layer: 'POSIX', small: read ? px!.smallReads[p] : px!.smallWrites[p], total: pOps, collective: false, independent: pOps, time: posixTime(id, read) });
+            continue;
+          }
+        }
+      }
+      rows.push(row);
+    }
+    if (mp) for (let i = 0; i < mp.ids.length; i++) {
+      if (judged.has(mp.ids[i])) continue;
+      judged.add(mp.ids[i]);
+      rows.push(mpiioRow(i, read));
+    }
+    let allTime = 0, streamBytes = 0;
+    const streams: Row[] = [];
+    // Streams: STDIO requests (a stream's descriptor may also have a POSIX record, through fileno(): its fsync time
+    // belongs to the stream's writes).
+    if (sf) for (let i = 0; i < sf.ids.length; i++) {
+      const time = Math.max(0, read ? sf.readTime[i] : sf.writeTime[i]);
+      allTime += time;
+      const n = read ? sf.reads[i] : sf.writes[i];
+      if (judged.has(sf.ids[i]) || !(sf.reads[i] + sf.writes[i] > 0)) continue;
+      judged.add(sf.ids[i]);
+      const bytes = read ? sf.bytesRead[i] : sf.bytesWritten[i];
+      // The stream's buffer (st_blksize: 4 KiB on a local disk, the stripe size on Lustre) merges small records
+      // before the file system, unless every record is flushed.
+      const buffered = !(sf.flushes[i] >= 0.9 * n);
+      const small = n > 0 && bytes / n < SMALL_LIMIT ? n : 0;
+      if (small) streamBytes += bytes;
+      streams.push({ id: sf.ids[i], layer: 'STDIO', small, total: n, collective: buffered, independent: n, time: time + posixTime(sf.ids[i], read) });
+    }
+    // Streams moving little in all (an input deck read line by line) are not a data path.
+    for (const r of streams) rows.push(streamBytes >= ctx.options.minBytes ? r : { ...r, small: 0 });
+    if (px) for (let i = 0; i < px.ids.length; i++) {
+      allTime += Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
+      if (judged.has(px.ids[i])) continue;
+      judged.add(px.ids[i]);
+      const n = read ? px.reads[i] : px.writes[i];
+      rows.push({ id: px.ids[i], layer: 'POSIX', small: read ? px.smallReads[i] : px.smallWrites[i], total: n, collective: false, independent: n, time: posixTime(px.ids[i], read) });
+    }
+    return { rows, allTime };
+  };
+  const read = dir === 'read';
+  const { rows, allTime } = build(read);
+  const other = build(!read);
+
+  let small = 0, total = 0, costly = 0, smallTime = 0;
   for (const r of rows) {
     small += Math.max(0, r.small);
     total += Math.max(0, r.total);
     if (!r.collective) costly += Math.max(0, r.small);
-    const i = pIdx.get(r.id);
-    if (time && i !== undefined && r.total > 0) smallTime += Math.max(0, time[i]) * Math.min(1, Math.max(0, r.small) / r.total);
+    if (r.total > 0) smallTime += r.time * Math.min(1, Math.max(0, r.small) / r.total);
   }
   const share = total ? small / total : 0;
-  // Time spent on the files with small requests, in proportion to their small share: the cost where Darshan has it.
-  const timeShare = allTime > 0 ? smallTime / allTime : share;
+  let requests = total;
+  for (const r of other.rows) requests += Math.max(0, r.total);
+  // Time spent on the files with small requests, in proportion to their small share, against the job's I/O time.
+  const ioSeconds = jobIoSeconds(ctx);
+  const timeShare = ioSeconds > 0 ? smallTime / ioSeconds : allTime > 0 ? smallTime / allTime : share;
   const o = ctx.options;
   if (!(small >= o.min && share > o.warn)) return;
   const details: DetailInput<'file'>[] = [];
@@ -70,17 +176,17 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   const layers = new Set(rows.filter((r) => r.small > 0).map((r) => r.layer));
   const recs: Rec[] = ['coalesce'];
   // Collective calls only where some small requests are not collective yet (never recommend what the job does).
-  if (mp && rows.some((r) => r.small > 0 && r.independent > 0)) recs.push('collective');
+  if (mp && rows.some((r) => r.small > 0 && r.independent > 0 && r.layer !== 'STDIO')) recs.push('collective');
   if (layers.has('HDF5')) recs.push('hdf5Chunk');
   ctx.report({
     level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
-    cost: allTime > 0 ? { share: timeShare, basis: 'time' } : { share, basis: 'operations' },
+    cost: { share: requests ? small / requests : 0, basis: 'operations' },
     messageId: 'many',
     data: { count: small, total, ratio: share },
     evidence: [
-      { name: `small${w.Op}s`, value: small, unit: 'count', source: 'H5D/PNETCDF_VAR, MPIIO_SIZE_*_AGG or POSIX_SIZE_* bins below 1 MiB, refined with *_ACCESS1..4' },
-      { name: w.ops, value: total, unit: 'count', source: 'H5D_/PNETCDF_VAR_, MPIIO_ or POSIX_ request counters' },
-      { name: 'share', value: share, unit: 'ratio', source: 'hl.files, mpiio.files, posix.files' },
+      { name: `small${w.Op}s`, value: small, unit: 'count', source: 'H5D/PNETCDF_VAR, MPIIO_SIZE_*_AGG or POSIX_SIZE_* bins below 1 MiB, refined with *_ACCESS1..4; STDIO requests of streams whose mean request is below 1 MiB' },
+      { name: w.ops, value: total, unit: 'count', source: 'H5D_/PNETCDF_VAR_, MPIIO_, POSIX_ or STDIO_ request counters' },
+      { name: 'share', value: share, unit: 'ratio', source: 'hl.files, mpiio.files, posix.files, stdio.files' },
     ],
     details,
     recommendations: recs,

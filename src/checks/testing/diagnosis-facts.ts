@@ -36,6 +36,8 @@ export function posixFiles(...files: PosixFileValues[]): PosixFilesFact {
     subBlockOps: col('subBlockOps', 0),
     smallReads: col('smallReads', 0),
     smallWrites: col('smallWrites', 0),
+    smallReadBytes: col('smallReadBytes', 0),
+    smallWriteBytes: col('smallWriteBytes', 0),
     readTime: col('readTime', 0),
     writeTime: col('writeTime', 0),
     metaTime: col('metaTime', 0),

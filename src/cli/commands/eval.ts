@@ -5,12 +5,28 @@ import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
 import { ConfigError, parseConfig } from '../../config/load.js';
+import type { ReportConfig } from '../../config/defaults.js';
 import { evaluateDirectory, formatEvaluation } from '../../eval/evaluate.js';
+import { evaluateLab, formatLabEvaluation, isLabDirectory } from '../../eval/lab.js';
 
 interface EvalFlags {
   json?: boolean;
   config?: string;
   strict?: boolean;
+  heldOut?: boolean;
+  allRuns?: boolean;
+}
+
+/** The directories evaluated when none is named: the shared generated logs and the lab, those present. */
+const DEFAULT_DIRS = [join('..', 'shared', 'darshan-logs', 'generated'), 'lab'];
+
+function readConfig(file: string): ReportConfig {
+  try {
+    return parseConfig(readFileSync(file, 'utf8'), file);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UserError(err.message);
+    throw new UserError(`--config ${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }
 
 const evalCommand: CommandModule = {
@@ -18,28 +34,48 @@ const evalCommand: CommandModule = {
   register(program: Command) {
     program
       .command('eval')
-      .description("measure the default-mode diagnosis on labelled logs: each log's HIGH/WARN problem tags vs the EXPECTED labels of the directory's MANIFEST.md")
-      .argument('[dir]', 'directory with the logs and MANIFEST.md', join('..', 'shared', 'darshan-logs', 'generated'))
+      .description(
+        'measure the default-mode diagnosis on labelled logs: a directory with MANIFEST.md (EXPECTED labels of the shared generated logs) or a lab with MANIFEST.json ' +
+          '(labels and side effects per run, scored per family, per label and per check, and leave-one-family-out: thresholds tuned on the other families, each family scored held out)',
+      )
+      .argument('[dirs...]', `directories with labelled logs (default: ${DEFAULT_DIRS.join(' and ')}, those present)`)
       .option('--json', 'print the evaluation as JSON')
-      .option('--config <file>', 'thresholds and check settings (as for iolens report)')
+      .option('--config <file>', 'thresholds and check settings (as for iolens report); a lab is tuned starting from them')
+      .option('--no-held-out', 'lab: skip the leave-one-family-out tuning (shipped thresholds only)')
+      .option('--all-runs', 'lab: list every run, not only those with a miss or a false alarm')
       .option('--strict', 'exit with status 3 when a label is missed or a HIGH false alarm is raised')
-      .action((dir: string, flags: EvalFlags) => {
-        const d = resolve(dir);
-        if (!existsSync(join(d, 'MANIFEST.md'))) throw new UserError(`${dir}: no MANIFEST.md there`);
-        let config;
-        if (flags.config) {
-          try {
-            config = parseConfig(readFileSync(flags.config, 'utf8'), flags.config);
-          } catch (err) {
-            if (err instanceof ConfigError) throw new UserError(err.message);
-            throw new UserError(`--config ${flags.config}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      .action((dirs: string[], flags: EvalFlags) => {
+        const named = dirs.length > 0;
+        const chosen = named ? dirs : DEFAULT_DIRS.filter((d) => existsSync(join(d, 'MANIFEST.md')) || isLabDirectory(d));
+        if (!chosen.length) throw new UserError(`no labelled logs here: name a directory with MANIFEST.md or MANIFEST.json (default: ${DEFAULT_DIRS.join(', ')})`);
+        for (const d of chosen) if (!existsSync(join(d, 'MANIFEST.md')) && !isLabDirectory(d)) throw new UserError(`${d}: no MANIFEST.md or MANIFEST.json there`);
+        const config = flags.config ? readConfig(flags.config) : undefined;
+        const out = new FdSink(1);
+        const json: unknown[] = [];
+        let failed = false;
+        for (const [n, dir] of chosen.entries()) {
+          const d = resolve(dir);
+          if (isLabDirectory(d)) {
+            let e;
+            try {
+              e = evaluateLab(d, { heldOut: flags.heldOut !== false, ...(config ? { knobs: config.knobs } : {}) });
+            } catch (err) {
+              throw new UserError(`${dir}: ${(err as Error).message}`);
+            }
+            failed ||= e.totals.misses > 0 || e.totals.falseAlarms > 0;
+            if (flags.json) json.push({ dir, kind: 'lab', runs: e.runs, families: e.families, labels: e.labels, checks: e.checks, totals: e.totals, ...(e.heldOut ? { heldOut: e.heldOut } : {}), missingLogs: e.missingLogs });
+            else out.write(`${n ? '\n' : ''}${formatLabEvaluation(e, dir, { runs: flags.allRuns ? 'all' : 'problems' })}`);
+          } else {
+            const e = evaluateDirectory(d, config);
+            failed ||= e.totals.misses > 0 || e.totals.falseAlarms > 0;
+            if (flags.json) json.push({ dir, kind: 'manifest', logs: e.logs, labels: e.labels, totals: e.totals, missingLogs: e.missingLogs });
+            else out.write(`${n ? '\n' : ''}${formatEvaluation(e, dir)}`);
           }
         }
-        const e = evaluateDirectory(d, config);
-        const out = new FdSink(1);
-        out.write(flags.json ? `${JSON.stringify({ logs: e.logs, labels: e.labels, totals: e.totals, missingLogs: e.missingLogs }, null, 2)}\n` : formatEvaluation(e));
+        // One directory named: its object alone (as before); several: a list.
+        if (flags.json) out.write(`${JSON.stringify(named && json.length === 1 ? json[0] : json, null, 2)}\n`);
         out.flush();
-        if (flags.strict && (e.totals.misses > 0 || e.totals.falseAlarms > 0)) process.exitCode = 3;
+        if (flags.strict && failed) process.exitCode = 3;
       });
   },
 };

@@ -1,0 +1,68 @@
+import type { Problem } from '../contract/index.js';
+
+/**
+ * Which problem a job feature points at when a throughput model blames it (the learned diagnosis, docs/eval.md,
+ * "Blame on the lab"). One place for the whole map: every feature column of the aiio, gauge and totals sets is matched
+ * by exactly one rule below (src/eval/blame.test.ts checks it), either naming the problems the counter measures a
+ * symptom of, or saying why it names none. A column's full name is its set's prefix plus its name (`aiio_posix_fsyncs`).
+ *
+ * Time columns (`*_time`, `io_time`, `gauge_log10_*_time`) are not model inputs there: throughput is bytes over time,
+ * so they restate the answer rather than explain it.
+ */
+export interface FeatureRule {
+  readonly pattern: RegExp;
+  readonly problems: readonly Problem[];
+  /** What the counter measures, or why it names no problem. */
+  readonly why: string;
+}
+
+const SMALL = '0_100|100_1k|1k_10k|10k_100k|100k_1m';
+const LARGE = '1m_4m|4m_10m|10m_100m|100m_1g|1g_plus';
+const MODULES = 'posix|mpiio|h5f|h5d|pnetcdf_file|pnetcdf_var|dfs|daos';
+
+export const FEATURE_RULES: readonly FeatureRule[] = [
+  { pattern: /^stdio_/, problems: ['stdio-heavy'], why: 'STDIO traffic (requests, bytes, opens, files): records through stdio buffers' },
+  { pattern: new RegExp(`^(aiio_posix|gauge)_size_write_(${SMALL})(_perc)?$`), problems: ['small-writes'], why: 'writes below 1 MiB' },
+  { pattern: new RegExp(`^(aiio_posix|gauge)_size_read_(${SMALL})(_perc)?$`), problems: ['small-reads'], why: 'reads below 1 MiB' },
+  { pattern: new RegExp(`^(aiio_posix|gauge)_size_(read|write)_(${LARGE})(_perc)?$`), problems: [], why: 'requests of 1 MiB and more: the healthy sizes' },
+  { pattern: new RegExp(`^((${MODULES})_writes|aiio_posix_writes|gauge_writes_perc)$`), problems: ['small-writes'], why: 'write requests: for the same bytes, more requests are smaller ones' },
+  { pattern: new RegExp(`^((${MODULES})_reads|aiio_posix_reads|gauge_reads_perc)$`), problems: ['small-reads'], why: 'read requests: for the same bytes, more requests are smaller ones' },
+  { pattern: /^gauge_log10_total_accesses$/, problems: ['small-writes', 'small-reads'], why: 'requests of both directions' },
+  { pattern: /^(aiio_posix_access\d_(access|count)|gauge_access\d_count_perc)$/, problems: ['small-writes', 'small-reads', 'misaligned-file'], why: 'the most common request sizes: small or odd sizes' },
+  { pattern: /^aiio_posix_(fsyncs|fdsyncs)$/, problems: ['excessive-fsync'], why: 'fsync and fdatasync calls' },
+  { pattern: /^(aiio_posix|gauge)_(seq|consec)_writes(_perc)?$/, problems: ['random-write', 'strided-access'], why: 'writes in file order (few of them: out of order)' },
+  { pattern: /^(aiio_posix|gauge)_(seq|consec)_reads(_perc)?$/, problems: ['random-read', 'strided-access'], why: 'reads in file order (few of them: out of order)' },
+  { pattern: /^(aiio_posix_seeks|gauge_log10_seeks)$/, problems: ['random-write', 'random-read', 'strided-access'], why: 'repositioning calls' },
+  { pattern: /^aiio_posix_stride\d_(stride|count)$/, problems: ['strided-access'], why: 'regular forward jumps' },
+  { pattern: /^(aiio_posix_file_not_aligned|aiio_posix_file_alignment|gauge_file_not_aligned_perc)$/, problems: ['misaligned-file'], why: 'requests off the file-system block grid' },
+  { pattern: /^(aiio_posix_mem_not_aligned|aiio_posix_mem_alignment|gauge_mem_not_aligned_perc)$/, problems: ['misaligned-memory'], why: 'buffers off the memory alignment' },
+  { pattern: /^(aiio_posix_rw_switches|gauge_rw_switches_perc)$/, problems: ['rw-switches'], why: 'alternations between reading and writing' },
+  {
+    pattern: new RegExp(`^((${MODULES})_opens|aiio_posix_(opens|stats|filenos|dups|rename_sources|rename_targets|renamed_from)|gauge_log10_(opens|stats))$`),
+    problems: ['metadata-heavy', 'many-small-files'],
+    why: 'opens, stats and other metadata calls',
+  },
+  { pattern: new RegExp(`^((${MODULES})_(files|records)|gauge_log10_total_files)$`), problems: ['many-small-files', 'metadata-heavy'], why: 'files (datasets, variables) and records: how many objects the job touches' },
+  { pattern: /^aiio_posix_f_variance_rank_bytes$/, problems: ['rank-imbalance', 'rank0-only-io'], why: 'variance of the bytes per rank' },
+  { pattern: new RegExp(`^((${MODULES})_bytes_read|aiio_posix_bytes_read)$`), problems: ['redundant-read'], why: 'bytes read: redundant reads add bytes beyond the data' },
+  { pattern: new RegExp(`^((${MODULES})_bytes_written|aiio_posix_bytes_written)$`), problems: ['redundant-write'], why: 'bytes written: rewrites add bytes beyond the data' },
+  { pattern: /^(aiio_nprocs|gauge_log10_nprocs)$/, problems: [], why: 'process count: a setting of the job, not a pattern of its I/O' },
+  { pattern: /^(aiio_lustre_stripe_size|aiio_lustre_stripe_width|aiio_posix_mmaps)$/, problems: [], why: 'striping and mmap use: settings, not problems of the vocabulary' },
+  { pattern: /^(total_bytes|gauge_log10_total_bytes|gauge_bytes_(read|written)_perc)$/, problems: [], why: 'volume and its read/write split: what the job moves, not how' },
+  { pattern: /^gauge_(unique|shared|read_only|read_write|write_only)_files_perc$/, problems: [], why: 'file categories: the layout, which the problem-specific counters judge' },
+];
+
+/** The rule matching a feature column (the first one; the test checks there is exactly one). */
+export function featureRule(column: string): FeatureRule | undefined {
+  return FEATURE_RULES.find((r) => r.pattern.test(column));
+}
+
+/** The problems a blamed feature column points at (none for settings, volumes, layout and time). */
+export function problemsOfFeature(column: string): readonly Problem[] {
+  return featureRule(column)?.problems ?? [];
+}
+
+/** Whether a feature column restates time (excluded from throughput models: throughput is bytes over time). */
+export function isTimeFeature(column: string, unit?: string): boolean {
+  return unit === 'seconds' || /(^|_)time$/.test(column);
+}

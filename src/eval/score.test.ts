@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { addToTally, checkRows, emptyTally, judge, labelRows, scoredFindings, type ScoredFinding } from './score.js';
+
+const f = (code: string, problem: string, level: 'HIGH' | 'WARN'): ScoredFinding => ({ code, problem, level });
+
+test('judge: a label is found by HIGH or WARN; side effects are accepted; false alarms are HIGH only', () => {
+  const run = { labels: ['small-writes', 'excessive-fsync'], also: ['misaligned-file'], healthy: false };
+  const j = judge(run, [f('D10', 'small-writes', 'WARN'), f('D12', 'misaligned-file', 'HIGH'), f('D16', 'random-write', 'HIGH'), f('M01', 'no-mpiio', 'WARN'), f('P10', 'small-writes', 'HIGH')]);
+  assert.deepEqual(j.hits, ['small-writes']);
+  assert.deepEqual(j.misses, ['excessive-fsync']);
+  assert.deepEqual(j.accepted, ['misaligned-file']);
+  assert.deepEqual(j.falseAlarms, [{ problem: 'random-write', code: 'D16' }]);
+  assert.deepEqual(j.unlabelledWarn, [{ problem: 'no-mpiio', code: 'M01' }]);
+  assert.deepEqual(j.found.find((x) => x.problem === 'small-writes'), { problem: 'small-writes', level: 'HIGH', codes: ['D10', 'P10'] });
+});
+
+test('judge: on a healthy run every HIGH is a false alarm and nothing is a hit, whatever the labels say', () => {
+  const j = judge({ labels: ['healthy'], also: [], healthy: true }, [f('D10', 'small-writes', 'HIGH'), f('D13', 'time-imbalance', 'WARN')]);
+  assert.deepEqual([j.hits, j.misses, j.falseAlarms.length, j.unlabelledWarn.length], [[], [], 1, 1]);
+  const t = addToTally(emptyTally(), { labels: ['healthy'], also: [], healthy: true }, j);
+  assert.deepEqual(t, { runs: 1, healthy: 1, labels: 0, hits: 0, misses: 0, falseAlarms: 1, highOnHealthy: 1, unlabelledWarn: 1 });
+});
+
+test('scoredFindings keeps HIGH and WARN insights with a problem tag', () => {
+  assert.deepEqual(
+    scoredFindings([
+      { code: 'D10', level: 'HIGH', problem: 'small-writes' },
+      { code: 'P12', level: 'OK', problem: 'random-read' },
+      { code: 'D18', level: 'INFO', problem: 'io-phases' },
+      { code: 'X', level: 'WARN' },
+    ]),
+    [f('D10', 'small-writes', 'HIGH')],
+  );
+});
+
+test('per-label and per-check rows: precision = hits / (hits + false HIGH), recall over runs labelled with the tag', () => {
+  const a = { labels: ['small-writes'], also: [], healthy: false };
+  const b = { labels: ['small-writes'], also: [], healthy: false };
+  const h = { labels: ['healthy'], also: [], healthy: true };
+  const c = { labels: ['stdio-heavy'], also: ['small-writes'], healthy: false };
+  const runs = [
+    { run: a, findings: [f('D10', 'small-writes', 'WARN'), f('D10', 'small-writes', 'HIGH')] },
+    { run: b, findings: [] },
+    { run: h, findings: [f('D10', 'small-writes', 'HIGH')] },
+    { run: c, findings: [f('D10', 'small-writes', 'HIGH'), f('D09', 'stdio-heavy', 'WARN')] },
+  ];
+  const rows = checkRows(runs);
+  assert.deepEqual(rows.find((r) => r.code === 'D10'), { code: 'D10', problem: 'small-writes', raised: 3, hits: 1, accepted: 1, falseAlarms: 1, unlabelledWarn: 0, labelled: 2, precision: 0.5, recall: 0.5 });
+  assert.deepEqual(rows.find((r) => r.code === 'D09'), { code: 'D09', problem: 'stdio-heavy', raised: 1, hits: 1, accepted: 0, falseAlarms: 0, unlabelledWarn: 0, labelled: 1, precision: 1, recall: 1 });
+  const labels = labelRows(['small-writes', 'stdio-heavy', 'healthy'], runs.map((r) => ({ run: r.run, j: judge(r.run, r.findings) })));
+  assert.deepEqual(labels, [
+    { label: 'small-writes', logs: 2, hits: 1, misses: 1, falseAlarms: 1 },
+    { label: 'stdio-heavy', logs: 1, hits: 1, misses: 0, falseAlarms: 0 },
+  ]);
+});
