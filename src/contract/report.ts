@@ -1,4 +1,5 @@
 import type { CheckOutcome, Finding, Level, Mode, Unit } from './finding.js';
+import type { ChartsSection } from './charts.js';
 
 /**
  * The report: the one document every analysis produces — of a Darshan log (`iolens report`) or of a trace
@@ -270,4 +271,6 @@ export interface Report {
   readonly snippets?: Readonly<Record<string, { readonly language: string; readonly text: string }>>;
   /** Present on trace reports (`iolens trace`). */
   readonly trace?: TraceSection;
+  /** The numbers behind the plots (`--charts`, `--html`, the web service); see charts.ts. */
+  readonly charts?: ChartsSection;
 }

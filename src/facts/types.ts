@@ -389,6 +389,61 @@ export interface CompletenessFact {
   readonly modules: readonly ModuleCompleteness[];
 }
 
+/** `modules.operations`: operation counts per module (PyDarshan's order). */
+export interface ModuleOperationsFact {
+  readonly modules: readonly { readonly module: string; readonly ops: readonly { readonly op: string; readonly count: number }[] }[];
+}
+
+/** `modules.accessSizes`: requests per Darshan access-size bin, per module. */
+export interface AccessSizesFact {
+  readonly modules: readonly { readonly module: string; readonly read: readonly number[]; readonly write: readonly number[] }[];
+}
+
+/** `modules.files`: files per module by use, bytes, and sizes per FILE_SIZE_BINS bin. */
+export interface ModuleFilesFact {
+  readonly modules: readonly {
+    readonly module: string;
+    readonly total: number;
+    readonly readOnly: number;
+    readonly writeOnly: number;
+    readonly readWrite: number;
+    readonly noData: number;
+    readonly bytesRead: number;
+    readonly bytesWritten: number;
+    readonly sizes: readonly number[];
+  }[];
+}
+
+/** `heatmap.series`: HEATMAP per layer, reads and writes per bin and a rank × bin matrix. */
+export interface HeatmapSeriesFact {
+  readonly binSeconds: number;
+  readonly layers: readonly {
+    readonly layer: string;
+    readonly read: Float64Array;
+    readonly write: Float64Array;
+    readonly activeRanks: Float64Array;
+    readonly ranksPerRow: number;
+    readonly matrix: readonly Float64Array[];
+  }[];
+}
+
+/** `dxt.segments`: DXT segments per module, capped for plotting. */
+export interface DxtSegmentsFact {
+  readonly modules: readonly {
+    readonly module: string;
+    readonly total: number;
+    readonly ranks: number;
+    readonly files: readonly string[];
+    readonly rank: readonly number[];
+    readonly file: readonly number[];
+    readonly write: readonly number[];
+    readonly start: readonly number[];
+    readonly end: readonly number[];
+    readonly offset: readonly number[];
+    readonly length: readonly number[];
+  }[];
+}
+
 /** Every fact, by name. */
 export interface FactValues {
   job: JobFact;
@@ -419,6 +474,11 @@ export interface FactValues {
   'posix.counterTotals': PosixCounterTotalsFact;
   'io.summary': IoSummaryFact;
   completeness: CompletenessFact;
+  'modules.operations': ModuleOperationsFact;
+  'modules.accessSizes': AccessSizesFact;
+  'modules.files': ModuleFilesFact;
+  'heatmap.series': HeatmapSeriesFact;
+  'dxt.segments': DxtSegmentsFact;
 }
 
 export type FactName = keyof FactValues;

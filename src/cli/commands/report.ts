@@ -22,6 +22,7 @@ interface ReportFlags {
   csv?: boolean;
   csvLevels?: boolean;
   html?: boolean;
+  charts?: boolean;
   markdown?: boolean;
   issues?: boolean;
   code?: boolean;
@@ -133,7 +134,8 @@ const report: CommandModule = {
       .option('--json', 'print the report JSON (see docs/report-schema.md)')
       .option('--csv', 'print a CSV row per log: file, job id, then each check (True/False); with --drishti exactly Drishti\'s 32 columns')
       .option('--csv-levels', 'with --csv: the level of each check (HIGH/WARN/OK/INFO, empty when it found nothing) instead of True/False')
-      .option('--html', 'print a self-contained HTML report')
+      .option('--html', 'print a self-contained HTML report, with its plots as static SVG (implies --charts)')
+      .option('--charts', "add the report's charts section: the numbers behind the plots (docs/serve.md)")
       .option('--markdown', 'print a Markdown report')
       .option('--export-dir <dir>', 'write the requested formats to <dir>/<log name>.<ext> instead of printing them (and list what was written)')
       .option('--force', 'with --export-dir: overwrite existing files')
@@ -170,10 +172,11 @@ const report: CommandModule = {
           color: flags.color !== false && tty && !process.env.NO_COLOR,
         };
         const mode: Mode = flags.drishti ? 'drishti' : 'default';
+        const charts = !!(flags.charts || flags.html);
         const out = new FdSink(1);
         if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {
           // One trace, however many files it spans.
-          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null });
+          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null, charts });
           emit(rep, { path: traceStem(args) }, flags, formats, opts, out, false, []);
           out.flush();
           if (failOnHit(rep, flags.failOn)) process.exitCode = EXIT_FAIL_ON;
@@ -192,7 +195,7 @@ const report: CommandModule = {
             if (log.error) throw new InputError(`${log.path}: ${log.error}`);
             if (flags.fromDxt && log.bytes) throw new UserError('--from-dxt reads a log file, not standard input');
             const rep = flags.fromDxt
-              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true })
+              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true, charts })
               : diagnoseLog(log.bytes ? { path: log.path, bytes: log.bytes } : log.path, {
                   mode,
                   logName: log.bytes ? 'stdin' : basename(log.path),
@@ -200,6 +203,7 @@ const report: CommandModule = {
                   nodes,
                   sacct: !!flags.sacct,
                   hints: flags.hints ?? null,
+                  charts,
                   ...(maxInflate !== undefined ? { maxInflate } : {}),
                 });
             emit(rep, log, flags, formats, opts, out, batch, codes);
