@@ -7,7 +7,7 @@ import { PERF_COLUMN_MODULES, PERF_COLUMNS } from '../pipeline/extract.js';
  * The job store's schema: every table and column, with its type and meaning. docs/store.md is written from this
  * list (and a test checks the two agree). Bump SCHEMA_VERSION and add a migration whenever a table changes.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR[]';
 
@@ -145,6 +145,17 @@ export const CLUSTER_MEMBER_COLUMNS: readonly ColumnSpec[] = [
   c('outlier_score', 'DOUBLE', 'GLOSH outlier score (0–1)'),
 ];
 
+/**
+ * Report documents kept with their job (`iolens serve` stores the report of every upload it is asked to keep): the
+ * web pages read a job's plots and findings from here. Jobs ingested without a report have no row.
+ */
+export const REPORT_COLUMNS: readonly ColumnSpec[] = [
+  c('hash', 'VARCHAR', 'the job (jobs.hash); the primary key'),
+  c('created_at', 'TIMESTAMP', 'when the report was stored (UTC)'),
+  c('iolens_version', 'VARCHAR', 'IOLens version that computed it'),
+  c('report', 'VARCHAR', 'the report JSON (schema 2 with its charts section), as `iolens report --json --charts` prints it'),
+];
+
 function ddl(table: string, cols: readonly ColumnSpec[], pk?: string): string {
   const body = cols.map((col) => `  "${col.name}" ${col.type}${col.name === pk ? ' PRIMARY KEY' : ''}`).join(',\n');
   return `CREATE TABLE IF NOT EXISTS ${table} (\n${body}\n)`;
@@ -163,6 +174,7 @@ export function createStatements(): string[] {
     ddl('cluster_runs', CLUSTER_RUN_COLUMNS, 'run_id'),
     ddl('clusters', CLUSTER_COLUMNS),
     ddl('cluster_members', CLUSTER_MEMBER_COLUMNS),
+    ddl('reports', REPORT_COLUMNS, 'hash'),
     `CREATE OR REPLACE VIEW insights AS SELECT hash, app, unnest(insight_codes) AS code, unnest(insight_levels) AS level FROM jobs WHERE insight_codes IS NOT NULL`,
   ];
 }
@@ -171,6 +183,7 @@ export function createStatements(): string[] {
  * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, in one transaction, then the version
  * is stamped.
  *
+ * - 3 → 4: the table `reports` (report documents of jobs, written by `iolens serve --write`; empty).
  * - 2 → 3: the clustering tables `cluster_runs`, `clusters`, `cluster_members` (empty).
  * - 1 → 2: `jobs.exe` becomes the executable (the command line's first word, as the report's `job.exe`) and the
  *   whole command line moves to the new column `command`. Rows written before keep their `problems` as computed
@@ -185,5 +198,8 @@ export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promis
     await sql(ddl('cluster_runs', CLUSTER_RUN_COLUMNS, 'run_id'));
     await sql(ddl('clusters', CLUSTER_COLUMNS));
     await sql(ddl('cluster_members', CLUSTER_MEMBER_COLUMNS));
+  },
+  async (sql) => {
+    await sql(ddl('reports', REPORT_COLUMNS, 'hash'));
   },
 ];
