@@ -3,7 +3,7 @@
 // files instead of ~150 modules. Pure-JS dependencies are bundled too (loading CommonJS packages from ESM is slow);
 // the native DuckDB binding and the Parquet reader stay external. Run after tsc (npm run build).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 
 rmSync('dist/bundle', { recursive: true, force: true });
 await build({
@@ -20,3 +20,20 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+
+// The web pages' script (iolens serve): one browser bundle with the shared plot model and ECharts, minified; no CDN,
+// nothing fetched at run time. Type-checked separately (src/web/tsconfig.json: DOM types).
+rmSync('dist/web', { recursive: true, force: true });
+mkdirSync('dist/web', { recursive: true });
+await build({
+  entryPoints: ['src/web/main.ts'],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'external',
+  outfile: 'dist/web/app.js',
+  logLevel: 'warning',
+});
+copyFileSync('src/web/app.css', 'dist/web/app.css');

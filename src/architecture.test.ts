@@ -30,6 +30,10 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
+  /** The web service: HTTP, the decoding pool, the store's pages; never the CLI. */
+  serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster'],
+  /** The web pages' script (a browser bundle): the contract, the text helpers and the shared plot model only. */
+  web: ['contract', 'text', 'render'],
   cli: ['*'],
   testing: ['*'],
   /** The fuzz harness (npm run fuzz): a development tool, not shipped. */

@@ -20,4 +20,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   'import-features': () => import('./import-features.js'),
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
+  serve: () => import('./serve.js'),
 };

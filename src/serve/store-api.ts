@@ -1,0 +1,273 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Store } from '../store/db.js';
+import { insertJsonRows } from '../store/ingest.js';
+import { plain } from '../store/values.js';
+import { makeTable, predict, type Column, type TrainedModel } from '../learn/index.js';
+import type { Value } from '../render/table.js';
+
+/**
+ * What the web service reads from (and, with --write, writes to) a job store. Every query is parameterised; the
+ * only identifiers put into SQL text are the sort columns (from a fixed list) and feature columns that exist in
+ * the clustered table (checked against its schema).
+ */
+
+/** Columns a job list may be sorted by. */
+export const SORT_COLUMNS = ['start_epoch', 'run_time', 'nprocs', 'total_bytes', 'io_time', 'posix_perf_mibs', 'app', 'worst_level', 'job_id', 'file_bytes'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+export interface JobFilter {
+  /** Substring of the executable, path, application or job id (case-insensitive). */
+  readonly q?: string;
+  readonly app?: string;
+  /** A problem tag the job has (HIGH or WARN). */
+  readonly problem?: string;
+  readonly level?: string;
+  /** Jobs of a clustering run's node (and its descendants). */
+  readonly run?: string;
+  readonly node?: number;
+  readonly sort?: SortColumn;
+  readonly order?: 'asc' | 'desc';
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** The columns of a job list entry. */
+const LIST_COLUMNS = ['hash', 'path', 'app', 'exe', 'job_id', 'uid', 'nprocs', 'start_epoch', 'run_time', 'total_bytes', 'io_time', 'posix_perf_mibs', 'worst_level', 'problems', 'insight_codes'];
+
+type Row = Record<string, Value>;
+
+/** A cluster node as the dashboard reads it. */
+export interface NodeView {
+  id: number;
+  parent: number | null;
+  depth: number;
+  size: number;
+  selected: boolean;
+  label: number | null;
+  stability: number | null;
+  lambdaBirth: number | null;
+  /** Jobs of the node's subtree that are in `jobs`. */
+  jobs: number;
+  /** Median POSIX throughput (MiB/s, agg_perf_by_slowest) of those jobs, else the run's target median. */
+  medianThroughput: number | null;
+  /** Σ I/O time (s) of those jobs, else the run's stored io_time total. */
+  ioTime: number | null;
+  summary: unknown;
+  explanation: unknown;
+  model: unknown;
+}
+
+const json = (v: Value): unknown => {
+  if (typeof v !== 'string') return null;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return null;
+  }
+};
+
+const median = (xs: number[]): number | null => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+export class JobStore {
+  /** Writes go one at a time (DuckDB: one writer). */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly store: Store,
+    readonly writable: boolean,
+  ) {}
+
+  /** Runs a read query on its own connection; rows as plain objects. */
+  async rows(sql: string, params: DuckDBValue[] = []): Promise<Row[]> {
+    const con = await this.store.instance.connect();
+    try {
+      const r = await con.runAndReadAll(sql, params);
+      const names = r.columnNames();
+      return r.getRows().map((row) => Object.fromEntries(row.map((v, i) => [names[i], plain(v)])));
+    } finally {
+      con.closeSync();
+    }
+  }
+
+  /** Stores an uploaded job (row and report) unless its hash is there; returns whether it was new. */
+  storeUpload(hash: string, rowJson: string, reportJson: string, version: string): Promise<boolean> {
+    const run = async () => {
+      const con = this.store.con;
+      const known = await con.runAndReadAll('SELECT (SELECT count(*) FROM jobs WHERE hash = ?), (SELECT count(*) FROM reports WHERE hash = ?)', [hash, hash]);
+      const [jobs, reports] = known.getRows()[0].map(Number);
+      if (jobs > 0 && reports > 0) return false;
+      await con.run('BEGIN TRANSACTION');
+      try {
+        if (jobs === 0) await insertJsonRows(this.store, 'jobs', [rowJson]);
+        if (reports === 0) await con.run('INSERT INTO reports VALUES (?, now()::TIMESTAMP, ?, ?)', [hash, version, reportJson]);
+        await con.run('COMMIT');
+      } catch (err) {
+        await con.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+      return jobs === 0;
+    };
+    const p = this.writes.then(run, run);
+    this.writes = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Filtered, sorted page of jobs and the number of jobs that match. */
+  async jobs(f: JobFilter): Promise<{ total: number; offset: number; limit: number; jobs: Row[] }> {
+    const where: string[] = [];
+    const params: DuckDBValue[] = [];
+    if (f.q) {
+      where.push(`(exe ILIKE ? OR path ILIKE ? OR app ILIKE ? OR CAST(job_id AS VARCHAR) = ?)`);
+      const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      params.push(like, like, like, f.q);
+    }
+    if (f.app) {
+      where.push('app = ?');
+      params.push(f.app);
+    }
+    if (f.problem) {
+      where.push('list_contains(problems, ?)');
+      params.push(f.problem);
+    }
+    if (f.level) {
+      where.push('worst_level = ?');
+      params.push(f.level);
+    }
+    if (f.run !== undefined) {
+      const nodes = await this.subtree(f.run, f.node ?? 0);
+      where.push(`hash IN (SELECT key FROM cluster_members WHERE run_id = ? AND node IN (${nodes.join(',')}))`);
+      params.push(f.run);
+    }
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const sort: SortColumn = f.sort && (SORT_COLUMNS as readonly string[]).includes(f.sort) ? f.sort : 'start_epoch';
+    const order = f.order === 'asc' ? 'ASC' : 'DESC';
+    const limit = Math.min(500, Math.max(1, f.limit ?? 50));
+    const offset = Math.max(0, f.offset ?? 0);
+    const [{ n }] = await this.rows(`SELECT count(*) AS n FROM jobs ${w}`, params);
+    const jobs = await this.rows(
+      `SELECT ${LIST_COLUMNS.join(', ')}, hash IN (SELECT hash FROM reports) AS has_report FROM jobs ${w} ORDER BY "${sort}" ${order} NULLS LAST, hash LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return { total: Number(n), offset, limit, jobs };
+  }
+
+  /** One job's row, its stored report (or null) and its cluster memberships. */
+  async job(hash: string): Promise<{ row: Row; report: unknown; clusters: Row[] } | null> {
+    const rows = await this.rows('SELECT * FROM jobs WHERE hash = ?', [hash]);
+    if (!rows.length) return null;
+    const [rep] = await this.rows('SELECT report FROM reports WHERE hash = ?', [hash]);
+    const clusters = await this.rows('SELECT run_id, cluster, node, probability, outlier_score FROM cluster_members WHERE key = ? ORDER BY run_id', [hash]);
+    return { row: rows[0], report: rep ? json(rep.report) : null, clusters };
+  }
+
+  /** Clustering runs, newest first. */
+  async runs(): Promise<Row[]> {
+    const rows = await this.rows(
+      `SELECT run_id, created_at::VARCHAR AS created_at, iolens_version, source_table, key_column, features, params, rows, clusters, noise, note FROM cluster_runs ORDER BY created_at DESC, run_id DESC`,
+    );
+    return rows.map((r) => ({ ...r, features: json(r.features) as Value, params: json(r.params) as Value }));
+  }
+
+  /** Node ids of a run's subtree under `node` (the node itself included). */
+  async subtree(run: string, node: number): Promise<number[]> {
+    const all = await this.rows('SELECT id, parent FROM clusters WHERE run_id = ?', [run]);
+    const children = new Map<number, number[]>();
+    for (const r of all) if (r.parent !== null) children.set(Number(r.parent), [...(children.get(Number(r.parent)) ?? []), Number(r.id)]);
+    const out: number[] = [];
+    const stack = [node];
+    while (stack.length) {
+      const n = stack.pop()!;
+      out.push(n);
+      stack.push(...(children.get(n) ?? []));
+    }
+    return out;
+  }
+
+  /** Every node of a run with its jobs, median throughput and I/O time over its subtree. */
+  async tree(run: string): Promise<NodeView[]> {
+    const nodes = await this.rows(
+      'SELECT id, parent, depth, size, selected, label, stability, lambda_birth, target_median, summary, explanation, model FROM clusters WHERE run_id = ? ORDER BY id',
+      [run],
+    );
+    const parent = new Map(nodes.map((n) => [Number(n.id), n.parent === null ? null : Number(n.parent)]));
+    const thr = new Map<number, number[]>();
+    const io = new Map<number, number>();
+    const count = new Map<number, number>();
+    const members = await this.rows(
+      'SELECT m.node, j.posix_perf_mibs AS mibs, j.io_time FROM cluster_members m JOIN jobs j ON j.hash = m.key WHERE m.run_id = ?',
+      [run],
+    );
+    for (const m of members) {
+      for (let n: number | null | undefined = Number(m.node); n !== null && n !== undefined; n = parent.get(n)) {
+        count.set(n, (count.get(n) ?? 0) + 1);
+        if (typeof m.mibs === 'number' && m.mibs > 0) thr.set(n, [...(thr.get(n) ?? []), m.mibs]);
+        if (typeof m.io_time === 'number') io.set(n, (io.get(n) ?? 0) + m.io_time);
+      }
+    }
+    return nodes.map((n) => {
+      const id = Number(n.id);
+      const summary = json(n.summary) as { io_time?: { total?: number } } | null;
+      return {
+        id,
+        parent: n.parent === null ? null : Number(n.parent),
+        depth: Number(n.depth),
+        size: Number(n.size),
+        selected: n.selected === true,
+        label: n.label === null ? null : Number(n.label),
+        stability: typeof n.stability === 'number' ? n.stability : null,
+        lambdaBirth: typeof n.lambda_birth === 'number' ? n.lambda_birth : null,
+        jobs: count.get(id) ?? 0,
+        medianThroughput: median(thr.get(id) ?? []) ?? (typeof n.target_median === 'number' ? n.target_median : null),
+        ioTime: io.has(id) ? io.get(id)! : (summary?.io_time?.total ?? null),
+        summary,
+        explanation: json(n.explanation),
+        model: json(n.model),
+      };
+    });
+  }
+
+  /**
+   * A node's rows for parallel coordinates: the run's feature values of up to `cap` member jobs (an even spread in
+   * key order), and with a model its predicted and measured target.
+   */
+  async nodeRows(run: string, node: number, cap: number, model: TrainedModel | null): Promise<{ features: string[]; rows: { key: string; values: (number | null)[] }[]; scatter: { key: string; predicted: number; measured: number | null; ood: boolean }[] | null; target: string | null }> {
+    const [r] = await this.rows('SELECT source_table, key_column, features FROM cluster_runs WHERE run_id = ?', [run]);
+    if (!r) return { features: [], rows: [], scatter: null, target: null };
+    const table = String(r.source_table);
+    const key = String(r.key_column);
+    const known = new Set((await this.rows('SELECT column_name FROM information_schema.columns WHERE table_name = ?', [table])).map((c) => String(c.column_name)));
+    if (!known.has(key)) return { features: [], rows: [], scatter: null, target: null };
+    const features = ((json(r.features) as string[] | null) ?? []).filter((f) => typeof f === 'string' && known.has(f));
+    const nodes = await this.subtree(run, node);
+    const [{ n }] = await this.rows(`SELECT count(*) AS n FROM cluster_members WHERE run_id = ? AND node IN (${nodes.join(',')})`, [run]);
+    const step = Math.max(1, Math.ceil(Number(n) / cap));
+    const q = (c: string) => `"${c.replace(/"/g, '""')}"`;
+    // An even spread of the node's members in key order, at most `cap`.
+    const picked = `SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS rn FROM cluster_members WHERE run_id = ? AND node IN (${nodes.join(',')})) WHERE (rn - 1) % ${step} = 0 LIMIT ${cap}`;
+    const data = features.length
+      ? await this.rows(`SELECT CAST(${q(key)} AS VARCHAR) AS __key, ${features.map(q).join(', ')} FROM ${q(table)} WHERE CAST(${q(key)} AS VARCHAR) IN (${picked}) ORDER BY 1`, [run])
+      : [];
+    const rows = data.map((d) => ({ key: String(d.__key), values: features.map((f) => (typeof d[f] === 'number' ? (d[f] as number) : null)) }));
+    let scatter: { key: string; predicted: number; measured: number | null; ood: boolean }[] | null = null;
+    let target: string | null = null;
+    if (model && table === 'jobs' && rows.length) {
+      target = model.target.column;
+      const need = [...new Set([...model.preprocessor.features.map((f) => f.name), target])].filter((c) => known.has(c));
+      if (need.length === new Set([...model.preprocessor.features.map((f) => f.name), target]).size) {
+        const got = await this.rows(`SELECT hash, ${need.map(q).join(', ')} FROM jobs WHERE hash IN (${picked}) ORDER BY hash`, [run]);
+        const columns: Record<string, Column> = {};
+        for (const f of model.preprocessor.features) {
+          columns[f.name] = f.kind === 'categorical' ? got.map((g) => (g[f.name] === null ? null : String(g[f.name]))) : Float64Array.from(got, (g) => (typeof g[f.name] === 'number' ? (g[f.name] as number) : Number.NaN));
+        }
+        const p = predict(model, makeTable(columns));
+        scatter = got.map((g, i) => ({ key: String(g.hash), predicted: p.prediction[i], measured: typeof g[target!] === 'number' ? (g[target!] as number) : null, ood: p.ood[i] }));
+      }
+    }
+    return { features, rows, scatter, target };
+  }
+}
