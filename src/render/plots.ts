@@ -114,7 +114,7 @@ function accessSizePlots(report: Report): Plot[] {
         ...base(`${m.module} access sizes`),
         legend: { bottom: 0 },
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => formatCount(v) },
-        xAxis: { type: 'category', name: 'bytes', nameLocation: 'middle', nameGap: 42, data: [...ACCESS_SIZE_BINS], axisLabel: { interval: 0, rotate: 30 } },
+        xAxis: { type: 'category', data: [...ACCESS_SIZE_BINS], axisLabel: { interval: 0, rotate: 30 } },
         yAxis: { type: 'value', name: 'requests', axisLabel: { formatter: countAxis } },
         series: [
           { name: 'read', type: 'bar', itemStyle: { color: COLORS.read }, data: [...m.read] },
@@ -261,7 +261,7 @@ function dxtPlots(report: Report): Plot[] {
         legend: { bottom: 0 },
         tooltip: { formatter: (p: { value: number[] }) => segmentTip(d, p.value[3]) },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
-        xAxis: { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis }, scale: true },
+        xAxis: { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis, hideOverlap: true }, splitNumber: 5, scale: true },
         yAxis: { type: 'category', name: 'rank', data: ranks.map(String) },
         series: (['read', 'write'] as const).map((k) => ({
           name: k,
@@ -289,7 +289,7 @@ function dxtPlots(report: Report): Plot[] {
           legend: { bottom: 0 },
           tooltip: { formatter: (p: { value: number[] }) => segmentTip(d, p.value[2]) },
           dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'inside', yAxisIndex: 0 }],
-          xAxis: { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis }, scale: true },
+          xAxis: { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis, hideOverlap: true }, splitNumber: 5, scale: true },
           yAxis: { type: 'value', name: 'offset', axisLabel: { formatter: bytesAxis } },
           series: (['read', 'write'] as const).map((k) => ({ name: k, type: 'scatter', symbolSize: 4, itemStyle: { color: COLORS[k] }, data: points(k === 'write' ? 1 : 0) })),
         },

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BusyError, FormatError, InputError, IOLensError, LimitError, UsageError } from '../contract/errors.js';
 import { parseModel, type TrainedModel } from '../learn/index.js';
@@ -61,7 +61,7 @@ const oneLine = (s: string) => s.split('\n')[0].slice(0, 500);
 function shell(page: string, title: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>IOLens — ${title}</title><link rel="stylesheet" href="/assets/app.css"><script type="module" src="/assets/app.js"></script></head>
+<title>IOLens — ${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/app.css"><script type="module" src="/assets/app.js"></script></head>
 <body data-page="${page}"><header><a class="brand" href="/">IOLens</a><nav><a href="/">Upload</a><a href="/jobs">Jobs</a><a href="/dashboard">Dashboard</a><a href="/trace">Trace</a></nav></header>
 <main id="app"><noscript>These pages need JavaScript; the API is under /api.</noscript></main></body></html>
 `;
@@ -178,7 +178,8 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, 'empty upload: send the bytes of a Darshan log as the request body');
-      const name = basename(String(req.query.name ?? req.headers['x-filename'] ?? 'upload.darshan')).replace(/[\u0000-\u001f\u007f]/g, '_') || 'upload.darshan';
+      // A file name, not a path: separators and control characters become '_'.
+      const name = String(req.query.name ?? req.headers['x-filename'] ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_') || 'upload.darshan';
       const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
       const r = await pool.submit({ kind: 'bytes', name, bytes }, [bytes.buffer as ArrayBuffer]);
       let stored = false;

@@ -187,8 +187,8 @@ export async function dashboardPage(): Promise<void> {
     if (rows.scatter && rows.scatter.length) {
       const pts = rows.scatter.filter((s) => s.measured !== null && s.measured > 0 && s.predicted > 0);
       const all = pts.flatMap((s) => [s.predicted, s.measured!]);
-      const lo = Math.min(...all);
-      const hi = Math.max(...all);
+      const lo = 10 ** Math.floor(Math.log10(Math.min(...all)));
+      const hi = 10 ** Math.ceil(Math.log10(Math.max(...all)));
       details.append(
         el('h3', {}, `Predicted vs measured ${rows.target ?? ''}`),
         chart(

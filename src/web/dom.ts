@@ -1,5 +1,7 @@
-// DOM helpers of the web pages. Text goes in through textContent only (never innerHTML), so every string from a
-// log, a store or a URL is shown as text.
+// DOM helpers of the web pages. Text goes in through text nodes only (never innerHTML), so every string from a
+// log, a store or a URL is shown as text; control characters are shown as escapes (\x07, \u202e) as in every other
+// output (src/text/escape.ts).
+import { escapeTerminal } from '../text/escape.js';
 
 type Child = Node | string | number | null | undefined | false;
 
@@ -9,7 +11,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false) continue;
     if (k === 'class') e.className = String(v);
-    else e.setAttribute(k, v === true ? '' : String(v));
+    else e.setAttribute(k, v === true ? '' : escapeTerminal(String(v)));
   }
   append(e, ...children);
   return e;
@@ -18,7 +20,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
 export function append(parent: Node, ...children: (Child | Child[])[]): void {
   for (const c of children.flat()) {
     if (c === null || c === undefined || c === false) continue;
-    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(escapeTerminal(String(c))) : c);
   }
 }
 

@@ -31,7 +31,7 @@ export function findings(report: Report): HTMLElement {
     list.append(
       el(
         'li',
-        { class: `finding ${i.level}`, 'data-code': i.code },
+        { class: 'finding', 'data-code': i.code, 'data-level': i.level },
         el('span', { class: `level ${i.level}` }, i.level),
         ' ',
         el('code', {}, i.code),
