@@ -113,3 +113,21 @@ test('pickSegments: all when they fit; else the longest half and an even spread 
   assert.equal(spread.length, 10);
   assert.ok(spread[0] < 10 && spread[9] >= 80, `spread over the run: ${spread}`);
 });
+
+test('a trace report with charts: its timeline holds every analysed call, byte and second of the trace', async () => {
+  const { diagnoseTrace } = await import('../pipeline/diagnose-trace.js');
+  const log = corpusLogs().find((l) => l.name === 'dxt.darshan')!;
+  const report = await diagnoseTrace([log.path], { charts: true });
+  assert.deepEqual(reportSchemaErrors(report), []);
+  const tl = report.charts!.timeline!;
+  const c = report.trace!.characteristics;
+  const total = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  assert.equal(total(tl.ops), c.ops);
+  assert.equal(total(tl.readBytes), c.read.bytes);
+  assert.equal(total(tl.writeBytes), c.write.bytes);
+  assert.ok(Math.abs(total(tl.readTime) + total(tl.writeTime) + total(tl.metadataTime) - (c.read.time + c.write.time + c.metadata.time)) < 1e-9);
+  assert.equal(tl.windowSeconds, report.trace!.options.granularity);
+  assert.ok(tl.start.length <= 2000 && tl.start.every((s, i) => s === i * tl.windowSeconds));
+  const { charts: _c, ...plain } = report;
+  assert.deepEqual(plain, await diagnoseTrace([log.path]), 'the rest of the report is unchanged');
+});

@@ -47,6 +47,12 @@ const HASH = /^[0-9a-f]{64}$/;
 /** Reports kept in memory for the pages of uploads that were not stored (or when there is no store). */
 const MEMORY_REPORTS = 64;
 
+/** An upload's file name (a name, not a path: separators and control characters become '_'; dots alone are refused). */
+function uploadName(query: unknown, header: unknown, fallback: string): string {
+  const name = String(query ?? header ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_');
+  return name === '' || /^\.+$/.test(name) ? fallback : name;
+}
+
 /** HTTP status of a library error. */
 function statusOf(err: unknown): number {
   if (err instanceof BusyError) return 503;
@@ -178,8 +184,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, 'empty upload: send the bytes of a Darshan log as the request body');
-      // A file name, not a path: separators and control characters become '_'.
-      const name = String(req.query.name ?? req.headers['x-filename'] ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_') || 'upload.darshan';
+      const name = uploadName(req.query.name, req.headers['x-filename'], 'upload.darshan');
       const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
       const r = await pool.submit({ kind: 'bytes', name, bytes }, [bytes.buffer as ArrayBuffer]);
       let stored = false;
@@ -192,6 +197,20 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       const url = `/jobs/${r.hash}`;
       reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
       return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report}}`);
+    },
+  );
+
+  app.post<{ Querystring: { name?: string } }>(
+    '/api/traces',
+    { schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } }, additionalProperties: false } } },
+    async (req, reply) => {
+      if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
+      const body = req.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, 'empty upload: send the bytes of a trace file as the request body');
+      const name = uploadName(req.query.name, req.headers['x-filename'], 'trace.pfw');
+      const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
+      const r = await pool.submit({ kind: 'trace', name, bytes }, [bytes.buffer as ArrayBuffer]);
+      return reply.type('application/json; charset=utf-8').send(r.report);
     },
   );
 

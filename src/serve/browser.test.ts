@@ -13,7 +13,7 @@ import { ingest } from '../store/ingest.js';
 import { openStore } from '../store/db.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { serializeModel } from '../learn/index.js';
-import { corpusLogs } from '../testing/corpus.js';
+import { corpusLogs, SHARED } from '../testing/corpus.js';
 import { startServer } from './app.js';
 import { clusterStore } from './cluster-store.js';
 
@@ -164,15 +164,20 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     assert.ok((await page.evaluate(() => document.body.innerText)).includes('Findings'));
     t.diagnostic(`screenshot ${await shot('drill-down-job')}`);
 
-    // 5. The trace page draws a trace report's views and plots.
+    // 5. The trace page: a trace report JSON opened in the page, then a DFTracer trace uploaded and analysed.
     const dxt = corpusLogs().find((l) => l.name === 'dxt.darshan')!;
     const traceJson = join(dir, 'trace.json');
-    writeFileSync(traceJson, JSON.stringify(await diagnoseTrace([dxt.path])));
+    writeFileSync(traceJson, JSON.stringify(await diagnoseTrace([dxt.path], { charts: true })));
     await page.goto(`${server.url}/trace`);
     await page.setInputFiles('#trace-file', traceJson);
-    await page.waitForSelector('[data-plot="trace-categories"] svg');
+    await page.waitForSelector('[data-plot="trace-timeline"] svg');
     assert.ok((await page.evaluate(() => document.querySelectorAll('#views details.view').length)) > 3);
     assert.ok((await page.evaluate(() => document.body.innerText)).includes(basename(dxt.path)));
+    const pfw = join(SHARED, 'traces', 'dftracer', 'cm1_1_48_20240926', 'cm1-DEFAULT-3537816-preload.pfw.gz');
+    await page.setInputFiles('#trace-upload', pfw);
+    await page.waitForFunction(() => !!document.querySelector('#views') && document.body.innerText.includes('cm1-DEFAULT-3537816-preload.pfw.gz'));
+    for (const id of ['trace-categories', 'trace-functions', 'trace-timeline']) await page.waitForSelector(`[data-plot="${id}"] svg`);
+    for (const id of ['trace-categories', 'trace-functions', 'trace-timeline']) assert.ok((await shapes(page, id)) > 5, `${id} drawn`);
     t.diagnostic(`screenshot ${await shot('trace')}`);
 
     assert.deepEqual(w.errors, [], 'no console errors');

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InputError } from '../contract/errors.js';
+import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
 import { extract } from '../pipeline/extract.js';
 import { projectRow, rowToJson } from '../store/row.js';
 import { JOB_COLUMNS } from '../store/schema.js';
@@ -11,13 +15,15 @@ import { serveTasks } from '../util/tasks.js';
  */
 export type DiagnoseTask =
   | { readonly kind: 'bytes'; readonly name: string; readonly bytes: Uint8Array }
-  | { readonly kind: 'path'; readonly path: string };
+  | { readonly kind: 'path'; readonly path: string }
+  | { readonly kind: 'trace'; readonly name: string; readonly bytes: Uint8Array };
 
 export interface DiagnoseResult {
+  /** SHA-256 of the log ('' for a trace). */
   readonly hash: string;
   /** The report JSON. */
   readonly report: string;
-  /** The `jobs` row as one NDJSON line (`rowToJson`). */
+  /** The `jobs` row as one NDJSON line (`rowToJson`); '' for a trace. */
   readonly row: string;
 }
 
@@ -26,8 +32,23 @@ export interface DiagnoseWorkerData {
   readonly maxInflate?: number;
 }
 
+/** A trace upload (one file: DFTracer .pfw/.pfw.gz, a Darshan log with DXT, a .tar/.tar.gz of a trace folder): `iolens trace --json --charts`. */
+async function traceReport(name: string, bytes: Uint8Array, maxInflate: number | undefined): Promise<DiagnoseResult> {
+  if (bytes.length === 0) throw new InputError(`${name}: empty upload (no bytes)`);
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-trace-'));
+  try {
+    const file = join(dir, name);
+    writeFileSync(file, bytes);
+    const report = await diagnoseTrace([file], { charts: true, ...(maxInflate !== undefined ? { limits: { maxInflate } } : {}) });
+    return { hash: '', report: JSON.stringify({ ...report, input: { ...report.input, paths: [name] } }).split(`${dir}/`).join(''), row: '' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 serveTasks<DiagnoseTask, DiagnoseResult>((task, data) => {
   const d = (data ?? {}) as DiagnoseWorkerData;
+  if (task.kind === 'trace') return traceReport(task.name, task.bytes, d.maxInflate);
   const opts = { charts: true, ...(d.maxInflate !== undefined ? { maxInflate: d.maxInflate } : {}) };
   if (task.kind === 'bytes' && task.bytes.length === 0) throw new InputError(`${task.name}: empty upload (no bytes)`);
   const x = extract(task.kind === 'bytes' ? { path: task.name, bytes: task.bytes } : task.path, opts);

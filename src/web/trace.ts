@@ -1,6 +1,6 @@
 import { upgradeReport, type Report } from '../contract/index.js';
 import { formatBytes, formatCount, formatPercent, formatSeconds } from '../text/format.js';
-import { el, errorBox, kv, main } from './dom.js';
+import { api, el, errorBox, kv, main } from './dom.js';
 import { banner, findings } from './findings.js';
 import { plotsSection } from './job.js';
 
@@ -50,17 +50,30 @@ export function showTrace(report: Report, into: HTMLElement): void {
   into.append(findings(report));
 }
 
-/** The trace page: open a trace report JSON (iolens trace --json > t.json); it is read in the browser only. */
+/** The trace page: upload a trace file (analysed on the server, as iolens trace), or open a trace report JSON. */
 export function tracePage(): void {
   const m = main();
+  const upload = el('input', { type: 'file', id: 'trace-upload' });
   const input = el('input', { type: 'file', id: 'trace-file', accept: '.json,application/json' });
   const out = el('div', { id: 'trace' });
   m.append(
     el('h1', {}, 'Trace report'),
-    el('p', {}, 'Open the JSON of ', el('code', {}, 'iolens trace TRACE --json > trace.json'), ' (DXT, Recorder, DFTracer): its views per file, process and time window, the flagged records, the trace checks and the plots. The file is read by this page only.'),
-    el('p', {}, input),
+    el('p', {}, 'Upload a trace (a DFTracer .pfw or .pfw.gz file, a Darshan log with DXT, or a .tar.gz of a Recorder folder): the server analyses it as ', el('code', {}, 'iolens trace'), ' does. ', upload),
+    el('p', {}, 'Or open the JSON of ', el('code', {}, 'iolens trace TRACE --json --charts > trace.json'), ' (read by this page only): ', input),
     out,
   );
+  upload.addEventListener('change', async () => {
+    const f = upload.files?.[0];
+    if (!f) return;
+    out.replaceChildren(el('p', { class: 'muted' }, `Analysing ${f.name}…`));
+    try {
+      const token = sessionStorage.getItem('iolens-token');
+      const report = await api<Report>(`/api/traces?name=${encodeURIComponent(f.name)}`, { method: 'POST', body: f, headers: { 'Content-Type': 'application/octet-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+      showTrace(report, out);
+    } catch (err) {
+      out.replaceChildren(errorBox(`${f.name}: ${(err as Error).message}`));
+    }
+  });
   input.addEventListener('change', async () => {
     const f = input.files?.[0];
     if (!f) return;
