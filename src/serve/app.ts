@@ -10,6 +10,7 @@ import { openStore, type Store } from '../store/db.js';
 import { distFile, packageRoot } from '../util/package-root.js';
 import { TaskPool } from '../util/tasks.js';
 import { JobStore, SORT_COLUMNS, type JobFilter } from './store-api.js';
+import { learnedFor } from './learned.js';
 import type { DiagnoseResult, DiagnoseTask, DiagnoseWorkerData } from './worker.js';
 
 /** Options of the web service (`iolens serve`). */
@@ -113,10 +114,10 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     maxQueued: o.maxQueued ?? DEFAULTS.maxQueued,
     timeoutMs,
   });
-  const memory = new Map<string, string>();
-  const remember = (hash: string, report: string) => {
+  const memory = new Map<string, { report: string; row: string }>();
+  const remember = (hash: string, report: string, row: string) => {
     memory.delete(hash);
-    memory.set(hash, report);
+    memory.set(hash, { report, row });
     while (memory.size > MEMORY_REPORTS) memory.delete(memory.keys().next().value!);
   };
 
@@ -193,10 +194,11 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
         added = await jobs.storeUpload(r.hash, r.row, r.report, toolVersion());
         stored = true;
       }
-      remember(r.hash, r.report);
+      remember(r.hash, r.report, r.row);
       const url = `/jobs/${r.hash}`;
+      const learned = model ? JSON.stringify(learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>)) : 'null';
       reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
-      return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report}}`);
+      return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report},"learned":${learned}}`);
     },
   );
 
@@ -246,10 +248,11 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     const hash = req.params.hash;
     if (!HASH.test(hash)) return fail(reply, 400, 'a job is named by the SHA-256 of its log (64 hex digits)');
     const found = jobs ? await jobs.job(hash) : null;
+    const kept = memory.get(hash);
     let report: unknown = found?.report ?? null;
     let source: string = found?.report ? 'store' : 'none';
-    if (!report && memory.has(hash)) {
-      report = JSON.parse(memory.get(hash)!);
+    if (!report && kept) {
+      report = JSON.parse(kept.report);
       source = 'memory';
     }
     const path = typeof found?.row.path === 'string' ? found.row.path : null;
@@ -257,13 +260,15 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       // An ingested job: the report is recomputed from its log (the same pipeline) and kept in memory.
       const r = await pool.submit({ kind: 'path', path });
       if (r.hash === hash) {
-        remember(hash, r.report);
+        remember(hash, r.report, r.row);
         report = JSON.parse(r.report);
         source = 'recomputed';
       }
     }
     if (!found && !report) return fail(reply, 404, `no job ${hash}`);
-    return { hash, row: found?.row ?? null, clusters: found?.clusters ?? [], report, reportSource: source };
+    const row = found?.row ?? (kept ? (JSON.parse(kept.row) as Record<string, unknown>) : null);
+    const learned = model && row ? learnedFor(model, o.model!, row) : null;
+    return { hash, row: found?.row ?? null, clusters: found?.clusters ?? [], report, reportSource: source, learned };
   });
 
   app.get<{ Querystring: { run?: string } }>(

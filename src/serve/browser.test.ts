@@ -98,12 +98,14 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     await page.setInputFiles('#file', sample.path);
     await page.waitForURL(/\/jobs\/[0-9a-f]{64}$/);
     const expected = reportPlots(diagnoseLog({ path: sample.name, bytes: readFileSync(sample.path) }, { charts: true }));
-    await page.waitForFunction((n) => document.querySelectorAll('figure.plot svg').length === n, expected.length);
-    for (const p of expected) assert.ok((await shapes(page, p.id)) > 5, `${p.id} drawn`);
+    // The service has a model: its learned diagnosis comes first, as a SHAP waterfall.
+    await page.waitForFunction((n) => document.querySelectorAll('figure.plot svg').length === n, expected.length + 1);
+    for (const id of ['shap-waterfall', ...expected.map((p) => p.id)]) assert.ok((await shapes(page, id)) > 5, `${id} drawn`);
+    assert.equal(await page.evaluate(() => document.querySelector('figure.plot')!.id), 'plot-shap-waterfall');
     const segments = await page.evaluate(() => document.querySelectorAll('[data-plot="dxt-timeline-dxt-posix"] svg path').length);
     assert.ok(segments >= 1031, `one shape per DXT segment (${segments})`);
     const text = await page.evaluate(() => document.body.innerText);
-    for (const s of ['POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053']) assert.ok(text.includes(s), s);
+    for (const s of ['Learned diagnosis', 'posix_perf_mibs', 'SHAP waterfall', 'base value', 'POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053']) assert.ok(text.includes(s), s);
     for (const code of diagnoseLog(sample.path).insights.map((i) => i.code)) assert.ok(text.includes(code), code);
     t.diagnostic(`screenshot ${await shot('job-upload')}`);
 

@@ -222,6 +222,12 @@ test('jobs explorer API: filter, sort, paginate; an ingested job gets its report
       assert.equal(nr.scatter.length, sel.jobs);
       assert.ok(nr.scatter.every((p) => p.predicted >= 0));
       assert.equal((await get(s, '/api/clusters?run=run-9')).status, 404);
+      // The model's learned diagnosis of a job: base + Σ SHAP = output = log10(1 + prediction); measured from its row.
+      const l = job.learned as { prediction: number; base: number; output: number; measured: number; contributions: { shap: number; value: unknown }[] };
+      assert.ok(Math.abs(l.base + l.contributions.reduce((a, c) => a + c.shap, 0) - l.output) < 1e-9);
+      assert.ok(Math.abs(Math.log10(1 + l.prediction) - l.output) < 1e-9);
+      assert.equal(l.measured, sample.posix_perf_mibs);
+      for (const c of l.contributions) if (c.value === 0) assert.equal(c.shap, 0, 'a counter the job never used gets no blame');
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

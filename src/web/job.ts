@@ -11,6 +11,8 @@ interface JobAnswer {
   clusters: { run_id: string; cluster: number; node: number; probability: number }[];
   report: Report | null;
   reportSource: string;
+  /** The service model's learned diagnosis of this job (with --model). */
+  learned: { model: string; target: string; prediction: number; low: number; high: number; ood: boolean; oodReasons: string[]; measured: number | null } | null;
 }
 
 /** The plots of a report (the shared plot model), in a section. */
@@ -35,8 +37,22 @@ export async function jobPage(hash: string): Promise<void> {
   const r = job.report;
   page.append(el('h1', {}, r ? `Job ${r.job.jobId || r.job.logName}` : `Job ${hash.slice(0, 12)}…`), el('p', { class: 'muted' }, 'SHA-256 ', el('code', {}, hash), ' · ', el('a', { href: `/api/jobs/${hash}` }, 'JSON')));
   if (r) {
-    page.append(el('section', {}, banner(r)), findings(r));
-    const plots = plotsSection(r);
+    page.append(el('section', {}, banner(r)));
+    const l = job.learned;
+    if (l) {
+      page.append(
+        el(
+          'section',
+          { id: 'learned' },
+          el('h2', {}, 'Learned diagnosis'),
+          el('p', {}, `The model ${l.model} predicts ${l.target} = ${l.prediction.toFixed(1)} (${l.low.toFixed(1)}–${l.high.toFixed(1)})${l.measured !== null ? `; measured ${l.measured.toFixed(1)}` : ''}.`),
+          l.ood ? el('p', { class: 'error' }, `Outside what the model learned: ${l.oodReasons.join('; ')}`) : null,
+        ),
+      );
+    }
+    page.append(findings(r));
+    // The plot model reads a learned diagnosis from the report's learned section.
+    const plots = plotsSection(l ? ({ ...r, learned: l } as Report) : r);
     if (plots) page.append(plots);
   } else if (job.row) {
     const row = job.row;
