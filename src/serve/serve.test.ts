@@ -74,15 +74,21 @@ test('POST /api/reports answers what iolens report --json --charts prints, store
       const job = await get(s, String(first.body.url).replace('/jobs/', '/api/jobs/'));
       assert.equal(job.body.reportSource, 'store');
       assert.deepEqual(job.body.report, first.body.report);
+      // Concurrent uploads (committed together): each distinct log is new exactly once.
+      const logs = Array.from({ length: 6 }, (_, i) => writeLog(synthesizeLog({ seed: 200 + i, posixFiles: 3 })));
+      const answers = await Promise.all([...logs, ...logs].map((l, i) => post(s, l, `c${i}.darshan`)));
+      const news = new Map<string, number>();
+      for (const a of answers) news.set(String(a.body.hash), (news.get(String(a.body.hash)) ?? 0) + (a.body.new ? 1 : 0));
+      assert.deepEqual([...news.values()], [1, 1, 1, 1, 1, 1]);
     });
     // The stored row is the ingest row of the same log (its path column names the upload).
     const ref = join(dir, 'ref.duckdb');
     await ingest({ db: ref, inputs: [SAMPLE], jobs: 0 });
-    const [mine] = await rows(db, 'SELECT * EXCLUDE (path, ingested_at) FROM jobs');
+    const [mine] = await rows(db, `SELECT * EXCLUDE (path, ingested_at) FROM jobs WHERE path = '${name}'`);
     const [theirs] = await rows(ref, 'SELECT * EXCLUDE (path, ingested_at) FROM jobs');
     assert.deepEqual(mine, theirs);
-    assert.deepEqual(await rows(db, 'SELECT count(*)::INTEGER AS n, min(path) AS p FROM jobs'), [{ n: 1, p: name }]);
-    assert.deepEqual(await rows(db, 'SELECT count(*)::INTEGER AS n FROM reports'), [{ n: 1 }]);
+    assert.deepEqual(await rows(db, `SELECT count(*)::INTEGER AS n FROM jobs WHERE path = '${name}'`), [{ n: 1 }]);
+    assert.deepEqual(await rows(db, 'SELECT (SELECT count(*) FROM jobs)::INTEGER AS jobs, (SELECT count(*) FROM reports)::INTEGER AS reports'), [{ jobs: 7, reports: 7 }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

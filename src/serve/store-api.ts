@@ -1,5 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Store } from '../store/db.js';
+import { appendRow, type Store } from '../store/db.js';
+import { REPORT_COLUMNS } from '../store/schema.js';
 import { insertJsonRows } from '../store/ingest.js';
 import { plain } from '../store/values.js';
 import { makeTable, predict, type Column, type TrainedModel } from '../learn/index.js';
@@ -74,8 +75,9 @@ const median = (xs: number[]): number | null => {
 };
 
 export class JobStore {
-  /** Writes go one at a time (DuckDB: one writer). */
-  private writes: Promise<unknown> = Promise.resolve();
+  /** Uploads waiting for the next commit, and whether a commit is running (DuckDB: one writer). */
+  private pending: { hash: string; row: string; report: string; version: string; done: (added: boolean) => void; fail: (e: unknown) => void }[] = [];
+  private committing = false;
 
   constructor(
     readonly store: Store,
@@ -94,27 +96,68 @@ export class JobStore {
     }
   }
 
-  /** Stores an uploaded job (row and report) unless its hash is there; returns whether it was new. */
-  storeUpload(hash: string, rowJson: string, reportJson: string, version: string): Promise<boolean> {
-    const run = async () => {
+  /**
+   * Stores an uploaded job (row and report) unless its hash is there; resolves to whether the job was new. Uploads
+   * that arrive while a commit runs are committed together in the next one (group commit: one transaction, one
+   * staging file), so concurrent uploads do not queue behind one transaction each.
+   */
+  storeUpload(hash: string, row: string, report: string, version: string): Promise<boolean> {
+    return new Promise<boolean>((done, fail) => {
+      this.pending.push({ hash, row, report, version, done, fail });
+      if (!this.committing) void this.commit();
+    });
+  }
+
+  private async commit(): Promise<void> {
+    this.committing = true;
+    while (this.pending.length) {
+      const batch = this.pending.splice(0);
       const con = this.store.con;
-      const known = await con.runAndReadAll('SELECT (SELECT count(*) FROM jobs WHERE hash = ?), (SELECT count(*) FROM reports WHERE hash = ?)', [hash, hash]);
-      const [jobs, reports] = known.getRows()[0].map(Number);
-      if (jobs > 0 && reports > 0) return false;
-      await con.run('BEGIN TRANSACTION');
       try {
-        if (jobs === 0) await insertJsonRows(this.store, 'jobs', [rowJson]);
-        if (reports === 0) await con.run('INSERT INTO reports VALUES (?, now()::TIMESTAMP, ?, ?)', [hash, version, reportJson]);
-        await con.run('COMMIT');
+        const hashes = [...new Set(batch.map((b) => b.hash))];
+        const marks = hashes.map(() => '?').join(',');
+        const jobs = new Set((await con.runAndReadAll(`SELECT hash FROM jobs WHERE hash IN (${marks})`, hashes)).getRows().map((r) => String(r[0])));
+        const reports = new Set((await con.runAndReadAll(`SELECT hash FROM reports WHERE hash IN (${marks})`, hashes)).getRows().map((r) => String(r[0])));
+        const added = new Set<string>();
+        const rows: string[] = [];
+        const docs: (typeof batch)[number][] = [];
+        for (const b of batch) {
+          if (!jobs.has(b.hash) && !added.has(b.hash)) {
+            added.add(b.hash);
+            rows.push(b.row);
+          }
+          if (!reports.has(b.hash)) {
+            reports.add(b.hash);
+            docs.push(b);
+          }
+        }
+        if (rows.length || docs.length) {
+          await con.run('BEGIN TRANSACTION');
+          try {
+            await insertJsonRows(this.store, 'jobs', rows);
+            if (docs.length) {
+              const app = await con.createAppender('reports');
+              for (const d of docs) appendRow(app, REPORT_COLUMNS, [d.hash, Date.now() * 1000, d.version, d.report]);
+              app.closeSync();
+            }
+            await con.run('COMMIT');
+          } catch (err) {
+            await con.run('ROLLBACK').catch(() => undefined);
+            throw err;
+          }
+        }
+        // The first upload of a new hash in the batch is the one that added it.
+        const told = new Set<string>();
+        for (const b of batch) {
+          const isNew = added.has(b.hash) && !told.has(b.hash);
+          told.add(b.hash);
+          b.done(isNew);
+        }
       } catch (err) {
-        await con.run('ROLLBACK').catch(() => undefined);
-        throw err;
+        for (const b of batch) b.fail(err);
       }
-      return jobs === 0;
-    };
-    const p = this.writes.then(run, run);
-    this.writes = p.catch(() => undefined);
-    return p;
+    }
+    this.committing = false;
   }
 
   /** Filtered, sorted page of jobs and the number of jobs that match. */
