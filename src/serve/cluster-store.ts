@@ -20,6 +20,8 @@ export interface ClusterStoreResult {
 }
 
 const TARGET = 'posix_perf_mibs';
+/** Features that are the target's own numerator or denominator (bytes, seconds): left out of the model. */
+const LEAKS = /^gauge_log10_(total_bytes|run_time|read_time|write_time|meta_time)$/;
 const IO_TIME = 'io_time';
 
 function quantile(sorted: number[], q: number): number {
@@ -71,7 +73,9 @@ export async function clusterStore(store: Store, opts: { minClusterSize?: number
     const columns: Record<string, Float64Array> = { [TARGET]: y };
     features.forEach((f, k) => (columns[f] = Float64Array.from({ length: n }, (_, i) => x[i * d + k])));
     const table = makeTable(columns);
-    model = await train(table, { target: TARGET, features: features.map((name) => ({ name, kind: 'numeric' as const })), models: ['gbdt'], seed: opts.seed ?? 1, leakGuard: 'drop', parallel: false });
+    // Throughput is bytes over seconds: the model learns it from how the job does I/O, not from its bytes and times.
+    const inputs = features.filter((f) => !LEAKS.test(f));
+    model = await train(table, { target: TARGET, features: inputs.map((name) => ({ name, kind: 'numeric' as const })), models: ['gbdt'], seed: opts.seed ?? 1, leakGuard: 'drop', parallel: false });
     shap = explain(model, table, { baseline: 'path' }).map((e) => e.contributions.map((c) => ({ feature: c.feature, shap: c.shap, value: typeof c.value === 'number' ? c.value : 0 })));
   }
 
@@ -105,11 +109,12 @@ export async function clusterStore(store: Store, opts: { minClusterSize?: number
       };
       let explanation: unknown = null;
       if (shap) {
-        const feats = features.map((f, k) => {
+        const feats = features.flatMap((f, k) => {
+          if (LEAKS.test(f)) return [];
           const sv = rows.map((i) => shap![i].find((e) => e.feature === f)?.shap ?? 0);
           const xv = rows.map((i) => x[i * d + k]);
           const corr = pearson(xv, sv);
-          return { feature: f, label: f.replace(/^gauge_/, '').replace(/_/g, ' '), mean_abs: sv.reduce((a, v) => a + Math.abs(v), 0) / Math.max(1, sv.length), correlation: corr, sign: Math.abs(corr) < 0.1 ? '0' : corr > 0 ? '+' : '-' };
+          return [{ feature: f, label: f.replace(/^gauge_/, '').replace(/_/g, ' '), mean_abs: sv.reduce((a, v) => a + Math.abs(v), 0) / Math.max(1, sv.length), correlation: corr, sign: Math.abs(corr) < 0.1 ? '0' : corr > 0 ? '+' : '-' }];
         });
         feats.sort((a, b) => b.mean_abs - a.mean_abs || a.feature.localeCompare(b.feature));
         explanation = { shap: { baseline: 'path', rows: rows.length, features: feats }, rule: null };

@@ -27,17 +27,17 @@ export interface SampleStore {
  * of 160 small production-like logs (the ingest benchmark's generator, fixed seed), ingested, clustered (HDBSCAN*
  * over the Gauge features) and with a throughput model for the dashboard's predicted-vs-measured plot.
  */
-export async function ensureSampleStore(dir = sampleDir(), log: (line: string) => void = () => undefined): Promise<SampleStore> {
+export async function ensureSampleStore(dir = sampleDir(), log: (line: string) => void = () => undefined, logs = 160): Promise<SampleStore> {
   const db = join(dir, 'sample.duckdb');
   const model = join(dir, 'sample-model.json');
   if (existsSync(db) && existsSync(model)) return { db, model, built: false };
   log(`building the sample store in ${dir} (first start only)…`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const logs = join(dir, 'logs');
-  makeArchive(logs, { logs: 160, seed: 16 });
+  const archive = join(dir, 'logs');
+  makeArchive(archive, { logs, seed: 16 });
   const samples = join(packageRoot(), 'samples');
-  const inputs = [logs, ...readdirSync(samples).filter((f) => f.endsWith('.darshan')).map((f) => join(samples, f))];
+  const inputs = [archive, ...readdirSync(samples).filter((f) => f.endsWith('.darshan')).map((f) => join(samples, f))];
   const tmp = `${db}.tmp`;
   await ingest({ db: tmp, inputs, jobs: 0 });
   const store = await openStore(tmp);
