@@ -2,6 +2,7 @@
 export * from './finding.js';
 export * from './report.js';
 export * from './charts.js';
+export * from './serve-api.js';
 export * from './errors.js';
 export * from './features.js';
 export * from './upgrade.js';

@@ -1,20 +1,9 @@
-import { DXT_SEGMENT_CAP } from '../contract/charts.js';
+import { DXT_SEGMENT_CAP, type DxtSegments } from '../contract/charts.js';
 import type { DxtTable } from '../formats/darshan/index.js';
 import { defineFact } from './define-fact.js';
 
-export interface DxtSegmentsOut {
-  readonly module: string;
-  readonly total: number;
-  readonly ranks: number;
-  readonly files: string[];
-  readonly rank: number[];
-  readonly file: number[];
-  readonly write: number[];
-  readonly start: number[];
-  readonly end: number[];
-  readonly offset: number[];
-  readonly length: number[];
-}
+/** One module's segments as the fact builds them (arrays filled in place). */
+type DxtSegmentsOut = { -readonly [K in keyof Omit<DxtSegments, 'shown'>]: DxtSegments[K] extends readonly (infer T)[] ? T[] : DxtSegments[K] };
 
 /**
  * Which segments of `n` to keep for a plot of at most `cap`: all of them when they fit; else the cap/2 longest

@@ -5,8 +5,8 @@ import { defineFact } from './define-fact.js';
 /**
  * `heatmap.series`: the HEATMAP module (Darshan 3.4+) as PyDarshan plots it — per layer, bytes read and written per
  * time bin summed over ranks, the ranks active in each bin, and a rank × time matrix (ranks summed in groups of
- * equal size beyond HEATMAP_RANK_ROWS rows). Records whose bin width differs from the first are left out, as in
- * `heatmap.timeline`.
+ * equal size beyond HEATMAP_RANK_ROWS rows). Records whose bin width differs from the first are left out.
+ * `heatmap.timeline` is its per-bin sum.
  */
 export default defineFact({
   name: 'heatmap.series',
@@ -27,12 +27,15 @@ export default defineFact({
     const nranks = Math.max(maxRank + 1, facts.tryGet('job')?.processes ?? 1);
     const perRow = Math.max(1, Math.ceil(nranks / HEATMAP_RANK_ROWS));
     const rows = Math.ceil(nranks / perRow);
-    let nbins = 0;
-    for (let r = 0; r < t.length; r++) if (t.binWidthSeconds[r] === width && t.nbins[r] > nbins) nbins = t.nbins[r];
+    const layerOf = (r: number) => (src.log.names.get(t!.ids[r]) ?? '').replace(/^heatmap:/, '') || 'unknown';
+    // Each layer's series are as long as its longest record.
+    const bins = new Map<string, number>();
+    for (let r = 0; r < t.length; r++) if (t.binWidthSeconds[r] === width) bins.set(layerOf(r), Math.max(bins.get(layerOf(r)) ?? 0, t.nbins[r]));
     const byLayer = new Map<string, { read: Float64Array; write: Float64Array; active: Float64Array; matrix: Float64Array[] }>();
     for (let r = 0; r < t.length; r++) {
       if (t.binWidthSeconds[r] !== width) continue;
-      const layer = (src.log.names.get(t.ids[r]) ?? '').replace(/^heatmap:/, '') || 'unknown';
+      const layer = layerOf(r);
+      const nbins = bins.get(layer)!;
       let e = byLayer.get(layer);
       if (!e) byLayer.set(layer, (e = { read: new Float64Array(nbins), write: new Float64Array(nbins), active: new Float64Array(nbins), matrix: Array.from({ length: rows }, () => new Float64Array(nbins)) }));
       const row = rankCol[r] >= 0 ? Math.min(rows - 1, Math.floor(rankCol[r] / perRow)) : -1;

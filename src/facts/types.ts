@@ -1,3 +1,4 @@
+import type { AccessSizeHistogram, DxtSegments, ModuleFiles, ModuleOperations } from '../contract/charts.js';
 import type { IdGroups } from './group.js';
 
 /** `job`: identity and banner facts from the job record. */
@@ -391,27 +392,17 @@ export interface CompletenessFact {
 
 /** `modules.operations`: operation counts per module (PyDarshan's order). */
 export interface ModuleOperationsFact {
-  readonly modules: readonly { readonly module: string; readonly ops: readonly { readonly op: string; readonly count: number }[] }[];
+  readonly modules: readonly ModuleOperations[];
 }
 
 /** `modules.accessSizes`: requests per Darshan access-size bin, per module. */
 export interface AccessSizesFact {
-  readonly modules: readonly { readonly module: string; readonly read: readonly number[]; readonly write: readonly number[] }[];
+  readonly modules: readonly AccessSizeHistogram[];
 }
 
 /** `modules.files`: files per module by use, bytes, and sizes per FILE_SIZE_BINS bin. */
 export interface ModuleFilesFact {
-  readonly modules: readonly {
-    readonly module: string;
-    readonly total: number;
-    readonly readOnly: number;
-    readonly writeOnly: number;
-    readonly readWrite: number;
-    readonly noData: number;
-    readonly bytesRead: number;
-    readonly bytesWritten: number;
-    readonly sizes: readonly number[];
-  }[];
+  readonly modules: readonly ModuleFiles[];
 }
 
 /** `heatmap.series`: HEATMAP per layer, reads and writes per bin and a rank × bin matrix. */
@@ -427,21 +418,9 @@ export interface HeatmapSeriesFact {
   }[];
 }
 
-/** `dxt.segments`: DXT segments per module, capped for plotting. */
+/** `dxt.segments`: DXT segments per module, capped for plotting (the report's `charts.dxt` less `shown`). */
 export interface DxtSegmentsFact {
-  readonly modules: readonly {
-    readonly module: string;
-    readonly total: number;
-    readonly ranks: number;
-    readonly files: readonly string[];
-    readonly rank: readonly number[];
-    readonly file: readonly number[];
-    readonly write: readonly number[];
-    readonly start: readonly number[];
-    readonly end: readonly number[];
-    readonly offset: readonly number[];
-    readonly length: readonly number[];
-  }[];
+  readonly modules: readonly Omit<DxtSegments, 'shown'>[];
 }
 
 /** Every fact, by name. */

@@ -178,43 +178,35 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   // --- API ------------------------------------------------------------------------------------------------
   app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { path: store.path, writable: !!o.write } : null, model: model ? model.target.column : null, running: pool.running, queued: pool.queued }));
 
-  app.post<{ Querystring: { name?: string } }>(
-    '/api/reports',
-    { schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } }, additionalProperties: false } } },
-    async (req, reply) => {
-      if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
-      const body = req.body;
-      if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, 'empty upload: send the bytes of a Darshan log as the request body');
-      const name = uploadName(req.query.name, req.headers['x-filename'], 'upload.darshan');
-      const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
-      const r = await pool.submit({ kind: 'bytes', name, bytes }, [bytes.buffer as ArrayBuffer]);
-      let stored = false;
-      let added = false;
-      if (jobs && o.write) {
-        added = await jobs.storeUpload(r.hash, r.row, r.report, toolVersion());
-        stored = true;
-      }
-      remember(r.hash, r.report, r.row);
-      const url = `/jobs/${r.hash}`;
-      const learned = model ? JSON.stringify(learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>)) : 'null';
-      reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
-      return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report},"learned":${learned}}`);
-    },
-  );
+  /** An upload route: the token, a body, a name, then the task on the decoding pool. */
+  const uploadRoute = (path: string, what: string, fallback: string, kind: 'bytes' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
+    app.post<{ Querystring: { name?: string } }>(
+      path,
+      { schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } }, additionalProperties: false } } },
+      async (req, reply) => {
+        if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
+        const body = req.body;
+        if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, `empty upload: send the bytes of ${what} as the request body`);
+        const name = uploadName(req.query.name, req.headers['x-filename'], fallback);
+        const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
+        return answer(await pool.submit({ kind, name, bytes }, [bytes.buffer as ArrayBuffer]), reply);
+      },
+    );
 
-  app.post<{ Querystring: { name?: string } }>(
-    '/api/traces',
-    { schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } }, additionalProperties: false } } },
-    async (req, reply) => {
-      if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
-      const body = req.body;
-      if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, 'empty upload: send the bytes of a trace file as the request body');
-      const name = uploadName(req.query.name, req.headers['x-filename'], 'trace.pfw');
-      const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
-      const r = await pool.submit({ kind: 'trace', name, bytes }, [bytes.buffer as ArrayBuffer]);
-      return reply.type('application/json; charset=utf-8').send(r.report);
-    },
-  );
+  uploadRoute('/api/reports', 'a Darshan log', 'upload.darshan', 'bytes', async (r, reply) => {
+    let stored = false;
+    let added = false;
+    if (jobs && o.write) {
+      added = await jobs.storeUpload(r.hash, r.row, r.report, toolVersion());
+      stored = true;
+    }
+    remember(r.hash, r.report, r.row);
+    const url = `/jobs/${r.hash}`;
+    const learned = model ? JSON.stringify(learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>)) : 'null';
+    reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
+    return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report},"learned":${learned}}`);
+  });
+  uploadRoute('/api/traces', 'a trace file', 'trace.pfw', 'trace', async (r, reply) => reply.type('application/json; charset=utf-8').send(r.report));
 
   app.get<{ Querystring: Record<string, string | number | undefined> }>(
     '/api/jobs',

@@ -1,4 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
+import type { ClusterNodeExplanation, ClusterNodeRows, ClusterNodeSummary, ClusterNodeView } from '../contract/index.js';
 import { appendRow, type Store } from '../store/db.js';
 import { REPORT_COLUMNS } from '../store/schema.js';
 import { insertJsonRows } from '../store/ingest.js';
@@ -36,27 +37,6 @@ export interface JobFilter {
 const LIST_COLUMNS = ['hash', 'path', 'app', 'exe', 'job_id', 'uid', 'nprocs', 'start_epoch', 'run_time', 'total_bytes', 'io_time', 'posix_perf_mibs', 'worst_level', 'problems', 'insight_codes'];
 
 type Row = Record<string, Value>;
-
-/** A cluster node as the dashboard reads it. */
-export interface NodeView {
-  id: number;
-  parent: number | null;
-  depth: number;
-  size: number;
-  selected: boolean;
-  label: number | null;
-  stability: number | null;
-  lambdaBirth: number | null;
-  /** Jobs of the node's subtree that are in `jobs`. */
-  jobs: number;
-  /** Median POSIX throughput (MiB/s, agg_perf_by_slowest) of those jobs, else the run's target median. */
-  medianThroughput: number | null;
-  /** Σ I/O time (s) of those jobs, else the run's stored io_time total. */
-  ioTime: number | null;
-  summary: unknown;
-  explanation: unknown;
-  model: unknown;
-}
 
 const json = (v: Value): unknown => {
   if (typeof v !== 'string') return null;
@@ -232,7 +212,7 @@ export class JobStore {
   }
 
   /** Every node of a run with its jobs, median throughput and I/O time over its subtree. */
-  async tree(run: string): Promise<NodeView[]> {
+  async tree(run: string): Promise<ClusterNodeView[]> {
     const nodes = await this.rows(
       'SELECT id, parent, depth, size, selected, label, stability, lambda_birth, target_median, summary, explanation, model FROM clusters WHERE run_id = ? ORDER BY id',
       [run],
@@ -254,7 +234,7 @@ export class JobStore {
     }
     return nodes.map((n) => {
       const id = Number(n.id);
-      const summary = json(n.summary) as { io_time?: { total?: number } } | null;
+      const summary = json(n.summary) as ClusterNodeSummary | null;
       return {
         id,
         parent: n.parent === null ? null : Number(n.parent),
@@ -268,7 +248,7 @@ export class JobStore {
         medianThroughput: median(thr.get(id) ?? []) ?? (typeof n.target_median === 'number' ? n.target_median : null),
         ioTime: io.has(id) ? io.get(id)! : (summary?.io_time?.total ?? null),
         summary,
-        explanation: json(n.explanation),
+        explanation: json(n.explanation) as ClusterNodeExplanation | null,
         model: json(n.model),
       };
     });
@@ -278,7 +258,7 @@ export class JobStore {
    * A node's rows for parallel coordinates: the run's feature values of up to `cap` member jobs (an even spread in
    * key order), and with a model its predicted and measured target.
    */
-  async nodeRows(run: string, node: number, cap: number, model: TrainedModel | null): Promise<{ features: string[]; rows: { key: string; values: (number | null)[] }[]; scatter: { key: string; predicted: number; measured: number | null; ood: boolean }[] | null; target: string | null }> {
+  async nodeRows(run: string, node: number, cap: number, model: TrainedModel | null): Promise<ClusterNodeRows> {
     const [r] = await this.rows('SELECT source_table, key_column, features FROM cluster_runs WHERE run_id = ?', [run]);
     if (!r) return { features: [], rows: [], scatter: null, target: null };
     const table = String(r.source_table);

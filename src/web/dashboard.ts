@@ -1,33 +1,17 @@
+import type { ClusterNodeRows, ClusterNodeView } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
 import { formatCount, formatSeconds } from '../text/format.js';
 import { chart } from './charts.js';
 import { api, el, errorBox, kv, main } from './dom.js';
 
-interface NodeView {
-  id: number;
-  parent: number | null;
-  depth: number;
-  size: number;
-  selected: boolean;
-  label: number | null;
-  jobs: number;
-  medianThroughput: number | null;
-  ioTime: number | null;
-  summary: { features?: Record<string, { median: number; q1: number; q3: number }> } | null;
-  explanation: { shap?: { features?: { feature: string; label?: string; mean_abs: number; sign: string }[] } | null; rule?: { text?: string } | null } | null;
-}
+type NodeView = ClusterNodeView;
 interface ClustersAnswer {
   runs: { run_id: string; created_at: string; rows: number; clusters: number; noise: number; source_table: string; note: string | null }[];
   run: string | null;
   nodes: NodeView[];
   model: { target: string; features: string[] } | null;
 }
-interface NodeRows {
-  features: string[];
-  rows: { key: string; values: (number | null)[] }[];
-  scatter: { key: string; predicted: number; measured: number | null; ood: boolean }[] | null;
-  target: string | null;
-}
+type NodeRows = ClusterNodeRows;
 
 type ColourBy = 'throughput' | 'io';
 
