@@ -34,6 +34,8 @@ const LAYERS: Record<string, readonly string[]> = {
   serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster'],
   /** The web pages' script (a browser bundle): the contract, the text helpers and the shared plot model only. */
   web: ['contract', 'text', 'render'],
+  /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */
+  slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store', 'trace/analysis'],
   cli: ['*'],
   testing: ['*'],
   /** The fuzz harness (npm run fuzz): a development tool, not shipped. */

@@ -1,11 +1,5 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { serveTasks } from '../util/tasks.js';
 import { selectMlp, type SelectionData } from './select.js';
 
 // Runs the MLP's selection and refit on a second core while the main thread trains the other families.
-if (parentPort) {
-  const port = parentPort;
-  selectMlp(workerData as SelectionData).then(
-    (result) => port.postMessage({ ok: true, result }),
-    (e: unknown) => port.postMessage({ ok: false, error: e instanceof Error ? e.message : String(e) }),
-  );
-}
+serveTasks<SelectionData, Awaited<ReturnType<typeof selectMlp>>>((task) => selectMlp(task));

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { distFile } from '../util/package-root.js';
+import { runTasks } from '../util/tasks.js';
 import { LearnInputError } from './errors.js';
 import { leakGuard, type LeakReport } from './leak-guard.js';
 import { baselineMetrics, logMetrics, quantileSorted, toModelSpace } from './metrics.js';
@@ -51,16 +51,19 @@ function usableRows(table: Table, target: string): { rows: Int32Array; y: Float6
   return { rows: Int32Array.from(rows), y: Float64Array.from(rows, (r) => toModelSpace(col[r])), dropped: table.nRows - rows.length };
 }
 
-function runMlpWorker(data: SelectionData): Promise<Selected & { backend: string }> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(distFile('learn/mlp-worker.js'), { workerData: data });
-    w.once('message', (msg: { ok: boolean; result?: Selected & { backend: string }; error?: string }) => {
-      void w.terminate();
-      if (msg.ok && msg.result) resolve(msg.result);
-      else reject(new Error(`MLP training failed: ${msg.error}`));
-    });
-    w.once('error', reject);
+/** The MLP's selection and refit on a second core (the one task runner, one task). */
+async function runMlpWorker(data: SelectionData): Promise<Selected & { backend: string }> {
+  let out: (Selected & { backend: string }) | null = null;
+  await runTasks<SelectionData, Selected & { backend: string }>({
+    script: distFile('learn/mlp-worker.js'),
+    threads: 1,
+    tasks: [data],
+    onResult: (r) => {
+      out = r;
+    },
   });
+  if (!out) throw new Error('MLP training returned nothing');
+  return out;
 }
 
 /**

@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BusyError, InputError, UsageError } from '../contract/errors.js';
 import type { Cell } from './row.js';
-import { MIGRATIONS, SCHEMA_VERSION, createStatements, type ColumnSpec } from './schema.js';
+import { CHECK_COLUMNS, MIGRATIONS, SCHEMA_VERSION, createStatements, type ColumnSpec } from './schema.js';
+import { checkCatalog } from '../pipeline/catalog.js';
 
 /** The default database file of the store commands. */
 export const DEFAULT_DB = 'iolens.duckdb';
@@ -65,7 +66,10 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
   };
   try {
     if (opts.readOnly) await checkVersion(store);
-    else await ensureSchema(store);
+    else {
+      await ensureSchema(store);
+      await refreshCatalog(store);
+    }
   } catch (err) {
     store.close();
     throw err;
@@ -90,6 +94,22 @@ async function checkVersion(store: Store): Promise<void> {
   if (v === 0) throw new InputError(`${store.path} is not an IOLens job store (no iolens_meta table)`);
   if (v > SCHEMA_VERSION) throw new UsageError(`${store.path} has store schema ${v}, newer than this IOLens understands (${SCHEMA_VERSION}); upgrade IOLens`);
   if (v < SCHEMA_VERSION) throw new UsageError(`${store.path} has store schema ${v}; run any iolens ingest on it (or iolens merge) to migrate it to ${SCHEMA_VERSION}`);
+}
+
+/** Writes this IOLens's check catalogue into `checks` (what the `insights` view joins to name problems). */
+async function refreshCatalog(store: Store): Promise<void> {
+  const rows = checkCatalog();
+  await store.con.run('BEGIN TRANSACTION');
+  try {
+    await store.con.run('DELETE FROM checks');
+    const app = await store.con.createAppender('checks');
+    for (const r of rows) appendRow(app, CHECK_COLUMNS, [r.code, r.problem, r.title, r.defaultLevel]);
+    app.closeSync();
+    await store.con.run('COMMIT');
+  } catch (err) {
+    await store.con.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
 }
 
 /**

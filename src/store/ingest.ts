@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { appendRow, jsonColumns, openStore, sqlString, type Store } from './db.js';
-import { Progress } from './progress.js';
+import { Progress, type ProgressMode } from './progress.js';
 import { logToRow, withJson, type Cell, type RowResult } from './row.js';
 import { ERROR_COLUMNS, FILE_COLUMNS, JOB_COLUMNS, SOURCE_COLUMNS } from './schema.js';
 import { expandInputs, shardOf, type Candidate } from './walk.js';
@@ -21,7 +21,12 @@ export interface IngestOptions {
   jobs?: number;
   /** Rows per transaction. */
   batchRows?: number;
-  progress?: boolean;
+  /** `bar` (a terminal), `lines` (a batch job: a line every 10 s), `off` (default); `true` means `bar`. */
+  progress?: boolean | ProgressMode;
+  /** Seconds between two progress lines in `lines` mode (default 10). */
+  progressEverySeconds?: number;
+  /** Stops the ingest cleanly: no new log is started, the logs in progress are committed, temporary files removed. */
+  signal?: AbortSignal;
   /** Run the checks and store the insight columns (default true). */
   report?: boolean;
   /** Decompression budget of one log (default 1 GiB). */
@@ -44,6 +49,8 @@ export interface IngestStats {
   /** Bytes read by this run. */
   bytes: number;
   seconds: number;
+  /** The run was stopped through `signal`: the logs not reached are left for the next ingest. */
+  interrupted?: boolean;
 }
 
 interface Pending {
@@ -114,7 +121,7 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
   }
 
   const stats: IngestStats = { candidates: cands.length, skipped, inserted: 0, duplicates: 0, errors: 0, bytes: 0, seconds: 0 };
-  const progress = new Progress(todo.length, !!opts.progress);
+  const progress = new Progress(todo.length, opts.progress === true ? 'bar' : opts.progress || 'off', process.stderr, opts.progressEverySeconds ?? 10);
   const batchRows = opts.batchRows ?? 2000;
   const info = new Map<string, Pending>();
   for (const p of todo) info.set(p.cand.path, p);
@@ -147,21 +154,33 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
     await accept(unreadable.map((p): RowResult => ({ ok: false, path: p.cand.path, fileBytes: 0, error: p.cand.error! })));
   }
   const nWorkers = Math.min(opts.jobs ?? availableParallelism(), Math.max(1, Math.ceil(todo.length / 64)));
-  if (nWorkers <= 0 || todo.length < 64) {
-    for (const p of todo) await accept([withJson(logToRow(p.cand.path, { files: opts.files, report: opts.report !== false, ...(opts.maxInflate !== undefined ? { maxInflate: opts.maxInflate } : {}) }))]);
-  } else {
-    await runWorkers(todo, nWorkers, opts, accept);
+  try {
+    if (nWorkers <= 0 || todo.length < 64) {
+      for (const p of todo) {
+        if (opts.signal?.aborted) break;
+        await accept([withJson(logToRow(p.cand.path, { files: opts.files, report: opts.report !== false, ...(opts.maxInflate !== undefined ? { maxInflate: opts.maxInflate } : {}) }))]);
+      }
+    } else {
+      await runWorkers(todo, nWorkers, opts, accept);
+    }
+    await flush();
+  } finally {
+    // The staging folder holds only batches in flight: never leave it (or its files) behind.
+    rmSync(stagingDir(store), { recursive: true, force: true });
   }
-  await flush();
   progress.update(done, stats.bytes, true);
   progress.finish();
   stats.seconds = (Date.now() - t0) / 1000;
+  if (opts.signal?.aborted && done < todo.length + unreadable.length) stats.interrupted = true;
   return stats;
 }
 
-/** Feeds paths to worker threads in batches of 32, two outstanding per worker; results arrive in any order. */
+/**
+ * Feeds paths to worker threads in batches (at most 32, smaller for small archives so progress moves smoothly), two
+ * outstanding per worker; results arrive in any order.
+ */
 async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accept: (r: RowResult[]) => Promise<void>): Promise<void> {
-  const chunk = 32;
+  const chunk = Math.max(1, Math.min(32, Math.ceil(todo.length / (n * 64))));
   const tasks: IngestTask[] = [];
   for (let i = 0; i < todo.length; i += chunk) tasks.push({ paths: todo.slice(i, i + chunk).map((p) => p.cand.path) });
   const data: IngestWorkerData = { files: !!opts.files, report: opts.report !== false, ...(opts.maxInflate !== undefined ? { maxInflate: opts.maxInflate } : {}) };
@@ -173,6 +192,7 @@ async function runWorkers(todo: Pending[], n: number, opts: IngestOptions, accep
     inFlight: 2,
     // Results are handled one batch at a time, so commits never interleave.
     onResult: (results) => accept(results),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
 }
 

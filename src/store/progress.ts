@@ -1,16 +1,35 @@
-/** A one-line progress bar with rate and ETA, redrawn at most a few times a second; silent unless enabled. */
+/**
+ * Progress of an ingest: on a terminal (`bar`) a one-line bar with rate and ETA redrawn a few times a second; in a
+ * batch job (`lines`) one plain line every `everySeconds`; silent with `off`.
+ */
+export type ProgressMode = 'bar' | 'lines' | 'off';
+
 export class Progress {
   private last = 0;
   private readonly start = Date.now();
   constructor(
     private readonly total: number,
-    private readonly enabled: boolean,
-    private readonly out: NodeJS.WriteStream = process.stderr,
-  ) {}
+    private readonly mode: ProgressMode,
+    private readonly out: { write(s: string): unknown } = process.stderr,
+    private readonly everySeconds = 10,
+  ) {
+    // The first plain line comes after one period, not at once.
+    if (mode === 'lines') this.last = this.start;
+  }
 
   update(done: number, bytes: number, force = false): void {
-    if (!this.enabled) return;
+    if (this.mode === 'off') return;
     const now = Date.now();
+    if (this.mode === 'lines') {
+      if (!force && now - this.last < this.everySeconds * 1000) return;
+      this.last = now;
+      const secs = Math.max(0.001, (now - this.start) / 1000);
+      const rate = done / secs;
+      const eta = rate > 0 && done < this.total ? formatSecs((this.total - done) / rate) : '--';
+      const pct = this.total > 0 ? ((done / this.total) * 100).toFixed(1) : '100.0';
+      this.out.write(`iolens: ingest ${done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} logs (${pct}%), ${Math.round(rate).toLocaleString('en-US')} logs/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s, ETA ${eta}\n`);
+      return;
+    }
     if (!force && now - this.last < 200) return;
     this.last = now;
     const secs = Math.max(0.001, (now - this.start) / 1000);
@@ -25,7 +44,7 @@ export class Progress {
   }
 
   finish(): void {
-    if (this.enabled) this.out.write('\r\x1b[K');
+    if (this.mode === 'bar') this.out.write('\r\x1b[K');
   }
 }
 

@@ -145,6 +145,17 @@ export const CLUSTER_MEMBER_COLUMNS: readonly ColumnSpec[] = [
   c('outlier_score', 'DOUBLE', 'GLOSH outlier score (0–1)'),
 ];
 
+/** The check catalogue (refreshed by every writer): what each stored insight code is about. */
+export const CHECK_COLUMNS: readonly ColumnSpec[] = [
+  c('code', 'VARCHAR', 'check code (primary key)'),
+  c('problem', 'VARCHAR', 'the problem tag of its findings, NULL for untagged observations'),
+  c('title', 'VARCHAR', 'what the check reports'),
+  c('default_level', 'VARCHAR', 'its default level'),
+];
+
+/** One row per stored insight, with the problem its check names. */
+const INSIGHTS_VIEW = `CREATE OR REPLACE VIEW insights AS SELECT i.hash, i.app, i.code, i.level, c.problem FROM (SELECT hash, app, unnest(insight_codes) AS code, unnest(insight_levels) AS level FROM jobs WHERE insight_codes IS NOT NULL) i LEFT JOIN checks c USING (code)`;
+
 /**
  * Report documents kept with their job (`iolens serve` stores the report of every upload it is asked to keep): the
  * web pages read a job's plots and findings from here. Jobs ingested without a report have no row.
@@ -174,8 +185,9 @@ export function createStatements(): string[] {
     ddl('cluster_runs', CLUSTER_RUN_COLUMNS, 'run_id'),
     ddl('clusters', CLUSTER_COLUMNS),
     ddl('cluster_members', CLUSTER_MEMBER_COLUMNS),
+    ddl('checks', CHECK_COLUMNS, 'code'),
     ddl('reports', REPORT_COLUMNS, 'hash'),
-    `CREATE OR REPLACE VIEW insights AS SELECT hash, app, unnest(insight_codes) AS code, unnest(insight_levels) AS level FROM jobs WHERE insight_codes IS NOT NULL`,
+    INSIGHTS_VIEW,
   ];
 }
 
@@ -184,7 +196,8 @@ export function createStatements(): string[] {
  * is stamped.
  *
  * - 3 → 4: the table `reports` (report documents of jobs, written by `iolens serve --write`; empty).
- * - 2 → 3: the clustering tables `cluster_runs`, `clusters`, `cluster_members` (empty).
+ * - 2 → 3: the clustering tables `cluster_runs`, `clusters`, `cluster_members` (empty); the check catalogue
+ *   `checks`, and the `insights` view names each insight's problem.
  * - 1 → 2: `jobs.exe` becomes the executable (the command line's first word, as the report's `job.exe`) and the
  *   whole command line moves to the new column `command`. Rows written before keep their `problems` as computed
  *   then (all insights' tags; from 2 on, HIGH and WARN only).
@@ -198,6 +211,8 @@ export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promis
     await sql(ddl('cluster_runs', CLUSTER_RUN_COLUMNS, 'run_id'));
     await sql(ddl('clusters', CLUSTER_COLUMNS));
     await sql(ddl('cluster_members', CLUSTER_MEMBER_COLUMNS));
+    await sql(ddl('checks', CHECK_COLUMNS, 'code'));
+    await sql(INSIGHTS_VIEW);
   },
   async (sql) => {
     await sql(ddl('reports', REPORT_COLUMNS, 'hash'));

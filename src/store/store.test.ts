@@ -370,13 +370,29 @@ test('summary and export on a synthetic archive', async () => {
       const csv = renderSummary(sum, 'csv', 'interfaces');
       assert.match(csv, /^interface,jobs,pct_jobs\r\nPOSIX,40,100\r\n/);
       const out = await exportParquet(s.con, join(dir, 'pq'));
-      assert.deepEqual(out.map((o) => [o.table, o.rows]), [['jobs', 40], ['ingest_errors', 2]]);
+      const [[nInsights]] = (await s.con.runAndReadAll('SELECT count(*) FROM insights')).getRows();
+      assert.ok(Number(nInsights) > 40);
+      assert.deepEqual(out.map((o) => [o.table, o.rows]), [['jobs', 40], ['insights', Number(nInsights)], ['ingest_errors', 2]]);
+      const ins = (await s.con.runAndReadAll(`SELECT count(*) FILTER (WHERE problem IS NOT NULL), count(*) FROM read_parquet('${join(dir, 'pq', 'insights.parquet')}')`)).getRows();
+      assert.equal(Number(ins[0][1]), Number(nInsights));
+      assert.ok(Number(ins[0][0]) > 0, 'insights carry their problem tag');
+      // Problems count only HIGH and WARN findings (an OK 'writes are sequential' is not a random-write problem).
+      const probs = sum.sections.find((x) => x.id === 'problems')!;
+      const [[okRandom]] = (await s.con.runAndReadAll(`SELECT count(DISTINCT hash) FROM insights WHERE problem = 'random-write' AND level NOT IN ('HIGH', 'WARN')`)).getRows();
+      assert.ok(Number(okRandom) > 0);
+      const rw = probs.rows.find((r) => r[0] === 'random-write');
+      const [[raised]] = (await s.con.runAndReadAll(`SELECT count(DISTINCT hash) FROM insights WHERE problem = 'random-write' AND level IN ('HIGH', 'WARN')`)).getRows();
+      assert.equal(rw ? rw[1] : 0, Number(raised));
+      // Human units in text: bytes and durations, never raw numbers like 591417908404375.
+      const text = renderSummary(sum, 'text');
+      assert.match(text, /total_bytes +\d+(\.\d+)? (B|KiB|MiB|GiB|TiB)\n/);
+      assert.match(text, /io_time_s +\d+(\.\d+)? (µs|ms|s)\n|io_time_s +\d+ h \d\d min\n/);
       const back = (await s.con.runAndReadAll(`SELECT count(*), count(DISTINCT hash) FROM read_parquet('${join(dir, 'pq', 'jobs.parquet')}')`)).getRows();
       assert.deepEqual(back[0].map(Number), [40, 40]);
     } finally {
       s.close();
     }
-    assert.deepEqual(readdirSync(join(dir, 'pq')).sort(), ['ingest_errors.parquet', 'jobs.parquet']);
+    assert.deepEqual(readdirSync(join(dir, 'pq')).sort(), ['ingest_errors.parquet', 'insights.parquet', 'jobs.parquet']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,6 +2,10 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../render/table.js';
 import { plain } from './values.js';
 import { escapeTerminal } from '../text/escape.js';
+import { formatBytes, formatSeconds } from '../text/format.js';
+
+/** How a numeric column reads for people (text and Markdown); JSON and CSV keep the raw numbers. */
+export type ColumnUnit = 'bytes' | 'seconds' | 'mibs';
 
 /** One table of the facility summary. */
 export interface Section {
@@ -10,11 +14,29 @@ export interface Section {
   readonly columns: string[];
   readonly rows: Value[][];
   readonly note?: string;
+  readonly units?: Readonly<Record<string, ColumnUnit>>;
 }
 
 export interface Summary {
   readonly overview: Record<string, Value>;
   readonly sections: Section[];
+}
+
+/** Units of the overview's measures. */
+const OVERVIEW_UNITS: Readonly<Record<string, ColumnUnit>> = { total_bytes: 'bytes', io_time_s: 'seconds' };
+
+function human(v: Value, unit: ColumnUnit | undefined): Value {
+  if (typeof v !== 'number' || unit === undefined) return v;
+  if (unit === 'bytes') return formatBytes(v);
+  if (unit === 'seconds') return formatSeconds(v);
+  return `${formatBytes(v * 1048576)}/s`;
+}
+
+/** A section with its unit columns in human units (for text and Markdown). */
+function humanRows(x: Section): Value[][] {
+  if (!x.units) return x.rows;
+  const units = x.columns.map((c) => x.units![c]);
+  return x.rows.map((r) => r.map((v, i) => human(v, units[i])));
 }
 
 async function rows(con: DuckDBConnection, sql: string): Promise<{ columns: string[]; rows: Value[][] }> {
@@ -58,12 +80,14 @@ export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Sum
      FROM jobs WHERE insight_codes IS NOT NULL GROUP BY 1 ORDER BY jobs DESC, 1`,
   );
   sections.push({ id: 'levels', title: 'Jobs per worst insight level', ...levels, note: noReport });
+  // A problem counts only where a finding raised it (HIGH or WARN): an OK "writes are sequential" is no problem.
   const problems = await rows(
     con,
-    `SELECT problem, count(*) AS jobs, ${pct('count(*)')} AS pct_jobs
-     FROM (SELECT unnest(problems) AS problem FROM jobs WHERE problems IS NOT NULL) GROUP BY problem ORDER BY jobs DESC, problem`,
+    `SELECT problem, count(DISTINCT hash) AS jobs, ${pct('count(DISTINCT hash)')} AS pct_jobs,
+            count(DISTINCT hash) FILTER (WHERE level = 'HIGH') AS jobs_high
+     FROM insights WHERE level IN ('HIGH', 'WARN') AND problem IS NOT NULL GROUP BY problem ORDER BY jobs DESC, problem`,
   );
-  sections.push({ id: 'problems', title: 'Jobs per problem', ...problems, note: noReport });
+  sections.push({ id: 'problems', title: 'Jobs per problem (HIGH or WARN findings)', ...problems, note: noReport });
   const ifaces = await rows(
     con,
     `SELECT interface, count(*) AS jobs, ${pct('count(*)')} AS pct_jobs
@@ -85,14 +109,14 @@ export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Sum
      FROM (SELECT posix_perf_mibs AS v FROM jobs WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0 AND posix_perf_time > 0)`,
   );
   sections.push({ id: 'throughput', title: 'POSIX throughput (agg_perf_by_slowest), jobs that moved data', ...thr });
-  sections.push({ id: 'throughput_quantiles', title: 'POSIX throughput quantiles (MiB/s)', ...q });
+  sections.push({ id: 'throughput_quantiles', title: 'POSIX throughput quantiles (MiB/s)', ...q, units: { min: 'mibs', p10: 'mibs', p25: 'mibs', p50: 'mibs', p75: 'mibs', p90: 'mibs', max: 'mibs' } });
   const apps = await rows(
     con,
-    `SELECT app, count(*) AS jobs, round(sum(io_time) / 3600, 3) AS io_hours, round(sum(total_bytes) / 1073741824, 3) AS gib,
-            round(median(posix_perf_mibs) FILTER (WHERE posix_perf_bytes > 0), 3) AS median_posix_mibs
-     FROM jobs GROUP BY app ORDER BY io_hours DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
+    `SELECT app, count(*) AS jobs, sum(io_time) AS io_time_s, sum(total_bytes) AS bytes,
+            median(posix_perf_mibs) FILTER (WHERE posix_perf_bytes > 0) AS median_posix_mibs
+     FROM jobs GROUP BY app ORDER BY io_time_s DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
   );
-  sections.push({ id: 'apps', title: 'Top applications by I/O time (cumulative over ranks)', ...apps });
+  sections.push({ id: 'apps', title: 'Top applications by I/O time (cumulative over ranks)', ...apps, units: { io_time_s: 'seconds', bytes: 'bytes', median_posix_mibs: 'mibs' } });
   return { overview, sections };
 }
 
@@ -114,20 +138,20 @@ export function renderSummary(s: Summary, format: SummaryFormat, only?: string):
   }
   if (format === 'md') {
     const out: string[] = ['# IOLens facility summary', ''];
-    out.push(tableMarkdown(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
+    out.push(tableMarkdown(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, human(v, OVERVIEW_UNITS[k])])));
     for (const x of secs) {
       out.push(`## ${markdownCell(x.title)}`, '');
       if (x.note) out.push(`_${markdownCell(x.note)}_`, '');
-      out.push(x.rows.length > 0 ? tableMarkdown(x.columns, x.rows) : '(no rows)\n');
+      out.push(x.rows.length > 0 ? tableMarkdown(x.columns, humanRows(x)) : '(no rows)\n');
     }
     return out.join('\n');
   }
   const out: string[] = ['IOLens facility summary', ''];
-  out.push(tableText(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, v])));
+  out.push(tableText(['measure', 'value'], Object.entries(s.overview).map(([k, v]) => [k, human(v, OVERVIEW_UNITS[k])])));
   for (const x of secs) {
     out.push(escapeTerminal(x.title));
     if (x.note) out.push(`  ${escapeTerminal(x.note)}`);
-    out.push(x.rows.length > 0 ? tableText(x.columns, x.rows) : '  (no rows)\n');
+    out.push(x.rows.length > 0 ? tableText(x.columns, humanRows(x)) : '  (no rows)\n');
   }
   return out.join('\n');
 }

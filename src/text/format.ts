@@ -54,3 +54,15 @@ export function plural(n: number, singular: string, pluralForm = `${singular}s`)
 export function formatRate(bytesPerSecond: number): string {
   return `${formatBytes(bytesPerSecond)}/s`;
 }
+
+/** Compresses a sorted list of integers into ranges: [0, 1, 2, 5] → "0-2, 5" (`sep` between the ranges). */
+export function formatRanges(xs: readonly number[], sep = ', '): string {
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length; ) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    parts.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
+    i = j + 1;
+  }
+  return parts.join(sep);
+}

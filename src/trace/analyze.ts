@@ -65,7 +65,20 @@ export interface AnalyzeOptions {
   /** Budgets of the readers (decompressed bytes, line length). */
   readonly limits?: ReadLimits;
   readonly toolVersion?: string;
+  /** Called as events are read (single-threaded reading), with the count so far: for progress displays. */
+  readonly onProgress?: (events: number) => void;
+  /** Supplies the cube of a layer mask instead of reading the trace (a sharded run: merged partial cubes, shards.ts). */
+  readonly cubeSource?: CubeSource;
 }
+
+/** A cube with its dictionaries and what the reader reported. */
+export interface BuiltCube {
+  cube: CubeData;
+  dicts: TraceDicts;
+  read: ReadResult;
+}
+
+export type CubeSource = (layerMask: number) => Promise<BuiltCube>;
 
 export interface Analysis {
   report: Report;
@@ -74,6 +87,7 @@ export interface Analysis {
 }
 
 async function buildCube(src: TraceSource, mask: number, smallBytes: number, opts: AnalyzeOptions): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
+  if (opts.cubeSource) return opts.cubeSource(mask);
   const cubeOpts = { layerMask: mask, smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
   const threads = opts.threads ?? (shouldUseWorkers(src) ? undefined : 1);
   if (threads === undefined || threads > 1) {
@@ -82,7 +96,16 @@ async function buildCube(src: TraceSource, mask: number, smallBytes: number, opt
   }
   const dicts = new TraceDicts();
   const cube = new Cube(cubeOpts);
-  const read = await readSource(src, new ChunkWriter(dicts, (chunk) => cube.add(chunk)), opts.limits);
+  let events = 0;
+  const onProgress = opts.onProgress;
+  const read = await readSource(
+    src,
+    new ChunkWriter(dicts, (chunk) => {
+      cube.add(chunk);
+      if (onProgress) onProgress((events += chunk.length));
+    }),
+    opts.limits,
+  );
   return { cube: cube.snapshot(), dicts, read };
 }
 

@@ -23,7 +23,7 @@ export const S_LAST = S_SMALL_READ + 5;
 export const STRIDE = S_SMALL_READ + 6;
 
 const FILE_SPAN = 2 ** 26;
-const WIN_BIAS = 2 ** 17;
+export const WIN_BIAS = 2 ** 17;
 const WIN_SPAN = 2 ** 18;
 /** Coarsen the base window when a trace spans more windows than this. */
 export const MAX_WINDOWS = 20000;

@@ -6,7 +6,7 @@ import { mergeCubes, type CubeData, type CubeOptions } from './cube.js';
 import { runTasks } from '../util/tasks.js';
 import type { ReadLimits } from '../util/limits.js';
 import { TraceDicts } from './model.js';
-import { formatRanges, recorderRanks } from './readers/recorder.js';
+import { missingRanksWarning, recorderRanks } from './readers/recorder.js';
 import type { TraceSource } from './readers/index.js';
 import type { ReadResult } from './readers/types.js';
 
@@ -22,11 +22,42 @@ export interface WorkerRequest {
   limits?: ReadLimits;
 }
 
+/** The dictionaries of a partial cube in serialisable form (worker replies, partial-cube files). */
+export interface DictData {
+  procs: string[];
+  hosts: string[];
+  apps: string[];
+  files: string[];
+  funcs: string[];
+  procHost: number[];
+  procApp: number[];
+}
+
 export interface WorkerReply {
   ok: true;
   cube: CubeData;
-  dict: { procs: string[]; hosts: string[]; apps: string[]; files: string[]; funcs: string[]; procHost: number[]; procApp: number[] };
+  dict: DictData;
   read: ReadResult;
+}
+
+export function dictData(d: TraceDicts): DictData {
+  return { procs: d.procs.values, hosts: d.hosts.values, apps: d.apps.values, files: d.files.values, funcs: d.funcs.values, procHost: d.procHost, procApp: d.procApp };
+}
+
+/**
+ * Merges partial cubes, each built with its own dictionaries, into one cube over merged dictionaries. Dictionary
+ * entries get their ids in part order, so parts holding consecutive slices of a trace give the ids one sequential
+ * read would.
+ */
+export function mergeParts(parts: readonly { cube: CubeData; dict: DictData }[]): { cube: CubeData; dicts: TraceDicts } {
+  const dicts = new TraceDicts();
+  const maps = parts.map((r) => {
+    const procMap = Int32Array.from(r.dict.procs, (label, i) => dicts.proc(label, r.dict.hosts[r.dict.procHost[i]], r.dict.apps[r.dict.procApp[i]]));
+    const fileMap = Int32Array.from(r.dict.files, (f) => dicts.files.id(f));
+    const funcMap = Int32Array.from(r.dict.funcs, (f) => dicts.funcs.id(f));
+    return { data: r.cube, procMap, fileMap, funcMap };
+  });
+  return { cube: mergeCubes(maps), dicts };
 }
 
 function size(p: string): number {
@@ -45,7 +76,7 @@ function units(src: TraceSource): { units: WorkUnit[]; weights: number[]; warnin
   if (src.format === 'recorder') {
     const { meta, present, missing } = recorderRanks(src.dir);
     if (present.length < 2 || meta.layout !== 'per-rank') return null;
-    const warnings = missing.length > 0 ? [`Recorder folder has data for ${present.length} of ${meta.totalRanks} ranks; missing ranks: ${formatRanges(missing)}`] : [];
+    const warnings = missing.length > 0 ? [missingRanksWarning(present.length, meta.totalRanks, missing)] : [];
     return {
       units: present.map((rank) => ({ kind: 'recorder', dir: src.dir, rank })),
       weights: present.map((r) => size(join(src.dir, `${r}.ts`))),
@@ -105,14 +136,7 @@ export async function readParallel(
       replies[i] = reply;
     },
   });
-  const dicts = new TraceDicts();
-  const parts = replies.map((r) => {
-    const procMap = Int32Array.from(r.dict.procs, (label, i) => dicts.proc(label, r.dict.hosts[r.dict.procHost[i]], r.dict.apps[r.dict.procApp[i]]));
-    const fileMap = Int32Array.from(r.dict.files, (f) => dicts.files.id(f));
-    const funcMap = Int32Array.from(r.dict.funcs, (f) => dicts.funcs.id(f));
-    return { data: r.cube, procMap, fileMap, funcMap };
-  });
-  const cube = mergeCubes(parts);
+  const { cube, dicts } = mergeParts(replies);
   const first = replies[0].read;
   const read: ReadResult = {
     format: first.format,

@@ -1,7 +1,7 @@
 import { Cube } from './cube.js';
 import { serveTasks } from '../util/tasks.js';
 import { ChunkWriter, TraceDicts } from './model.js';
-import type { WorkerReply, WorkerRequest } from './parallel.js';
+import { dictData, type WorkerReply, type WorkerRequest } from './parallel.js';
 import { readDftracerFile, type DftracerFileStats } from './readers/dftracer.js';
 import { readRecorder, type RecorderRankStats } from './readers/recorder.js';
 import type { ReadResult } from './readers/types.js';
@@ -44,15 +44,7 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
   return {
     ok: true,
     cube: snap,
-    dict: {
-      procs: dicts.procs.values,
-      hosts: dicts.hosts.values,
-      apps: dicts.apps.values,
-      files: dicts.files.values,
-      funcs: dicts.funcs.values,
-      procHost: dicts.procHost,
-      procApp: dicts.procApp,
-    },
+    dict: dictData(dicts),
     read: { format, events, sources, warnings, ...(timeOrigin !== undefined ? { timeOrigin } : {}), details: format === 'recorder' ? { ranks } : { files } },
   };
 }

@@ -58,6 +58,8 @@ export interface RunTasksOptions<T, R> {
   onResult(result: R, task: T, index: number): void | Promise<void>;
   /** Buffers of a task to move rather than copy. */
   transfer?(task: T): Transferable[];
+  /** When aborted, no further task is sent; the tasks in flight finish and are handled, then the run resolves. */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs every task on a pool of worker threads; resolves when all results were handled. */
@@ -78,8 +80,9 @@ export async function runTasks<T, R>(opts: RunTasksOptions<T, R>): Promise<void>
         failed = true;
         reject(err);
       };
+      const stopped = () => opts.signal?.aborted === true;
       const send = (w: Worker) => {
-        if (failed || next >= tasks.length) return;
+        if (failed || stopped() || next >= tasks.length) return;
         const seq = next++;
         outstanding++;
         const msg: TaskMessage<T> = { seq, task: tasks[seq] };
@@ -92,11 +95,11 @@ export async function runTasks<T, R>(opts: RunTasksOptions<T, R>): Promise<void>
           chain = chain.then(() => opts.onResult(reply.result, tasks[reply.seq], reply.seq));
           chain.catch(fail);
           send(w);
-          if (outstanding === 0 && next >= tasks.length) chain.then(() => resolve(), fail);
+          if (outstanding === 0 && (next >= tasks.length || stopped())) chain.then(() => resolve(), fail);
         });
         w.on('error', fail);
         w.on('exit', (code) => {
-          if (outstanding > 0 || next < tasks.length) fail(new Error(`task worker exited with code ${code}`));
+          if (outstanding > 0 || (next < tasks.length && !stopped())) fail(new Error(`task worker exited with code ${code}`));
         });
         for (let k = 0; k < inFlight; k++) send(w);
       }

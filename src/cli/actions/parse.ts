@@ -27,6 +27,15 @@ export function runParse(file: string, opts: ParseOptions): void {
   const maxInflate = maxInflateOption(opts.maxInflate);
   const log = openLogOrExit(file, maxInflate === undefined ? {} : { maxInflate });
   const escape = opts.escape ?? !!process.stdout.isTTY;
+  const warn = (line: string) => process.stderr.write((escape ? escapeTerminal(line) : line) + '\n');
+  // darshan-parser's data warnings, on stderr for every output form (the text keeps darshan-parser's bytes): modules
+  // the runtime flagged incomplete and format versions known to hold bad values.
+  for (const s of log.slots()) {
+    if (!s.partial) continue;
+    const name = s.name ?? `module ${s.id}`;
+    warn(`# Warning: the ${name} module contains incomplete data: the Darshan runtime ran out of memory for ${name.startsWith('DXT_') ? 'trace segments (calls after that point are not traced)' : 'records (some files are missing)'}.`);
+  }
+  if (log.header.versionString === '3.20') warn('# Warning: logs written by Darshan runtime 3.2.0 are known to hold corrupted counter values (COMMON_ACCESS counters of POSIX, MPI-IO and HDF5 at least).');
   if (opts.json) {
     const sink = new FdSink(1, 'utf8', 1 << 20, escape ? escapeJsonForTerminal : undefined);
     readingLog(file, () => printJsonDump(log, sink, { dxt: !!opts.dxt }));
@@ -34,10 +43,10 @@ export function runParse(file: string, opts: ParseOptions): void {
     return;
   }
   const out = new ByteSink(1, 1 << 20, escape);
-  const warn = (line: string) => process.stderr.write((escape ? escapeTerminal(line) : line) + '\n');
   if (log.job.legacyJobLayout) {
     warn('# Note: this 3.41 log stores its job record in the older layout (a Darshan 3.4 development runtime); read in that layout, where darshan-parser misreads it.');
   }
+
   try {
     readingLog(file, () => {
       if (opts.dxt) printDxtText(log, out, warn);

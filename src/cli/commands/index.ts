@@ -21,4 +21,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
   serve: () => import('./serve.js'),
+  slurm: () => import('./slurm.js'),
 };

@@ -6,6 +6,8 @@ import { ingest } from '../../store/ingest.js';
 import { loadSacct } from '../../store/sacct.js';
 import { loadFsMetrics } from '../../store/fs-metrics.js';
 import { parseShard } from '../../store/walk.js';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 
 interface Opts {
@@ -35,7 +37,7 @@ const cmd: CommandModule = {
       .option('--sacct <file>', 'also load Slurm accounting (sacct --parsable2 output)')
       .option('--fs-metrics <file>', 'also load file-system server metrics (CSV: timestamp,target,metric,value)')
       .option('--no-report', 'skip the report insights (about 2x faster; insight columns stay NULL)')
-      .option('-q, --quiet', 'no progress bar and no summary line')
+      .option('-q, --quiet', 'no progress (a bar on a terminal, a line every 10 s otherwise) and no summary line')
       .action(async (paths: string[], o: Opts) => {
         const shard = o.shard ? parseShard(o.shard) : undefined;
         const db = o.db ?? (shard ? `iolens.part-${shard.index}-of-${shard.count}.duckdb` : DEFAULT_DB);
@@ -49,20 +51,49 @@ const cmd: CommandModule = {
           if (!o.quiet) process.stderr.write(`${s}\n`);
         };
         if (paths.length > 0) {
-          const st = await ingest({
+          // Ctrl-C: finish the logs in progress, commit them, remove temporary files, say what was saved (exit 130).
+          // A second Ctrl-C stops at once (what was committed stays; the next ingest resumes).
+          const stop = new AbortController();
+          let interrupts = 0;
+          const onSigint = () => {
+            interrupts++;
+            if (interrupts === 1) {
+              process.stderr.write('\niolens: interrupted: finishing the logs in progress (Ctrl-C again to stop at once)\n');
+              stop.abort();
+            } else {
+              rmSync(`${resolve(db)}.ingest-tmp`, { recursive: true, force: true });
+              process.stderr.write('iolens: stopped; what was committed stays, the next ingest resumes\n');
+              process.exit(130);
+            }
+          };
+          process.on('SIGINT', onSigint);
+          let st: Awaited<ReturnType<typeof ingest>>;
+          try {
+            st = await ingest({
             db,
             inputs: paths,
             files: !!o.files,
             allFiles: !!o.allFiles,
             shard,
             jobs,
-            progress: !o.quiet && !!process.stderr.isTTY,
+            progress: o.quiet ? 'off' : process.stderr.isTTY ? 'bar' : 'lines',
+            signal: stop.signal,
+            // Testing hook: a shorter period between progress lines.
+            progressEverySeconds: Number(process.env.IOLENS_PROGRESS_SECONDS) || 10,
             report: o.report !== false,
             maxInflate: maxInflateOption(o.maxInflate),
             // Testing hooks: smaller transactions, and a line per commit (the kill -9 test waits for them).
             batchRows: Number(process.env.IOLENS_INGEST_BATCH) || undefined,
             onCommit: process.env.IOLENS_INGEST_TRACE === '1' ? (s) => process.stderr.write(`committed ${s.inserted} ${s.duplicates} ${s.errors}\n`) : undefined,
-          });
+            });
+          } finally {
+            process.off('SIGINT', onSigint);
+          }
+          if (st.interrupted) {
+            process.stderr.write(`iolens: interrupted: ${st.inserted} new jobs, ${st.duplicates} duplicates and ${st.errors} errors saved in ${db}; the next ingest takes the rest\n`);
+            process.exitCode = 130;
+            return;
+          }
           const rate = st.seconds > 0 ? (st.candidates - st.skipped) / st.seconds : 0;
           say(
             `${db}: ${st.inserted} new jobs, ${st.duplicates} duplicates, ${st.errors} errors, ${st.skipped} already ingested ` +

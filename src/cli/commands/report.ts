@@ -80,7 +80,7 @@ function readStdin(): Uint8Array {
  * like ingest) and quoted globs, then the paths listed in `--from FILE` (one per line; `-` reads the list from
  * standard input; blank lines and `#` comments skipped).
  */
-function resolveInputs(args: readonly string[], from: string | undefined): LogArg[] {
+export function resolveInputs(args: readonly string[], from: string | undefined): LogArg[] {
   const out: LogArg[] = [];
   let stdinUsed = false;
   const take = (arg: string) => {

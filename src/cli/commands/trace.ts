@@ -4,13 +4,15 @@ import { readConfigFile } from '../config-file.js';
 import { UserError } from '../errors.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { FdSink } from '../../util/output.js';
-import { diagnoseTrace } from '../../pipeline/diagnose-trace.js';
+import { diagnoseTrace, type DiagnoseTraceOptions } from '../../pipeline/diagnose-trace.js';
 import { TRACE_CHECKS } from '../../trace/checks/registry.js';
 import type { AnyTraceCheck } from '../../trace/checks/types.js';
 import { loadRuleFile } from '../../trace/rules/yaml.js';
 import { METRICS, type MetricId } from '../../trace/score.js';
 import { DEFAULT_VIEWS, parseView } from '../../trace/view-catalogue.js';
 import { RENDERERS } from '../../render/registry.js';
+import { partsCubeSource, writeTracePart } from '../../trace/shards.js';
+import { parseShard } from '../../store/walk.js';
 
 interface TraceFlags {
   json?: boolean;
@@ -30,6 +32,9 @@ interface TraceFlags {
   threads?: string;
   color?: boolean;
   maxInflate?: string;
+  shard?: string;
+  cubeOut?: string;
+  cubeParts?: string;
 }
 
 function num(flag: string, v: string, min = 0): number {
@@ -78,6 +83,10 @@ const trace: CommandModule = {
       .option('--config <file>', 'thresholds (small_bytes, trace_*) and check settings (JSON, as for iolens report)')
       .option('--threads <n>', 'worker threads (default: automatic, used for large traces)')
       .option('--no-color', 'plain terminal output')
+      // Steps of a sharded run (iolens slurm trace, docs/scale-out.md): a shard's partial cube, and the report of them all.
+      .addOption(new Option('--shard <i/N>', 'read only shard i of N of the trace (with --cube-out)').hideHelp())
+      .addOption(new Option('--cube-out <file>', 'write the shard\'s partial cube to <file> instead of a report').hideHelp())
+      .addOption(new Option('--cube-parts <dir>', 'report from the partial cubes in <dir> instead of reading the trace').hideHelp())
       .action(async (paths: string[], f: TraceFlags) => {
         if (f.json && f.csv) throw new UserError('--json and --csv cannot be combined');
         const views = f.views ? f.views.split(',').map((s) => s.trim()).filter(Boolean) : [...DEFAULT_VIEWS];
@@ -97,7 +106,9 @@ const trace: CommandModule = {
         const threshold = f.threshold !== undefined ? num('--threshold', f.threshold) : undefined;
         const bad = threshold !== undefined ? METRICS[f.metric].invalidThreshold(threshold) : null;
         if (bad) throw new UserError(`--threshold: ${bad}`);
-        const report = await diagnoseTrace(paths, {
+        if ((f.shard === undefined) !== (f.cubeOut === undefined)) throw new UserError('--shard and --cube-out go together');
+        const progress = traceProgress(!!process.stderr.isTTY, Number(process.env.IOLENS_PROGRESS_SECONDS) || 10);
+        const opts: DiagnoseTraceOptions = {
           views,
           metric: f.metric,
           ...(threshold !== undefined ? { threshold } : {}),
@@ -110,7 +121,15 @@ const trace: CommandModule = {
           userChecks,
           limits: { maxInflate: maxInflateOption(f.maxInflate) },
           charts: !!f.charts,
-        });
+          onProgress: progress.update,
+        };
+        // Steps of a sharded run (iolens slurm trace): one shard's partial cube, or the report of all of them.
+        if (f.shard !== undefined && f.cubeOut !== undefined) {
+          await writeTracePart(paths, opts, parseShard(f.shard), f.cubeOut);
+          return;
+        }
+        const report = await diagnoseTrace(paths, f.cubeParts !== undefined ? { ...opts, cubeSource: partsCubeSource(f.cubeParts, paths, opts) } : opts);
+        progress.finish();
         const out = new FdSink(1);
         const format = f.json ? 'json' : f.csv ? 'csv' : 'terminal';
         out.write(RENDERERS[format](report, { color: format === 'terminal' && f.color !== false && !!process.stdout.isTTY && !process.env.NO_COLOR }));
@@ -118,5 +137,37 @@ const trace: CommandModule = {
       });
   },
 };
+
+/**
+ * Progress of reading a long trace on stderr: nothing for the first second, then on a terminal one line redrawn a
+ * few times a second, elsewhere a plain line every `everySeconds`.
+ */
+function traceProgress(tty: boolean, everySeconds: number): { update: (events: number) => void; finish: () => void } {
+  const start = Date.now();
+  let last = start;
+  let shown = false;
+  const line = (events: number) => {
+    const secs = Math.max(0.001, (Date.now() - start) / 1000);
+    return `iolens: reading the trace: ${events.toLocaleString('en-US')} events (${Math.round(events / secs).toLocaleString('en-US')} events/s)`;
+  };
+  return {
+    update(events: number) {
+      const now = Date.now();
+      if (now - start < Math.min(1000, everySeconds * 1000)) return;
+      if (tty) {
+        if (now - last < 200) return;
+        process.stderr.write(`\r${line(events)}\x1b[K`);
+      } else {
+        if (now - last < everySeconds * 1000) return;
+        process.stderr.write(`${line(events)}\n`);
+      }
+      last = now;
+      shown = true;
+    },
+    finish() {
+      if (shown && tty) process.stderr.write('\r\x1b[K');
+    },
+  };
+}
 
 export default trace;

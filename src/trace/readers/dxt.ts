@@ -12,9 +12,15 @@ import type { ReadResult } from './types.js';
  * DXT does not record which call produced a segment, so functions are `read`/`write` (POSIX) and
  * `MPI_File_read`/`MPI_File_write` (MPI-IO). A record's writes and reads are merged in time order.
  */
-export function readDxt(path: string, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[] = ['DXT_POSIX', 'DXT_MPIIO'], limits: ReadLimits = {}): ReadResult {
+export function readDxt(
+  path: string,
+  out: ChunkWriter,
+  modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[] = ['DXT_POSIX', 'DXT_MPIIO'],
+  limits: ReadLimits = {},
+  select?: DxtSelect,
+): ReadResult {
   try {
-    return readLog(path, openDarshanLog(path, limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate }), out, modules);
+    return readLog(path, openDarshanLog(path, limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate }), out, modules, select);
   } catch (err) {
     // The log's own errors (opening it, or a damaged or oversized region met later) name the file.
     if (err instanceof TraceInputError) throw err;
@@ -26,20 +32,38 @@ export function readDxt(path: string, out: ChunkWriter, modules: readonly ('DXT_
   }
 }
 
-function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[]): ReadResult {
+/**
+ * Chooses the records a reader takes (a shard of the log): given the segment count of every record, DXT_POSIX
+ * records first, then DXT_MPIIO, it returns the index range [from, to) to read. Module statistics keep the whole
+ * log's record and segment counts; events, reads and writes count the chosen records only.
+ */
+export type DxtSelect = (segments: readonly number[]) => { from: number; to: number };
+
+function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[], select?: DxtSelect): ReadResult {
   const dicts = out.dicts;
   const app = basename(log.job.exe.split(' ')[0] || 'unknown') || 'unknown';
   const warnings: string[] = [];
   const perModule: Record<string, { records: number; segments: number; writes: number; reads: number; bytesWritten: number; bytesRead: number }> = {};
   let events = 0;
   let records = 0;
+  const tables: { mod: 'DXT_POSIX' | 'DXT_MPIIO'; t: DxtTable }[] = [];
   for (const mod of modules) {
     const o = log.decode<DxtTable>(mod);
     if (!o) continue;
     if (o.error) warnings.push(`${mod}: ${o.error} (read the records before it)`);
     const slot = log.slots().find((x) => x.name === mod);
     if (slot?.partial) warnings.push(`${mod}: Darshan ran out of DXT memory; some segments are missing`);
-    const t = o.table;
+    tables.push({ mod, t: o.table });
+  }
+  let from = 0;
+  let to = Infinity;
+  if (select) {
+    const segments: number[] = [];
+    for (const { t } of tables) for (let r = 0; r < t.length; r++) segments.push(t.writeCount[r] + t.readCount[r]);
+    ({ from, to } = select(segments));
+  }
+  let index = 0;
+  for (const { mod, t } of tables) {
     const layer = mod === 'DXT_POSIX' ? Layer.POSIX : Layer.MPIIO;
     const wf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'write' : 'MPI_File_write');
     const rf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'read' : 'MPI_File_read');
@@ -47,6 +71,9 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
     const lenCol = t.offsetLength.col(1);
     const st = { records: t.length, segments: t.segments, writes: 0, reads: 0, bytesWritten: 0, bytesRead: 0 };
     for (let r = 0; r < t.length; r++) {
+      const picked = index >= from && index < to;
+      index++;
+      if (!picked) continue;
       const rank = t.ranks.get(0, r);
       const host = t.hostnames[r] || 'unknown';
       const proc = dicts.proc(rank < 0 ? '-1' : String(rank), host, app);

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } fr
 import { basename, dirname, join } from 'node:path';
 import { parquetMetadata, parquetRead, type AsyncBuffer, type DecodedArray, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
+import { checkPages } from './parquet-guard.js';
 import { categoryOf, isStdio, layerOfName } from '../classify.js';
 import { TraceInputError } from '../errors.js';
 import { LimitError } from '../../contract/errors.js';
@@ -192,6 +193,8 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
       let unpacked = 0;
       for (const c of rg.columns) unpacked += Number(c.meta_data?.total_uncompressed_size ?? 0);
       if (!(unpacked >= 0 && unpacked <= DEFAULT_MAX_INFLATE)) throw new LimitError(`${path}: a row group of ${unpacked} bytes uncompressed, past the ${DEFAULT_MAX_INFLATE}-byte budget`);
+      // Page headers too: hyparquet allocates by a page's value count before it decodes anything.
+      checkPages(path, buf, rg, new Set(columns), DEFAULT_MAX_INFLATE);
       const cols = new Map<Wanted, DecodedArray>();
       try {
         await parquetRead({

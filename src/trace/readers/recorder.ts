@@ -9,6 +9,7 @@ import { openTraceFile } from './lines.js';
 import { IOLensError } from '../../contract/errors.js';
 import { InflateBudget, type ReadLimits } from '../../util/limits.js';
 import { readRegularFile } from '../../util/read-file.js';
+import { formatRanges } from '../../text/format.js';
 
 /** Largest single file of a Recorder folder read whole (timestamps of a per-rank trace are streamed instead). */
 const MAX_FILE_BYTES = 2 ** 31 - 1;
@@ -514,16 +515,9 @@ function readRank(folder: RecorderFolder, rank: number, layers: Layer[], out: Ch
   return { rank, signatures: cst.length, rules: grammar.ruleLen.length, cstCalls, records, timestamps };
 }
 
-/** Compresses a sorted list of integers into "a-b, c" ranges. */
-export function formatRanges(xs: readonly number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < xs.length; ) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    parts.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
+/** The warning of a Recorder folder that lacks some ranks' files. */
+export function missingRanksWarning(present: number, total: number, missing: readonly number[]): string {
+  return `Recorder folder has data for ${present} of ${total} ranks; missing ranks: ${formatRanges(missing)}`;
 }
 
 /** Reads a Recorder folder (every present rank, or only `ranks`) into `out`. */
@@ -534,7 +528,7 @@ export function readRecorder(dir: string, out: ChunkWriter, ranks?: readonly num
   const warnings: string[] = [];
   if (present.length === 0) throw new TraceInputError(`${dir}: no rank data found (recorder.mt says ${meta.totalRanks} ranks)`);
   if (missing.length > 0 && !ranks) {
-    warnings.push(`Recorder folder has data for ${present.length} of ${meta.totalRanks} ranks; missing ranks: ${formatRanges(missing)}`);
+    warnings.push(missingRanksWarning(present.length, meta.totalRanks, missing));
   }
   const layers = recorderLayers(meta.funcNames);
   const todo = ranks ?? present;
