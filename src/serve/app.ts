@@ -26,7 +26,7 @@ export interface ServeOptions {
   readonly maxUpload?: number;
   /** Writes (uploads) need `Authorization: Bearer TOKEN`. */
   readonly token?: string | null;
-  /** A model file (`iolens train`): predicted-vs-measured on the dashboard. */
+  /** A model file (`iolens train`): the learned diagnosis of every job, predicted vs measured on the dashboard. */
   readonly model?: string | null;
   /** Time limit of one request's diagnosis, milliseconds. */
   readonly timeoutMs?: number;
@@ -40,7 +40,7 @@ export interface ServeOptions {
 
 export const DEFAULTS = { host: '127.0.0.1', port: 8080, maxUpload: 256 * 2 ** 20, timeoutMs: 120_000, maxQueued: 64 } as const;
 
-/** The page every HTML route answers with: the script reads the path and draws the page from the API. */
+/** The Content-Security-Policy of every answer: only the service's own script runs (no inline script), nothing is framed or fetched from elsewhere. */
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/trace': 'trace' } as const;
@@ -65,6 +65,7 @@ function statusOf(err: unknown): number {
 
 const oneLine = (s: string) => s.split('\n')[0].slice(0, 500);
 
+/** The page every HTML route answers with: the script reads the path and draws the page from the API. */
 function shell(page: string, title: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
