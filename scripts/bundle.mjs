@@ -11,7 +11,7 @@
 // bin/iolens.cjs hands it to V8, which then neither parses nor compiles those functions again.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -92,6 +92,24 @@ await build({
   outdir: out,
   outExtension: { '.js': '.cjs' },
 });
+
+// The web pages' script (iolens serve): one browser bundle with the shared plot model and ECharts, minified; no CDN,
+// nothing fetched at run time. Type-checked separately (src/web/tsconfig.json: DOM types).
+const web = join(root, 'dist', 'web');
+rmSync(web, { recursive: true, force: true });
+mkdirSync(web, { recursive: true });
+await build({
+  entryPoints: [join(root, 'src', 'web', 'main.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'external',
+  outfile: join(web, 'app.js'),
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'src', 'web', 'app.css'), join(web, 'app.css'));
 
 // Warm-up runs per bundle: the command's usual paths on small inputs. Output goes nowhere; a failure fails the build.
 const work = mkdtempSync(join(tmpdir(), 'iolens-cache-'));

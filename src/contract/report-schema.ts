@@ -1,4 +1,5 @@
 import { LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
+import { ACCESS_SIZE_BINS, FILE_SIZE_BINS } from './charts.js';
 import { INPUT_FORMATS, REPORT_SCHEMA_VERSION, TRACE_DIMS, TRACE_METRICS } from './report.js';
 
 /**
@@ -175,6 +176,21 @@ const learned = obj({
   summary: str,
 });
 
+const nums = arr(num);
+const fixedNums = (n: number): Schema => ({ type: 'array', items: num, minItems: n, maxItems: n });
+
+const charts = obj(
+  {
+    ioTime: arr(obj({ module: str, read: num, write: num, metadata: num })),
+    operations: arr(obj({ module: str, ops: arr(obj({ op: str, count: num })) })),
+    accessSizes: arr(obj({ module: str, read: fixedNums(ACCESS_SIZE_BINS.length), write: fixedNums(ACCESS_SIZE_BINS.length) })),
+    files: arr(obj({ module: str, total: int, readOnly: int, writeOnly: int, readWrite: int, noData: int, bytesRead: num, bytesWritten: num, sizes: fixedNums(FILE_SIZE_BINS.length) })),
+    heatmap: nullable(obj({ binSeconds: num, layers: arr(obj({ layer: str, read: nums, write: nums, activeRanks: nums, ranksPerRow: int, matrix: arr(nums) })) })),
+    dxt: arr(obj({ module: str, total: int, shown: int, ranks: int, files: strings, rank: nums, file: nums, write: nums, start: nums, end: nums, offset: nums, length: nums })),
+  },
+  { timeline: obj({ windowSeconds: num, start: nums, readBytes: nums, writeBytes: nums, readTime: nums, writeTime: nums, metadataTime: nums, ops: nums }) },
+);
+
 export const REPORT_JSON_SCHEMA: Schema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: `https://iolens.dev/schemas/report-v${REPORT_SCHEMA_VERSION}.json`,
@@ -199,6 +215,7 @@ export const REPORT_JSON_SCHEMA: Schema = {
       snippets: dict(obj({ language: str, text: str })),
       trace,
       learned,
+      charts,
     },
   ),
 };

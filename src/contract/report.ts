@@ -1,4 +1,5 @@
 import type { CheckOutcome, Finding, Level, Mode, Problem, Unit } from './finding.js';
+import type { ChartsSection } from './charts.js';
 
 /**
  * The report: the one document every analysis produces — of a Darshan log (`iolens report`) or of a trace
@@ -272,6 +273,8 @@ export interface Report {
   readonly trace?: TraceSection;
   /** Present when a learned model was given (`iolens report LOG --model M`, docs/learn.md). */
   readonly learned?: LearnedSection;
+  /** The numbers behind the plots (`--charts`, `--html`, the web service); see charts.ts. */
+  readonly charts?: ChartsSection;
 }
 
 /** One feature's part in a learned prediction: its SHAP value in the model's log10(1 + y) space. */

@@ -123,3 +123,22 @@ export function sumOf(col: Float64Array | null): number {
   for (let i = 0; i < col.length; i++) s += col[i];
   return s;
 }
+
+/**
+ * The sum over records of one counter (negative values as zero), or null when the table lacks it — or, on an
+ * input derived from a trace, when the trace cannot supply it (the plots then leave that bar out).
+ */
+export function counterSum(t: FixedTable, counter: string): number | null {
+  try {
+    let col: Float64Array | null = null;
+    if (t.intCol(counter) >= 0) col = t.int(counter);
+    else if (t.floatCol(counter) >= 0) col = t.float(counter);
+    if (!col) return null;
+    let s = 0;
+    for (let r = 0; r < col.length; r++) if (col[r] > 0) s += col[r];
+    return Number.isNaN(s) ? null : s;
+  } catch (err) {
+    if (err instanceof Error && err.name === 'CounterUnavailable') return null;
+    throw err;
+  }
+}

@@ -1,19 +1,24 @@
 import type { FactDefinition } from './define-fact.js';
 import type { FactName } from './types.js';
+import accessSizes from './access-sizes.js';
 import completeness from './completeness.js';
 import dxtPosixRanks from './dxt-ranks.js';
+import dxtSegments from './dxt-segments.js';
 import filesCounts from './file-counts.js';
 import hdf5 from './hdf5.js';
 import hints from './hints.js';
 import hlFiles from './hl-files.js';
 import hlOpens from './hl-opens.js';
 import ioSummary from './io-summary.js';
+import heatmapSeries from './heatmap-series.js';
 import heatmapTimeline from './heatmap-timeline.js';
 import job from './job.js';
 import lustre from './lustre.js';
 import lustreStripes from './lustre-stripes.js';
 import logInfo from './log-info.js';
 import modules from './modules.js';
+import moduleFiles from './module-files.js';
+import moduleOperations from './module-operations.js';
 import modulesTotals from './module-totals.js';
 import mpiioFiles from './mpiio-files.js';
 import mpiioRecords from './mpiio-records.js';
@@ -34,8 +39,10 @@ import stdioTotals from './stdio-totals.js';
 export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   completeness,
   'dxt.posixRanks': dxtPosixRanks,
+  'dxt.segments': dxtSegments,
   'files.counts': filesCounts,
   hdf5,
+  'heatmap.series': heatmapSeries,
   'heatmap.timeline': heatmapTimeline,
   hints,
   'hl.files': hlFiles,
@@ -48,6 +55,9 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'lustre.stripes': lustreStripes,
   log: logInfo,
   modules,
+  'modules.accessSizes': accessSizes,
+  'modules.files': moduleFiles,
+  'modules.operations': moduleOperations,
   'modules.totals': modulesTotals,
   'mpiio.files': mpiioFiles,
   'mpiio.records': mpiioRecords,

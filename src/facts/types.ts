@@ -1,3 +1,4 @@
+import type { AccessSizeHistogram, DxtSegments, ModuleFiles, ModuleOperations } from '../contract/charts.js';
 import type { IdGroups } from './group.js';
 
 /** `job`: identity and banner facts from the job record. */
@@ -413,6 +414,39 @@ export interface CompletenessFact {
   readonly modules: readonly ModuleCompleteness[];
 }
 
+/** `modules.operations`: operation counts per module (PyDarshan's order). */
+export interface ModuleOperationsFact {
+  readonly modules: readonly ModuleOperations[];
+}
+
+/** `modules.accessSizes`: requests per Darshan access-size bin, per module. */
+export interface AccessSizesFact {
+  readonly modules: readonly AccessSizeHistogram[];
+}
+
+/** `modules.files`: files per module by use, bytes, and sizes per FILE_SIZE_BINS bin. */
+export interface ModuleFilesFact {
+  readonly modules: readonly ModuleFiles[];
+}
+
+/** `heatmap.series`: HEATMAP per layer, reads and writes per bin and a rank × bin matrix. */
+export interface HeatmapSeriesFact {
+  readonly binSeconds: number;
+  readonly layers: readonly {
+    readonly layer: string;
+    readonly read: Float64Array;
+    readonly write: Float64Array;
+    readonly activeRanks: Float64Array;
+    readonly ranksPerRow: number;
+    readonly matrix: readonly Float64Array[];
+  }[];
+}
+
+/** `dxt.segments`: DXT segments per module, capped for plotting (the report's `charts.dxt` less `shown`). */
+export interface DxtSegmentsFact {
+  readonly modules: readonly Omit<DxtSegments, 'shown'>[];
+}
+
 /** Every fact, by name. */
 export interface FactValues {
   job: JobFact;
@@ -444,6 +478,11 @@ export interface FactValues {
   'posix.counterTotals': PosixCounterTotalsFact;
   'io.summary': IoSummaryFact;
   completeness: CompletenessFact;
+  'modules.operations': ModuleOperationsFact;
+  'modules.accessSizes': AccessSizesFact;
+  'modules.files': ModuleFilesFact;
+  'heatmap.series': HeatmapSeriesFact;
+  'dxt.segments': DxtSegmentsFact;
 }
 
 export type FactName = keyof FactValues;

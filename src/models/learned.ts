@@ -5,7 +5,8 @@ import { explain, predict } from '../learn/index.js';
 import { extract, type ExtractOptions, type Extracted } from '../pipeline/extract.js';
 import { JOB_COLUMNS } from '../store/schema.js';
 import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type ModelBundle } from './bundle.js';
-import { rowsToTable } from './log-rows.js';
+import { rowsToTable, type ColumnKind } from './log-rows.js';
+import type { Table } from '../learn/index.js';
 import { contributionText, factorDigits, factorOf, numberText, problemsOf } from './words.js';
 
 /**
@@ -61,7 +62,21 @@ export function matchProblems(
 export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extracted, options: { baseline?: 'zero' | 'path' } = {}): LearnedSection {
   checkJobsModel(bundle);
   const names = [...new Set([...requiredColumns(bundle), ...optionalColumns(bundle)])].filter((c) => JOB_COLUMNS.some((j) => j.name === c));
-  const { table, kinds } = rowsToTable([x.row], names);
+  return learnedOfRow(bundle, modelFile, rowsToTable([x.row], names), x.report.insights, options);
+}
+
+/**
+ * The learned section of a one-row table holding the model's input columns (a log's extract, or a stored job row
+ * as the web service reads it), matched against the job's findings.
+ */
+export function learnedOfRow(
+  bundle: ModelBundle,
+  modelFile: string,
+  loaded: { readonly table: Table; readonly kinds: Readonly<Record<string, ColumnKind>> },
+  insights: Report['insights'],
+  options: { baseline?: 'zero' | 'path' } = {},
+): LearnedSection {
+  const { table, kinds } = loaded;
   const mt = modelTable(bundle, { name: 'logs', table, kinds });
   const baseline = options.baseline ?? 'zero';
   const p = predict(bundle.model, mt);
@@ -75,7 +90,7 @@ export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extrac
     .sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap) || (a.feature < b.feature ? -1 : 1))
     .slice(0, TOP_CONTRIBUTORS)
     .map((c) => ({ feature: c.feature, value: c.value, shap: c.shap, factor: factorOf(c.shap), text: contributionText(c), problems: [...problemsOf(c.feature)] }));
-  const match = matchProblems(e.contributions, x.report.insights, m.preprocessor.features.map((f) => f.name));
+  const match = matchProblems(e.contributions, insights, m.preprocessor.features.map((f) => f.name));
   const predicted = p.prediction[0];
   let summary = `The model expected ${rate(predicted, unit)} (${rate(p.low[0], unit)} to ${rate(p.high[0], unit)})`;
   if (measured !== null) {

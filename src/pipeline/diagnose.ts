@@ -6,6 +6,7 @@ import type { DarshanLog } from '../formats/darshan/index.js';
 import { FactContext } from '../facts/fact-context.js';
 import { FactSource } from '../facts/source.js';
 import { buildReportFromFacts } from '../report/build-report.js';
+import { buildCharts } from '../report/charts.js';
 import { CHECKS, CHECKS_BY_CODE } from '../checks/registry.js';
 import { UsageError } from '../contract/errors.js';
 import { resolveNodes, type NodeOptions } from './nodes.js';
@@ -28,6 +29,8 @@ export interface DiagnoseOptions extends NodeOptions {
   readonly checks?: readonly AnyCheck[];
   /** Bytes all regions of the log may inflate to (default 1 GiB): past it, a LimitError. */
   readonly maxInflate?: number;
+  /** Add the `charts` section: the numbers behind the plots (`--charts`; `--html` and the web service need it). */
+  readonly charts?: boolean;
 }
 
 /** One opened log with its memoised facts: what every analysis of a log starts from. */
@@ -71,7 +74,7 @@ export function reportOfFacts(facts: FactContext, inputPath: string, opts: Diagn
   validateOptions(opts);
   const job = facts.tryGet('job');
   const nodes = resolveNodes(job?.jobId ?? '', job?.startSeconds ?? 0, opts);
-  return buildReportFromFacts(facts, {
+  const report = buildReportFromFacts(facts, {
     mode: opts.mode ?? 'default',
     logName: opts.logName ?? basename(inputPath),
     inputPath,
@@ -83,6 +86,7 @@ export function reportOfFacts(facts: FactContext, inputPath: string, opts: Diagn
     ...(opts.checks ? { checks: opts.checks } : {}),
     notes: nodes.note ? [nodes.note] : [],
   });
+  return opts.charts ? { ...report, charts: buildCharts(facts) } : report;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Report } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
+import { PLOTS_CSS, plotsSection } from './html-plots.js';
 import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
 import { learnedHtml } from './learned.js';
 
@@ -14,7 +15,7 @@ pre{background:#f6f6f6;padding:.6em;overflow:auto}.rec{color:#444}.note{color:#6
 /** A self-contained HTML page (inline CSS, no scripts, no external resources). Every log string is escaped. */
 export function renderHtml(report: Report, opts: RenderOptions = {}): string {
   const o: string[] = [];
-  o.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">', `<title>IOLens report ${H(report.job.logName || report.job.jobId)}</title>`, `<style>${CSS}</style></head><body>`);
+  o.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">', `<title>IOLens report ${H(report.job.logName || report.job.jobId)}</title>`, `<style>${CSS}\n${PLOTS_CSS}</style></head><body>`);
   o.push(`<h1>IOLens report — ${H(report.job.logName || report.job.jobId)}${report.mode === 'drishti' ? ' (Drishti mode)' : ''}</h1>`);
   o.push('<section><table>');
   for (const [k, v] of bannerRows(report)) o.push(`<tr><th>${k}</th><td>${H(v)}</td></tr>`);
@@ -43,6 +44,8 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
     o.push('</ul></section>');
   }
   if (report.learned) o.push(learnedHtml(report));
+  const plots = plotsSection(report);
+  if (plots) o.push(plots);
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   o.push('<section><h2>THRESHOLDS</h2><table>');
   for (const t of rows) o.push(`<tr><td>${H(t.label)}</td><td class="code">${t.knob}</td><td>${H(thresholdValue(t.value, t.unit))}</td></tr>`);

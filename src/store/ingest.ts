@@ -246,21 +246,10 @@ async function commitBatch(
       errors++;
     }
   }
-  const dir = stagingDir(store);
-  const seq = batchSeq++;
-  const jobsFile = join(dir, `jobs-${process.pid}-${seq}.ndjson`);
-  const filesFile = join(dir, `files-${process.pid}-${seq}.ndjson`);
-  if (jobLines.length > 0 || fileLines.length > 0) mkdirSync(dir, { recursive: true });
-  if (jobLines.length > 0) writeFileSync(jobsFile, jobLines.join('\n') + '\n');
-  if (fileLines.length > 0) writeFileSync(filesFile, fileLines.join('\n') + '\n');
   await con.run('BEGIN TRANSACTION');
   try {
-    if (jobLines.length > 0) {
-      await con.run(`INSERT INTO jobs BY NAME SELECT * FROM read_json(${sqlString(jobsFile)}, format = 'newline_delimited', columns = ${JOBS_JSON}, maximum_object_size = 268435456)`);
-    }
-    if (fileLines.length > 0) {
-      await con.run(`INSERT INTO files BY NAME SELECT * FROM read_json(${sqlString(filesFile)}, format = 'newline_delimited', columns = ${FILES_JSON}, maximum_object_size = 268435456)`);
-    }
+    await insertJsonRows(store, 'jobs', jobLines);
+    await insertJsonRows(store, 'files', fileLines);
     const srcs = await con.createAppender('sources');
     for (const row of srcRows) appendRow(srcs, SOURCE_COLUMNS, row);
     srcs.closeSync();
@@ -277,8 +266,23 @@ async function commitBatch(
   } catch (err) {
     await con.run('ROLLBACK').catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * Inserts rows given as NDJSON lines (`withJson`: one object per line, typed by the table's columns) through
+ * DuckDB's JSON reader, inside the caller's transaction: the one write path of `jobs` and `files` rows, used by
+ * ingest and by the web service's uploads.
+ */
+export async function insertJsonRows(store: Store, table: 'jobs' | 'files', lines: readonly string[]): Promise<void> {
+  if (lines.length === 0) return;
+  const dir = stagingDir(store);
+  const file = join(dir, `${table}-${process.pid}-${batchSeq++}.ndjson`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, lines.join('\n') + '\n');
+  try {
+    await store.con.run(`INSERT INTO ${table} BY NAME SELECT * FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = ${table === 'jobs' ? JOBS_JSON : FILES_JSON}, maximum_object_size = 268435456)`);
   } finally {
-    rmSync(jobsFile, { force: true });
-    rmSync(filesFile, { force: true });
+    rmSync(file, { force: true });
   }
 }

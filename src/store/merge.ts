@@ -50,6 +50,7 @@ export async function mergeStores(db: string, parts: readonly string[]): Promise
           await con.run(`INSERT INTO jobs SELECT * FROM part.jobs WHERE hash IN (SELECT hash FROM new_hashes)`);
           await con.run(`INSERT INTO files SELECT * FROM part.files WHERE hash IN (SELECT hash FROM new_hashes)`);
           await con.run(`INSERT INTO fs_job_metrics SELECT * FROM part.fs_job_metrics WHERE hash IN (SELECT hash FROM new_hashes)`);
+          await con.run(`INSERT INTO reports SELECT * FROM part.reports ANTI JOIN reports USING (hash)`);
           await con.run(`INSERT INTO sources SELECT * FROM part.sources ANTI JOIN sources USING (path)`);
           const e0 = Number((await con.runAndReadAll('SELECT count(*) FROM ingest_errors')).getRows()[0][0]);
           await con.run(`INSERT INTO ingest_errors SELECT * FROM part.ingest_errors ANTI JOIN ingest_errors USING (path)`);

@@ -7,7 +7,7 @@ import { PERF_COLUMN_MODULES, PERF_COLUMNS } from '../pipeline/extract.js';
  * The job store's schema: every table and column, with its type and meaning. docs/store.md is written from this
  * list (and a test checks the two agree). Bump SCHEMA_VERSION and add a migration whenever a table changes.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR[]';
 
@@ -156,6 +156,17 @@ export const CHECK_COLUMNS: readonly ColumnSpec[] = [
 /** One row per stored insight, with the problem its check names. */
 const INSIGHTS_VIEW = `CREATE OR REPLACE VIEW insights AS SELECT i.hash, i.app, i.code, i.level, c.problem FROM (SELECT hash, app, unnest(insight_codes) AS code, unnest(insight_levels) AS level FROM jobs WHERE insight_codes IS NOT NULL) i LEFT JOIN checks c USING (code)`;
 
+/**
+ * Report documents kept with their job (`iolens serve` stores the report of every upload it is asked to keep): the
+ * web pages read a job's plots and findings from here. Jobs ingested without a report have no row.
+ */
+export const REPORT_COLUMNS: readonly ColumnSpec[] = [
+  c('hash', 'VARCHAR', 'the job (jobs.hash); the primary key'),
+  c('created_at', 'TIMESTAMP', 'when the report was stored (UTC)'),
+  c('iolens_version', 'VARCHAR', 'IOLens version that computed it'),
+  c('report', 'VARCHAR', 'the report JSON (schema 2 with its charts section), as `iolens report --json --charts` prints it'),
+];
+
 function ddl(table: string, cols: readonly ColumnSpec[], pk?: string): string {
   const body = cols.map((col) => `  "${col.name}" ${col.type}${col.name === pk ? ' PRIMARY KEY' : ''}`).join(',\n');
   return `CREATE TABLE IF NOT EXISTS ${table} (\n${body}\n)`;
@@ -175,6 +186,7 @@ export function createStatements(): string[] {
     ddl('clusters', CLUSTER_COLUMNS),
     ddl('cluster_members', CLUSTER_MEMBER_COLUMNS),
     ddl('checks', CHECK_COLUMNS, 'code'),
+    ddl('reports', REPORT_COLUMNS, 'hash'),
     INSIGHTS_VIEW,
   ];
 }
@@ -183,6 +195,7 @@ export function createStatements(): string[] {
  * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, in one transaction, then the version
  * is stamped.
  *
+ * - 3 → 4: the table `reports` (report documents of jobs, written by `iolens serve --write`; empty).
  * - 2 → 3: the clustering tables `cluster_runs`, `clusters`, `cluster_members` (empty); the check catalogue
  *   `checks`, and the `insights` view names each insight's problem.
  * - 1 → 2: `jobs.exe` becomes the executable (the command line's first word, as the report's `job.exe`) and the
@@ -200,5 +213,8 @@ export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promis
     await sql(ddl('cluster_members', CLUSTER_MEMBER_COLUMNS));
     await sql(ddl('checks', CHECK_COLUMNS, 'code'));
     await sql(INSIGHTS_VIEW);
+  },
+  async (sql) => {
+    await sql(ddl('reports', REPORT_COLUMNS, 'hash'));
   },
 ];

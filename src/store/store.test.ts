@@ -16,7 +16,7 @@ import { mergeStores } from './merge.js';
 import { loadFsMetrics } from './fs-metrics.js';
 import { logToRow } from './row.js';
 import { loadSacct, parseElapsed, parseSacct } from './sacct.js';
-import { CLUSTER_COLUMNS, CLUSTER_MEMBER_COLUMNS, CLUSTER_RUN_COLUMNS, JOB_COLUMNS, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { CLUSTER_COLUMNS, CLUSTER_MEMBER_COLUMNS, CLUSTER_RUN_COLUMNS, JOB_COLUMNS, MIGRATIONS, REPORT_COLUMNS, SCHEMA_VERSION } from './schema.js';
 import { buildSummary, renderSummary } from './summary.js';
 import { makeArchive } from './synth-archive.js';
 import { expandInputs, globToRegExp, shardOf } from './walk.js';
@@ -402,7 +402,7 @@ test('docs/store.md documents every jobs column and every clustering table colum
   const doc = readFileSync(join(REPO_ROOT, 'docs', 'store.md'), 'utf8');
   const missing = JOB_COLUMNS.map((c) => c.name).filter((name) => !doc.includes(`\`${name}\``));
   assert.deepEqual(missing, []);
-  for (const [table, cols] of [['cluster_runs', CLUSTER_RUN_COLUMNS], ['clusters', CLUSTER_COLUMNS], ['cluster_members', CLUSTER_MEMBER_COLUMNS]] as const) {
+  for (const [table, cols] of [['cluster_runs', CLUSTER_RUN_COLUMNS], ['clusters', CLUSTER_COLUMNS], ['cluster_members', CLUSTER_MEMBER_COLUMNS], ['reports', REPORT_COLUMNS]] as const) {
     const section = doc.slice(doc.indexOf(`### \`${table}\``));
     assert.ok(section.length > 0, table);
     for (const col of cols) assert.ok(section.includes(`| \`${col.name}\` | ${col.type} |`), `${table}.${col.name}`);

@@ -45,3 +45,27 @@ test('runTasks: an onResult failure stops the pool', async () => {
     /writer failed/,
   );
 });
+
+test('TaskPool: answers in any order, refuses past its queue, replaces a thread that runs past the time limit or dies', async () => {
+  const { TaskPool } = await import('./tasks.js');
+  const { BusyError, FormatError, LimitError } = await import('../contract/errors.js');
+  const pool = new TaskPool<{ n: number; fail?: 'format' | 'plain' | 'exit' | 'hang'; sleepMs?: number }, { n: number; by: number }>({ script, workerData: { id: 9 }, threads: 2, maxQueued: 2, timeoutMs: 1500 });
+  try {
+    assert.deepEqual(await Promise.all([1, 2, 3].map((n) => pool.submit({ n }))), [{ n: 2, by: 9 }, { n: 4, by: 9 }, { n: 6, by: 9 }]);
+    // Two running, two waiting: the fifth is refused at once.
+    const slow = [1, 2, 3, 4].map((n) => pool.submit({ n, sleepMs: 300 }));
+    await assert.rejects(pool.submit({ n: 5 }), (e: unknown) => e instanceof BusyError && /2 tasks running and 2 waiting/.test((e as Error).message));
+    assert.equal((await Promise.all(slow)).length, 4);
+    await assert.rejects(pool.submit({ n: 1, fail: 'format' }), FormatError);
+    // A runaway task: its thread is replaced and the next task is served.
+    const hung = pool.submit({ n: 1, fail: 'hang' });
+    const after = pool.submit({ n: 7 });
+    await assert.rejects(hung, (e: unknown) => e instanceof LimitError && /longer than 2 s/.test((e as Error).message));
+    assert.deepEqual(await after, { n: 14, by: 9 });
+    await assert.rejects(pool.submit({ n: 1, fail: 'exit' }), /exited with code 3/);
+    assert.deepEqual(await pool.submit({ n: 8 }), { n: 16, by: 9 });
+    assert.equal(pool.running + pool.queued, 0);
+  } finally {
+    await pool.close();
+  }
+});

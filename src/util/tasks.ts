@@ -126,3 +126,133 @@ export function serveTasks<T, R>(handle: (task: T, data: unknown) => R | Promise
       );
   });
 }
+
+export interface TaskPoolOptions {
+  /** The task script (a compiled module that calls `serveTasks`). */
+  readonly script: URL;
+  readonly workerData?: unknown;
+  /** Worker threads, started at once and kept. */
+  readonly threads: number;
+  /** Tasks that may wait for a free thread; past it `submit` refuses with a BusyError at once. */
+  readonly maxQueued: number;
+  /** A task running longer than this is abandoned: its thread is terminated and replaced, the task rejects. */
+  readonly timeoutMs: number;
+}
+
+interface Pending<T, R> {
+  readonly task: T;
+  readonly transfer: Transferable[];
+  readonly resolve: (r: R) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+interface Slot<T, R> {
+  worker: Worker;
+  job: Pending<T, R> | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * A long-lived pool for a service: tasks arrive one at a time (`submit`), wait in a bounded queue for one of a
+ * fixed number of worker threads, and each either answers, fails with its library error, or is stopped after
+ * `timeoutMs` (its thread is replaced, so a runaway input never holds a thread). Same task-script protocol as
+ * `runTasks` (`serveTasks`).
+ */
+export class TaskPool<T, R> {
+  private readonly slots: Slot<T, R>[] = [];
+  private readonly queue: Pending<T, R>[] = [];
+  private seq = 0;
+  private closed = false;
+
+  constructor(private readonly opts: TaskPoolOptions) {
+    for (let i = 0; i < Math.max(1, opts.threads); i++) this.slots.push(this.spawn());
+  }
+
+  /** Tasks waiting for a thread. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Tasks running now. */
+  get running(): number {
+    return this.slots.filter((s) => s.job !== null).length;
+  }
+
+  /** Runs a task; rejects with a BusyError when the queue is full, a LimitError past the time limit. */
+  submit(task: T, transfer: Transferable[] = []): Promise<R> {
+    if (this.closed) return Promise.reject(new BusyError('the task pool is shut down'));
+    const free = this.slots.find((s) => s.job === null);
+    if (!free && this.queue.length >= this.opts.maxQueued) {
+      return Promise.reject(new BusyError(`busy: ${this.slots.length} tasks running and ${this.queue.length} waiting`));
+    }
+    return new Promise<R>((resolve, reject) => {
+      const p: Pending<T, R> = { task, transfer, resolve, reject };
+      if (free) this.start(free, p);
+      else this.queue.push(p);
+    });
+  }
+
+  /** Stops every thread; queued and running tasks reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new BusyError('the task pool is shut down'));
+    await Promise.all(
+      this.slots.map((s) => {
+        if (s.timer) clearTimeout(s.timer);
+        s.job?.reject(new BusyError('the task pool is shut down'));
+        s.job = null;
+        return s.worker.terminate();
+      }),
+    );
+  }
+
+  private spawn(): Slot<T, R> {
+    const slot: Slot<T, R> = { worker: new Worker(this.opts.script, { workerData: this.opts.workerData }), job: null, timer: null };
+    slot.worker.on('message', (reply: ReplyMessage<R>) => {
+      const job = slot.job;
+      if (!job) return;
+      this.finish(slot);
+      if (reply.ok) job.resolve(reply.result);
+      else job.reject(restoreError(reply.error));
+    });
+    slot.worker.on('error', (err) => this.replace(slot, err));
+    slot.worker.on('exit', (code) => {
+      if (!this.closed && this.slots.includes(slot)) this.replace(slot, new Error(`task worker exited with code ${code}`));
+    });
+    return slot;
+  }
+
+  private start(slot: Slot<T, R>, p: Pending<T, R>): void {
+    slot.job = p;
+    slot.timer = setTimeout(() => this.replace(slot, new LimitError(`took longer than ${Math.round(this.opts.timeoutMs / 1000)} s (the time limit of one request)`)), this.opts.timeoutMs);
+    const msg: TaskMessage<T> = { seq: this.seq++, task: p.task };
+    slot.worker.postMessage(msg, p.transfer);
+  }
+
+  private finish(slot: Slot<T, R>): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    const next = this.queue.shift();
+    if (next) this.start(slot, next);
+  }
+
+  /** A thread that timed out or died: its task rejects, a fresh thread takes its place and the queue moves on. */
+  private replace(slot: Slot<T, R>, err: unknown): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || this.closed) return;
+    const job = slot.job;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.job = null;
+    slot.timer = null;
+    this.slots.splice(i, 1);
+    slot.worker.removeAllListeners();
+    slot.worker.on('error', () => undefined);
+    void slot.worker.terminate();
+    const fresh = this.spawn();
+    this.slots.push(fresh);
+    job?.reject(err);
+    const next = this.queue.shift();
+    if (next) this.start(fresh, next);
+  }
+}

@@ -24,5 +24,6 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   cluster: () => import('./cluster.js'),
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
+  serve: () => import('./serve.js'),
   slurm: () => import('./slurm.js'),
 };

@@ -22,6 +22,7 @@ interface ReportFlags {
   csv?: boolean;
   csvLevels?: boolean;
   html?: boolean;
+  charts?: boolean;
   markdown?: boolean;
   issues?: boolean;
   code?: boolean;
@@ -134,7 +135,8 @@ const report: CommandModule = {
       .option('--json', 'print the report JSON (see docs/report-schema.md)')
       .option('--csv', 'print a CSV row per log: file, job id, then each check (True/False); with --drishti exactly Drishti\'s 32 columns')
       .option('--csv-levels', 'with --csv: the level of each check (HIGH/WARN/OK/INFO, empty when it found nothing) instead of True/False')
-      .option('--html', 'print a self-contained HTML report')
+      .option('--html', 'print a self-contained HTML report, with its plots as static SVG (implies --charts)')
+      .option('--charts', "add the report's charts section: the numbers behind the plots (docs/serve.md)")
       .option('--markdown', 'print a Markdown report')
       .option('--export-dir <dir>', 'write the requested formats to <dir>/<log name>.<ext> instead of printing them (and list what was written)')
       .option('--force', 'with --export-dir: overwrite existing files')
@@ -174,11 +176,12 @@ const report: CommandModule = {
         const mode: Mode = flags.drishti ? 'drishti' : 'default';
         if (flags.model && (flags.drishti || flags.fromDxt)) throw new UserError(`--model goes with the default mode on a log's own counters, not with --${flags.drishti ? 'drishti' : 'from-dxt'}`);
         const learned = flags.model ? await learnedDiagnosis(flags.model) : null;
+        const charts = !!(flags.charts || flags.html);
         const out = new FdSink(1);
         if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {
           if (learned) throw new UserError('--model needs a Darshan log: a trace has no job counters to predict from');
           // One trace, however many files it spans.
-          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null });
+          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null, charts });
           emit(rep, { path: traceStem(args) }, flags, formats, opts, out, false, []);
           out.flush();
           if (failOnHit(rep, flags.failOn)) process.exitCode = EXIT_FAIL_ON;
@@ -204,10 +207,11 @@ const report: CommandModule = {
               nodes,
               sacct: !!flags.sacct,
               hints: flags.hints ?? null,
+              charts,
               ...(maxInflate !== undefined ? { maxInflate } : {}),
             };
             const rep = flags.fromDxt
-              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true })
+              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true, charts })
               : learned
                 ? learned(input, diagnose)
                 : diagnoseLog(input, diagnose);

@@ -17,6 +17,7 @@ import { parseShard } from '../../store/walk.js';
 interface TraceFlags {
   json?: boolean;
   csv?: boolean;
+  charts?: boolean;
   views?: string;
   metric: MetricId;
   threshold?: string;
@@ -68,6 +69,7 @@ const trace: CommandModule = {
       .argument('<paths...>', 'Recorder trace folder, Recorder Parquet folder/files (WisIO recorder2parquet), DFTracer .pfw/.pfw.gz files or folder, a Darshan log with DXT, or a .tar/.tar.gz of any of these')
       .option('--json', 'print the report as JSON (the report schema of docs/report-schema.md, with its trace section)')
       .option('--csv', 'print one CSV row per listed flagged record')
+      .option('--charts', "with --json: add the charts section (the trace's timeline; docs/serve.md)")
       .option('--views <list>', `comma-separated views, e.g. file,proc,time,proc>file (default: ${DEFAULT_VIEWS.join(',')})`)
       .addOption(new Option('--metric <metric>', 'metric that flags records').choices(Object.keys(METRICS)).default('iops_slope'))
       .option('--threshold <n>', 'metric threshold (default: 45 for iops_slope [degrees], 5 for time [%], 100 for bw [MiB/s])')
@@ -118,6 +120,7 @@ const trace: CommandModule = {
           builtinChecks: f.builtinRules,
           userChecks,
           limits: { maxInflate: maxInflateOption(f.maxInflate) },
+          charts: !!f.charts,
           onProgress: progress.update,
         };
         // Steps of a sharded run (iolens slurm trace): one shard's partial cube, or the report of all of them.

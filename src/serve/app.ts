@@ -1,0 +1,317 @@
+import { timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { BusyError, FormatError, InputError, IOLensError, LimitError, UsageError } from '../contract/errors.js';
+import type { Report } from '../contract/index.js';
+import { parseBundle, type ModelBundle } from '../models/index.js';
+import { toolVersion } from '../pipeline/resources.js';
+import { openStore, type Store } from '../store/db.js';
+import { distFile, packageRoot } from '../util/package-root.js';
+import { TaskPool } from '../util/tasks.js';
+import { JobStore, SORT_COLUMNS, type JobFilter } from './store-api.js';
+import { learnedFor } from './learned.js';
+import type { DiagnoseResult, DiagnoseTask, DiagnoseWorkerData } from './worker.js';
+
+/** Options of the web service (`iolens serve`). */
+export interface ServeOptions {
+  /** Job store; null: no store (uploads are diagnosed and kept in memory for their page). */
+  readonly db?: string | null;
+  /** Open the store for writing and keep every upload in it (default: read-only). */
+  readonly write?: boolean;
+  readonly host?: string;
+  /** 0: an ephemeral port. */
+  readonly port?: number;
+  /** Largest upload in bytes (413 past it). */
+  readonly maxUpload?: number;
+  /** Writes (uploads) need `Authorization: Bearer TOKEN`. */
+  readonly token?: string | null;
+  /** A model file (`iolens train`): the learned diagnosis of every job, predicted vs measured on the dashboard. */
+  readonly model?: string | null;
+  /** Time limit of one request's diagnosis, milliseconds. */
+  readonly timeoutMs?: number;
+  /** Decoding threads (default: cores, at most 4). */
+  readonly threads?: number;
+  /** Uploads that may wait for a thread; past it 503 with Retry-After. */
+  readonly maxQueued?: number;
+  /** Decompression budget of one log. */
+  readonly maxInflate?: number;
+}
+
+export const DEFAULTS = { host: '127.0.0.1', port: 8080, maxUpload: 256 * 2 ** 20, timeoutMs: 120_000, maxQueued: 64 } as const;
+
+/** The Content-Security-Policy of every answer: only the service's own script runs (no inline script), nothing is framed or fetched from elsewhere. */
+export const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/trace': 'trace' } as const;
+const HASH = /^[0-9a-f]{64}$/;
+/** Reports kept in memory for the pages of uploads that were not stored (or when there is no store). */
+const MEMORY_REPORTS = 64;
+
+/** An upload's file name (a name, not a path: separators and control characters become '_'; dots alone are refused). */
+function uploadName(query: unknown, header: unknown, fallback: string): string {
+  const name = String(query ?? header ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_');
+  return name === '' || /^\.+$/.test(name) ? fallback : name;
+}
+
+/** HTTP status of a library error. */
+function statusOf(err: unknown): number {
+  if (err instanceof BusyError) return 503;
+  if (err instanceof LimitError) return /longer than/.test(err.message) ? 504 : 413;
+  if (err instanceof FormatError || err instanceof InputError) return 422;
+  if (err instanceof UsageError) return 400;
+  return 500;
+}
+
+const oneLine = (s: string) => s.split('\n')[0].slice(0, 500);
+
+/** The page every HTML route answers with: the script reads the path and draws the page from the API. */
+function shell(page: string, title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>IOLens — ${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/app.css"><script type="module" src="/assets/app.js"></script></head>
+<body data-page="${page}"><header><a class="brand" href="/">IOLens</a><nav><a href="/">Upload</a><a href="/jobs">Jobs</a><a href="/dashboard">Dashboard</a><a href="/trace">Trace</a></nav></header>
+<main id="app"><noscript>These pages need JavaScript; the API is under /api.</noscript></main></body></html>
+`;
+}
+
+/** The web assets built by `npm run build` (scripts/bundle.mjs), loaded once. */
+function loadAssets(): Map<string, { body: Buffer; type: string }> {
+  const dir = join(packageRoot(), 'dist', 'web');
+  const out = new Map<string, { body: Buffer; type: string }>();
+  for (const [name, type] of [['app.js', 'text/javascript; charset=utf-8'], ['app.css', 'text/css; charset=utf-8']] as const) {
+    const p = join(dir, name);
+    if (!existsSync(p)) throw new UsageError(`web assets missing (${p}): run npm run build`);
+    out.set(name, { body: readFileSync(p), type });
+  }
+  return out;
+}
+
+export interface Server {
+  readonly app: FastifyInstance;
+  /** `http://HOST:PORT` */
+  readonly url: string;
+  readonly pool: TaskPool<DiagnoseTask, DiagnoseResult>;
+  close(): Promise<void>;
+}
+
+/** Starts the service; resolves once it listens. */
+export async function startServer(o: ServeOptions = {}): Promise<Server> {
+  const maxUpload = o.maxUpload ?? DEFAULTS.maxUpload;
+  const timeoutMs = o.timeoutMs ?? DEFAULTS.timeoutMs;
+  const host = o.host ?? DEFAULTS.host;
+  const token = o.token ? Buffer.from(o.token) : null;
+  if (o.write && !o.db) throw new UsageError('--write needs --db (the store to write uploads to)');
+  const model: ModelBundle | null = o.model ? loadModel(o.model) : null;
+  const assets = loadAssets();
+  let store: Store | null = null;
+  if (o.db) store = await openStore(o.db, o.write ? {} : { readOnly: true });
+  const jobs = store ? new JobStore(store, !!o.write) : null;
+  const data: DiagnoseWorkerData = o.maxInflate !== undefined ? { maxInflate: o.maxInflate } : {};
+  const pool = new TaskPool<DiagnoseTask, DiagnoseResult>({
+    script: distFile('serve/worker.js'),
+    workerData: data,
+    threads: o.threads ?? Math.min(4, availableParallelism()),
+    maxQueued: o.maxQueued ?? DEFAULTS.maxQueued,
+    timeoutMs,
+  });
+  const memory = new Map<string, { report: string; row: string }>();
+  const remember = (hash: string, report: string, row: string) => {
+    memory.delete(hash);
+    memory.set(hash, { report, row });
+    while (memory.size > MEMORY_REPORTS) memory.delete(memory.keys().next().value!);
+  };
+
+  const app = Fastify({
+    bodyLimit: maxUpload,
+    connectionTimeout: timeoutMs + 30_000,
+    requestTimeout: timeoutMs + 30_000,
+    logger: false,
+    // Names in URLs are hashes and page names; nothing else is routed.
+    routerOptions: { maxParamLength: 100 },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload }, (_req, body, done) => done(null, body));
+
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('Content-Security-Policy', CSP);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+    let status = err instanceof IOLensError ? statusOf(err) : (err.statusCode ?? 500);
+    let message = oneLine(err.message);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      message = `upload larger than the limit of ${maxUpload} bytes (--max-upload)`;
+    }
+    if (status >= 500 && !(err instanceof IOLensError)) message = `internal error: ${message}`;
+    if (status === 503) reply.header('Retry-After', '1');
+    void reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ error: message }));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ error: `not found: ${req.method} ${oneLine(req.url)}` }));
+  });
+
+  const authorised = (req: FastifyRequest): boolean => {
+    if (!token) return true;
+    const m = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
+    const given = Buffer.from(m ? m[1] : '');
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
+  const fail = (reply: FastifyReply, status: number, error: string) => reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ error }));
+
+  // --- pages and assets -------------------------------------------------------------------------------------
+  for (const [path, page] of Object.entries(PAGES)) app.get(path, async (_req, reply) => reply.type('text/html; charset=utf-8').send(shell(page, page)));
+  app.get<{ Params: { hash: string } }>('/jobs/:hash', async (req, reply) => {
+    if (!HASH.test(req.params.hash)) return fail(reply, 404, 'not a job hash');
+    return reply.type('text/html; charset=utf-8').send(shell('job', 'job'));
+  });
+  app.get<{ Params: { name: string } }>('/assets/:name', async (req, reply) => {
+    const a = assets.get(req.params.name);
+    if (!a) return fail(reply, 404, 'no such asset');
+    return reply.type(a.type).header('Cache-Control', 'no-cache').send(a.body);
+  });
+
+  // --- API ------------------------------------------------------------------------------------------------
+  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { path: store.path, writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued }));
+
+  /** An upload route: the token, a body, a name, then the task on the decoding pool. */
+  const uploadRoute = (path: string, what: string, fallback: string, kind: 'bytes' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
+    app.post<{ Querystring: { name?: string } }>(
+      path,
+      { schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } }, additionalProperties: false } } },
+      async (req, reply) => {
+        if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
+        const body = req.body;
+        if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, `empty upload: send the bytes of ${what} as the request body`);
+        const name = uploadName(req.query.name, req.headers['x-filename'], fallback);
+        const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
+        return answer(await pool.submit({ kind, name, bytes }, [bytes.buffer as ArrayBuffer]), reply);
+      },
+    );
+
+  uploadRoute('/api/reports', 'a Darshan log', 'upload.darshan', 'bytes', async (r, reply) => {
+    let stored = false;
+    let added = false;
+    if (jobs && o.write) {
+      added = await jobs.storeUpload(r.hash, r.row, r.report, toolVersion());
+      stored = true;
+    }
+    remember(r.hash, r.report, r.row);
+    const url = `/jobs/${r.hash}`;
+    const learned = model ? JSON.stringify(learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>, (JSON.parse(r.report) as Report).insights)) : 'null';
+    reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
+    return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report},"learned":${learned}}`);
+  });
+  uploadRoute('/api/traces', 'a trace file', 'trace.pfw', 'trace', async (r, reply) => reply.type('application/json; charset=utf-8').send(r.report));
+
+  app.get<{ Querystring: Record<string, string | number | undefined> }>(
+    '/api/jobs',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            q: { type: 'string', maxLength: 200 },
+            app: { type: 'string', maxLength: 200 },
+            problem: { type: 'string', maxLength: 100 },
+            level: { type: 'string', enum: ['HIGH', 'WARN', 'OK', 'INFO'] },
+            run: { type: 'string', maxLength: 100 },
+            node: { type: 'integer', minimum: 0 },
+            sort: { type: 'string', enum: [...SORT_COLUMNS] },
+            order: { type: 'string', enum: ['asc', 'desc'] },
+            limit: { type: 'integer', minimum: 1, maximum: 500 },
+            offset: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
+      return jobs.jobs(req.query as JobFilter);
+    },
+  );
+
+  app.get<{ Params: { hash: string } }>('/api/jobs/:hash', async (req, reply) => {
+    const hash = req.params.hash;
+    if (!HASH.test(hash)) return fail(reply, 400, 'a job is named by the SHA-256 of its log (64 hex digits)');
+    const found = jobs ? await jobs.job(hash) : null;
+    const kept = memory.get(hash);
+    let report: unknown = found?.report ?? null;
+    let source: string = found?.report ? 'store' : 'none';
+    if (!report && kept) {
+      report = JSON.parse(kept.report);
+      source = 'memory';
+    }
+    const path = typeof found?.row.path === 'string' ? found.row.path : null;
+    if (!report && path && existsSync(path) && statSync(path).isFile()) {
+      // An ingested job: the report is recomputed from its log (the same pipeline) and kept in memory.
+      const r = await pool.submit({ kind: 'path', path });
+      if (r.hash === hash) {
+        remember(hash, r.report, r.row);
+        report = JSON.parse(r.report);
+        source = 'recomputed';
+      }
+    }
+    if (!found && !report) return fail(reply, 404, `no job ${hash}`);
+    const row = found?.row ?? (kept ? (JSON.parse(kept.row) as Record<string, unknown>) : null);
+    const learned = model && row ? learnedFor(model, o.model!, row, (report as Report | null)?.insights ?? []) : null;
+    return { hash, row: found?.row ?? null, clusters: found?.clusters ?? [], report, reportSource: source, learned };
+  });
+
+  app.get<{ Querystring: { run?: string } }>(
+    '/api/clusters',
+    { schema: { querystring: { type: 'object', additionalProperties: false, properties: { run: { type: 'string', maxLength: 100 } } } } },
+    async (req, reply) => {
+      if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
+      const runs = await jobs.runs();
+      const run = req.query.run ?? (runs.find((r) => r.source_table === 'jobs') ?? runs[0])?.run_id ?? null;
+      if (run !== null && !runs.some((r) => r.run_id === run)) return fail(reply, 404, `no clustering run ${run}`);
+      return { runs, run, nodes: run === null ? [] : await jobs.tree(String(run)), model: model ? { target: model.inputs.target, features: model.model.preprocessor.features.map((f) => f.name) } : null };
+    },
+  );
+
+  app.get<{ Params: { run: string; node: number } }>(
+    '/api/clusters/:run/nodes/:node',
+    { schema: { params: { type: 'object', properties: { run: { type: 'string', maxLength: 100 }, node: { type: 'integer', minimum: 0 } }, required: ['run', 'node'] } } },
+    async (req, reply) => {
+      if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
+      return jobs.nodeRows(req.params.run, req.params.node, 300, model);
+    },
+  );
+
+  await app.listen({ host, port: o.port ?? DEFAULTS.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : (o.port ?? DEFAULTS.port);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    app,
+    url,
+    pool,
+    async close() {
+      await app.close();
+      await pool.close();
+      store?.close();
+    },
+  };
+}
+
+function loadModel(path: string): ModelBundle {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new InputError(`${path}: cannot read the model file`);
+  }
+  try {
+    return parseBundle(text);
+  } catch (err) {
+    throw new FormatError(`${path}: not an IOLens model file (${oneLine((err as Error).message)})`);
+  }
+}

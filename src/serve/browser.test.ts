@@ -1,0 +1,193 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { synthesizeLog } from '../formats/darshan/synth.js';
+import { writeLog } from '../formats/darshan/writer.js';
+import { diagnoseLog } from '../pipeline/diagnose.js';
+import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
+import { reportPlots } from '../render/plots.js';
+import { ingest } from '../store/ingest.js';
+import { openStore } from '../store/db.js';
+import { makeArchive } from '../store/synth-archive.js';
+import { serializeModel } from '../learn/index.js';
+import { corpusLogs, SHARED } from '../testing/corpus.js';
+import { startServer } from './app.js';
+import { clusterStore } from './cluster-store.js';
+
+// The web pages in a real browser (Debian's Chromium driven by playwright-core; .ci/run installs it): upload
+// through the page, the job page's plots, a hostile log's names as text, the jobs explorer, the dashboard over a
+// clustered store down to a job page, the trace page. Screenshots are kept in SHOTS.
+const CHROMIUM = '/usr/bin/chromium';
+// Browser globals of the page.evaluate callbacks (they run in Chromium, not in Node).
+declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+declare const DataTransfer: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+declare const DragEvent: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const available = existsSync(CHROMIUM);
+if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+const SHOTS = join(tmpdir(), 'iolens-serve-screenshots');
+
+const HOSTILE = '<script>alert(1)</script>';
+const HOSTILE_EXE = `<img src=x onerror=alert(2)>`;
+
+function hostileLog(): Uint8Array {
+  const input = synthesizeLog({ posixFiles: 3, nprocs: 2, dxtSegments: 40, exe: `${HOSTILE_EXE} ./app ${HOSTILE}` });
+  const names = [...input.names].map(([id, n]) => [id, n.replace(/[^/]*$/, (f) => `${HOSTILE}"'&\u0007${f}`)] as const);
+  return writeLog({ ...input, names });
+}
+
+interface Watch {
+  errors: string[];
+  dialogs: string[];
+  outside: string[];
+}
+
+function watch(page: Page, origin: string): Watch {
+  const w: Watch = { errors: [], dialogs: [], outside: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') w.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => w.errors.push(e.message));
+  page.on('dialog', (d) => {
+    w.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin)) w.outside.push(r.url());
+  });
+  return w;
+}
+
+/** SVG shapes drawn inside a plot box. */
+const shapes = (page: Page, id: string) => page.evaluate((sel) => document.querySelectorAll(`${sel} svg path, ${sel} svg rect, ${sel} svg text`).length, `[data-plot="${id}"]`);
+
+test('the web service in Chromium: upload, plots, hostile names, jobs explorer, dashboard drill-down, trace page', { skip: !available && 'Chromium is not installed' }, async (t) => {
+  const { chromium } = await import('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-web-'));
+  mkdirSync(SHOTS, { recursive: true });
+  const arch = join(dir, 'arch');
+  makeArchive(arch, { logs: 50, seed: 11 });
+  const db = join(dir, 'web.duckdb');
+  await ingest({ db, inputs: [arch], jobs: 0 });
+  const st = await openStore(db);
+  const model = join(dir, 'model.json');
+  try {
+    writeFileSync(model, serializeModel((await clusterStore(st, { minClusterSize: 5 })).model!));
+  } finally {
+    st.close();
+  }
+  const server = await startServer({ db, write: true, model, port: 0, threads: 2 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const w = watch(page, server.url);
+    const shot = async (name: string) => {
+      const file = join(SHOTS, `${name}.png`);
+      writeFileSync(file, await page.screenshot({ fullPage: true }));
+      return file;
+    };
+
+    // 1. Upload through the file input: the job page shows the report with every plot of the plot model.
+    const sample = corpusLogs().find((l) => l.name === 'ior-hdf5-indep-small-write-4k.darshan')!;
+    await page.goto(`${server.url}/`);
+    await page.setInputFiles('#file', sample.path);
+    await page.waitForURL(/\/jobs\/[0-9a-f]{64}$/);
+    const expected = reportPlots(diagnoseLog({ path: sample.name, bytes: readFileSync(sample.path) }, { charts: true }));
+    // The service has a model: its learned diagnosis comes first, as a SHAP waterfall.
+    await page.waitForFunction((n) => document.querySelectorAll('figure.plot svg').length === n, expected.length + 1);
+    for (const id of ['shap-waterfall', ...expected.map((p) => p.id)]) assert.ok((await shapes(page, id)) > 5, `${id} drawn`);
+    assert.equal(await page.evaluate(() => document.querySelector('figure.plot')!.id), 'plot-shap-waterfall');
+    const segments = await page.evaluate(() => document.querySelectorAll('[data-plot="dxt-timeline-dxt-posix"] svg path').length);
+    assert.ok(segments >= 1031, `one shape per DXT segment (${segments})`);
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const s of ['Learned diagnosis', 'posix_perf_mibs', 'SHAP waterfall', 'base value', 'POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053']) assert.ok(text.includes(s), s);
+    for (const code of diagnoseLog(sample.path).insights.map((i) => i.code)) assert.ok(text.includes(code), code);
+    t.diagnostic(`screenshot ${await shot('job-upload')}`);
+
+    // 2. A hostile log dropped on the page: its names are text, nothing runs.
+    const hostile = Buffer.from(hostileLog()).toString('base64');
+    await page.goto(`${server.url}/`);
+    await page.evaluate(
+      ([b64, name]) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], name));
+        document.getElementById('drop')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      [hostile, `${HOSTILE}.darshan`],
+    );
+    await page.waitForURL(/\/jobs\/[0-9a-f]{64}$/);
+    await page.waitForSelector('[data-plot="dxt-timeline-dxt-posix"] svg');
+    const hostileText = await page.evaluate(() => document.body.innerText);
+    assert.ok(hostileText.includes('<script>alert(1)<_script>.darshan'), 'the upload name (separators made _) is shown as text');
+    assert.ok(hostileText.includes(HOSTILE_EXE), 'the executable is shown as text');
+    assert.ok(hostileText.includes(`${HOSTILE}"'&\\x07`), 'file names are shown as text, control characters as escapes');
+    assert.ok(!hostileText.includes('\u0007'));
+    assert.deepEqual(await page.evaluate(() => [document.querySelectorAll('script').length, document.querySelectorAll('img, iframe, object, embed').length]), [1, 0]);
+    // Hovering a DXT segment shows its file name in the tooltip, as text.
+    const box = (await page.locator('[data-plot="dxt-timeline-dxt-posix"]').boundingBox())!;
+    for (let x = box.x + 100; x < box.x + box.width - 40 && !(await page.evaluate(() => document.body.innerText.includes('rank 0 ·') || document.body.innerText.includes('rank 1 ·'))); x += 6) {
+      await page.mouse.move(x, box.y + box.height / 2 - 30);
+    }
+    t.diagnostic(`screenshot ${await shot('job-hostile')}`);
+
+    // 3. The jobs explorer: sorted, paginated, every row a link.
+    await page.goto(`${server.url}/jobs?sort=run_time&order=asc`);
+    await page.waitForSelector('#jobs tbody tr');
+    const listed = await page.evaluate(() => [...document.querySelectorAll('#jobs tbody tr td:nth-child(5)')].map((td) => td.textContent));
+    assert.equal(listed.length, 50);
+    assert.match(await page.evaluate(() => document.getElementById('count')!.textContent!), /^52 jobs, 1–50 shown$/);
+    t.diagnostic(`screenshot ${await shot('jobs')}`);
+
+    // 4. The dashboard over the clustered store, then down to a job.
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForSelector('[data-plot="cluster-tree"] svg');
+    for (const id of ['parallel', 'shap-summary', 'predicted-measured']) {
+      await page.waitForSelector(`[data-plot="${id}"] svg`);
+      assert.ok((await shapes(page, id)) > 10, `${id} drawn`);
+    }
+    const api = (await (await fetch(`${server.url}/api/clusters`)).json()) as { nodes: { id: number; jobs: number; selected: boolean; parent: number | null }[] };
+    const sel = api.nodes.find((n) => n.selected)!;
+    assert.ok((await shapes(page, 'cluster-tree')) >= api.nodes.filter((n) => n.parent !== null).length, 'a box per node');
+    assert.match(await page.evaluate(() => document.getElementById('drill')!.textContent!), new RegExp(`^${sel.jobs} jobs →$`));
+    t.diagnostic(`screenshot ${await shot('dashboard')}`);
+    await page.click('#drill');
+    await page.waitForURL(/\/jobs\?run=run-1&node=\d+$/);
+    await page.waitForSelector('#jobs tbody tr');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#jobs tbody tr').length), Math.min(50, sel.jobs));
+    await page.click('#jobs tbody tr:first-child a');
+    await page.waitForURL(/\/jobs\/[0-9a-f]{64}$/);
+    await page.waitForSelector('[data-plot="io-time"] svg');
+    assert.ok((await page.evaluate(() => document.body.innerText)).includes('Findings'));
+    t.diagnostic(`screenshot ${await shot('drill-down-job')}`);
+
+    // 5. The trace page: a trace report JSON opened in the page, then a DFTracer trace uploaded and analysed.
+    const dxt = corpusLogs().find((l) => l.name === 'dxt.darshan')!;
+    const traceJson = join(dir, 'trace.json');
+    writeFileSync(traceJson, JSON.stringify(await diagnoseTrace([dxt.path], { charts: true })));
+    await page.goto(`${server.url}/trace`);
+    await page.setInputFiles('#trace-file', traceJson);
+    await page.waitForSelector('[data-plot="trace-timeline"] svg');
+    assert.ok((await page.evaluate(() => document.querySelectorAll('#views details.view').length)) > 3);
+    assert.ok((await page.evaluate(() => document.body.innerText)).includes(basename(dxt.path)));
+    const pfw = join(SHARED, 'traces', 'dftracer', 'cm1_1_48_20240926', 'cm1-DEFAULT-3537816-preload.pfw.gz');
+    await page.setInputFiles('#trace-upload', pfw);
+    await page.waitForFunction(() => !!document.querySelector('#views') && document.body.innerText.includes('cm1-DEFAULT-3537816-preload.pfw.gz'));
+    for (const id of ['trace-categories', 'trace-functions', 'trace-timeline']) await page.waitForSelector(`[data-plot="${id}"] svg`);
+    for (const id of ['trace-categories', 'trace-functions', 'trace-timeline']) assert.ok((await shapes(page, id)) > 5, `${id} drawn`);
+    t.diagnostic(`screenshot ${await shot('trace')}`);
+
+    assert.deepEqual(w.errors, [], 'no console errors');
+    assert.deepEqual(w.dialogs, [], 'no script from a log ran');
+    assert.deepEqual(w.outside, [], 'nothing fetched from elsewhere');
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

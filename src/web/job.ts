@@ -1,0 +1,77 @@
+import type { LearnedSection, Report } from '../contract/index.js';
+import { reportPlots } from '../render/plots.js';
+import { formatBytes, formatSeconds } from '../text/format.js';
+import { plotFigure } from './charts.js';
+import { api, el, errorBox, kv, main } from './dom.js';
+import { banner, findings } from './findings.js';
+
+interface JobAnswer {
+  hash: string;
+  row: Record<string, unknown> | null;
+  clusters: { run_id: string; cluster: number; node: number; probability: number }[];
+  report: Report | null;
+  reportSource: string;
+  /** The service model's learned diagnosis of this job (with --model). */
+  learned: LearnedSection | null;
+}
+
+/** The plots of a report (the shared plot model), in a section. */
+export function plotsSection(report: Report): HTMLElement | null {
+  const plots = reportPlots(report);
+  if (!plots.length) return null;
+  return el('section', { id: 'plots' }, el('h2', {}, 'Plots'), el('div', { class: 'plots' }, ...plots.map(plotFigure)));
+}
+
+/** The job page: banner, findings, plots, cluster memberships. */
+export async function jobPage(hash: string): Promise<void> {
+  const m = main();
+  m.append(el('p', { class: 'muted' }, 'Loading…'));
+  let job: JobAnswer;
+  try {
+    job = await api<JobAnswer>(`/api/jobs/${encodeURIComponent(hash)}`);
+  } catch (err) {
+    main().append(el('h1', {}, 'Job'), errorBox((err as Error).message));
+    return;
+  }
+  const page = main();
+  const r = job.report;
+  page.append(el('h1', {}, r ? `Job ${r.job.jobId || r.job.logName}` : `Job ${hash.slice(0, 12)}…`), el('p', { class: 'muted' }, 'SHA-256 ', el('code', {}, hash), ' · ', el('a', { href: `/api/jobs/${hash}` }, 'JSON')));
+  if (r) {
+    page.append(el('section', {}, banner(r)));
+    const l = job.learned;
+    if (l) {
+      page.append(
+        el(
+          'section',
+          { id: 'learned' },
+          el('h2', {}, 'Learned diagnosis'),
+          el('p', {}, `Model ${l.model.file} (${l.model.target}): ${l.summary}`),
+          l.ood ? el('p', { class: 'error' }, `Outside what the model learned: ${l.oodReasons.join('; ')}`) : null,
+          l.contributors.length ? el('ul', {}, ...l.contributors.filter((c) => c.shap < 0).slice(0, 5).map((c) => el('li', {}, c.text))) : null,
+        ),
+      );
+    }
+    page.append(findings(r));
+    // The plot model reads a learned diagnosis from the report's learned section.
+    const plots = plotsSection(l ? ({ ...r, learned: l } as Report) : r);
+    if (plots) page.append(plots);
+  } else if (job.row) {
+    const row = job.row;
+    page.append(
+      el('p', {}, 'No report is stored for this job and its log is not readable here; the store row:'),
+      kv([
+        ['Path', String(row.path ?? '')],
+        ['Application', String(row.app ?? '')],
+        ['Processes', String(row.nprocs ?? '')],
+        ['Run time', typeof row.run_time === 'number' ? formatSeconds(row.run_time) : '—'],
+        ['Bytes', typeof row.total_bytes === 'number' ? formatBytes(row.total_bytes) : '—'],
+        ['Problems', Array.isArray(row.problems) ? row.problems.join(', ') : '—'],
+      ]),
+    );
+  }
+  if (job.clusters.length) {
+    page.append(
+      el('section', {}, el('h2', {}, 'Clusters'), el('ul', {}, ...job.clusters.map((c) => el('li', {}, `${c.run_id}: `, el('a', { href: `/dashboard?run=${encodeURIComponent(c.run_id)}&node=${c.node}` }, c.cluster < 0 ? `noise (node ${c.node})` : `cluster ${c.cluster} (node ${c.node})`), ` membership ${c.probability.toFixed(2)}`)))),
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { upgradeReport, type Report } from '../contract/index.js';
+import { formatBytes, formatCount, formatPercent, formatSeconds } from '../text/format.js';
+import { api, el, errorBox, kv, main } from './dom.js';
+import { banner, findings } from './findings.js';
+import { plotsSection } from './job.js';
+
+/** The trace report's views: per view its records, bottlenecks by level, and the flagged records. */
+function views(report: Report): HTMLElement | null {
+  const t = report.trace;
+  if (!t) return null;
+  const c = t.characteristics;
+  return el(
+    'section',
+    { id: 'views' },
+    el('h2', {}, 'The trace from every perspective'),
+    kv([
+      ['Runtime', formatSeconds(c.runtime)],
+      ['Time in calls', formatSeconds(c.ioTime)],
+      ['Calls', `${formatCount(c.ops)} of ${formatCount(c.eventsTotal)} events`],
+      ['Bytes', formatBytes(c.bytes)],
+      ['Processes / files / hosts', `${c.processes} / ${c.files} / ${c.hosts}`],
+      ['Severity', `${t.severity.metric}: ${t.severity.description}`],
+      ['Explained bottlenecks', `${t.coverage.explained} of ${t.coverage.bottlenecks} (${formatPercent(t.coverage.share)})`],
+    ]),
+    ...t.views.map((v) =>
+      el(
+        'details',
+        { class: 'view', 'data-view': v.name, open: v.bottlenecks > 0 },
+        el('summary', {}, `${v.name}: ${formatCount(v.records)} records, ${v.bottlenecks} flagged (${Object.entries(v.byLevel).filter(([, n]) => n > 0).map(([l, n]) => `${n} ${l}`).join(', ') || 'none'})`),
+        v.top.length
+          ? el(
+              'table',
+              { class: 'jobs' },
+              el('thead', {}, el('tr', {}, ...v.dims.map((d) => el('th', {}, d)), el('th', {}, 'level'), el('th', {}, v.top[0].score.metric), el('th', {}, 'time share'), el('th', {}, 'checks'))),
+              el('tbody', {}, ...v.top.map((b) => el('tr', {}, ...v.dims.map((d) => el('td', {}, String(b.key[d] ?? ''))), el('td', { class: b.level }, b.level), el('td', {}, b.score.value.toPrecision(3)), el('td', {}, formatPercent(b.metrics.time_share)), el('td', {}, b.findings.join(', '))))),
+            )
+          : null,
+      ),
+    ),
+  );
+}
+
+/** Draws a trace report (the JSON of iolens trace --json). */
+export function showTrace(report: Report, into: HTMLElement): void {
+  into.replaceChildren(el('section', {}, banner(report)));
+  const v = views(report);
+  if (v) into.append(v);
+  const p = plotsSection(report);
+  if (p) into.append(p);
+  into.append(findings(report));
+}
+
+/** The trace page: upload a trace file (analysed on the server, as iolens trace), or open a trace report JSON. */
+export function tracePage(): void {
+  const m = main();
+  const upload = el('input', { type: 'file', id: 'trace-upload' });
+  const input = el('input', { type: 'file', id: 'trace-file', accept: '.json,application/json' });
+  const out = el('div', { id: 'trace' });
+  m.append(
+    el('h1', {}, 'Trace report'),
+    el('p', {}, 'Upload a trace (a DFTracer .pfw or .pfw.gz file, a Darshan log with DXT, or a .tar.gz of a Recorder folder): the server analyses it as ', el('code', {}, 'iolens trace'), ' does. ', upload),
+    el('p', {}, 'Or open the JSON of ', el('code', {}, 'iolens trace TRACE --json --charts > trace.json'), ' (read by this page only): ', input),
+    out,
+  );
+  upload.addEventListener('change', async () => {
+    const f = upload.files?.[0];
+    if (!f) return;
+    out.replaceChildren(el('p', { class: 'muted' }, `Analysing ${f.name}…`));
+    try {
+      const token = sessionStorage.getItem('iolens-token');
+      const report = await api<Report>(`/api/traces?name=${encodeURIComponent(f.name)}`, { method: 'POST', body: f, headers: { 'Content-Type': 'application/octet-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+      showTrace(report, out);
+    } catch (err) {
+      out.replaceChildren(errorBox(`${f.name}: ${(err as Error).message}`));
+    }
+  });
+  input.addEventListener('change', async () => {
+    const f = input.files?.[0];
+    if (!f) return;
+    try {
+      showTrace(upgradeReport(JSON.parse(await f.text())), out);
+    } catch (err) {
+      out.replaceChildren(errorBox(`${f.name}: ${(err as Error).message}`));
+    }
+  });
+}
