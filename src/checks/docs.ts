@@ -1,6 +1,7 @@
 import { KNOBS, type Knob } from '../config/knobs.js';
 import type { AnyCheck } from './types.js';
-import { LAB_MARGINS, LAB_MARGINS_RUNS, type LabCrossing, type LabKnobMargin } from './lab-margins.js';
+import type { LabCrossing, LabKnobMargin } from './lab-margins.js';
+import { LAB_MARGINS, LAB_MARGINS_RUNS } from './lab-margins-data.js';
 
 /** Headings every check page has (the meta-test enforces them). */
 export const DOC_HEADINGS = ['What it detects', 'Why it matters', 'Evidence', 'Options', 'Decision margin on the lab', 'How to fix', 'Example', 'Differences from Drishti'] as const;

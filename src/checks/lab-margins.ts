@@ -34,5 +34,3 @@ export interface LabCheckMargins {
   readonly found: number;
   readonly knobs: readonly LabKnobMargin[];
 }
-
-export { LAB_MARGINS, LAB_MARGINS_RUNS } from './lab-margins-data.js';

@@ -224,7 +224,7 @@ export class TaskPool<T, R> {
 
   private start(slot: Slot<T, R>, p: Pending<T, R>): void {
     slot.job = p;
-    slot.timer = setTimeout(() => this.replace(slot, new LimitError(`took longer than ${Math.round(this.opts.timeoutMs / 1000)} s (the time limit of one request)`)), this.opts.timeoutMs);
+    slot.timer = setTimeout(() => this.replace(slot, new LimitError(`took longer than ${Number((this.opts.timeoutMs / 1000).toPrecision(2))} s (the time limit of one request)`)), this.opts.timeoutMs);
     const msg: TaskMessage<T> = { seq: this.seq++, task: p.task };
     slot.worker.postMessage(msg, p.transfer);
   }
