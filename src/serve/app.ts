@@ -204,9 +204,19 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     }
     remember(r.hash, r.report, r.row);
     const url = `/jobs/${r.hash}`;
-    const learned = model ? JSON.stringify(learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>, (JSON.parse(r.report) as Report).insights)) : 'null';
+    // With a model, the report carries its learned section, as `iolens report --json --charts --model M` prints it.
+    let report = r.report;
+    let learned = 'null';
+    if (model) {
+      const rep = JSON.parse(r.report) as Report;
+      const section = learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>, rep.insights);
+      if (section) {
+        learned = JSON.stringify(section);
+        report = JSON.stringify({ ...rep, learned: section });
+      }
+    }
     reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
-    return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${r.report},"learned":${learned}}`);
+    return reply.send(`{"hash":"${r.hash}","url":"${url}","stored":${stored},"new":${added},"report":${report},"learned":${learned}}`);
   });
   uploadRoute('/api/traces', 'a trace file', 'trace.pfw', 'trace', async (r, reply) => reply.type('application/json; charset=utf-8').send(r.report));
 
@@ -262,6 +272,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     if (!found && !report) return fail(reply, 404, `no job ${hash}`);
     const row = found?.row ?? (kept ? (JSON.parse(kept.row) as Record<string, unknown>) : null);
     const learned = model && row ? learnedFor(model, o.model!, row, (report as Report | null)?.insights ?? []) : null;
+    if (learned && report) report = { ...(report as Report), learned };
     return { hash, row: found?.row ?? null, clusters: found?.clusters ?? [], report, reportSource: source, learned };
   });
 

@@ -212,7 +212,17 @@ test('jobs explorer API: filter, sort, paginate; an ingested job gets its report
       const sample = all.jobs.find((j) => j.path === SAMPLE)!;
       const job = (await get(s, `/api/jobs/${String(sample.hash)}`)).body;
       assert.equal(job.reportSource, 'recomputed');
-      assert.deepEqual(job.report, diagnoseLog(SAMPLE, { charts: true }));
+      // With the model, the report is what the CLI prints with the same model: the learned section included.
+      const cliReport = spawnSync(process.execPath, [BIN, 'report', SAMPLE, '--json', '--charts', '--model', modelFile], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      assert.equal(cliReport.status, 0, cliReport.stderr);
+      assert.deepEqual(job.report, JSON.parse(cliReport.stdout));
+      assert.deepEqual((job.report as { learned: unknown }).learned, job.learned);
+      const { learned: _l, ...plainReport } = job.report as Record<string, unknown>;
+      assert.deepEqual(plainReport, diagnoseLog(SAMPLE, { charts: true }));
+      const up = await post(s, readFileSync(SAMPLE), basename(SAMPLE));
+      assert.equal(up.status, 200, up.text.slice(0, 200));
+      const fromCli = JSON.parse(cliReport.stdout) as { input: Record<string, unknown> };
+      assert.deepEqual(up.body.report, { ...fromCli, input: { ...fromCli.input, paths: [basename(SAMPLE)] } }, 'an upload answers the same report (named by the upload)');
       // Clusters: the tree's root holds every job; a node's rows carry the run's features and predictions.
       const cl = (await get(s, '/api/clusters')).body as { run: string; nodes: { id: number; parent: number | null; jobs: number; selected: boolean; explanation: { shap: { features: unknown[] } } }[] };
       assert.equal(cl.run, 'run-1');
