@@ -1,6 +1,9 @@
 // Feature preparation for clustering jobs, and per-cluster descriptions: signed log transform, robust
 // standardisation, column medians/IQRs of a set of rows, and the one-threshold rule that best tells a cluster from
 // its sibling. Matrices are n × d, row-major Float64Array.
+import { quantileSorted } from '../util/stats.js';
+
+export { quantileSorted };
 
 /** sign(x)·log10(1 + |x|): counters spanning many decades become comparable; 0 stays 0, the sign is kept. */
 export function signedLog10(x: number): number {
@@ -10,16 +13,6 @@ export function signedLog10(x: number): number {
 /** signedLog10 applied to every value (a new matrix). */
 export function signedLog10Matrix(data: Float64Array): Float64Array {
   return Float64Array.from(data, signedLog10);
-}
-
-/** Quantile q of sorted values with linear interpolation between order statistics (numpy's default). */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const m = sorted.length;
-  if (m === 0) return NaN;
-  const h = (m - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(m - 1, lo + 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
 /** Per-column location and scale used by robustStandardize. */

@@ -5,6 +5,7 @@
 import { explain, logMetrics, makeTable, predict, toModelSpace, train, type Metrics, type Table } from '../learn/index.js';
 import { quantileSorted, signedLog10 } from '../cluster/index.js';
 import { rng } from '../util/random.js';
+import { pearson } from '../util/stats.js';
 
 /** Settings of the local models. */
 export interface ModelSettings {
@@ -58,27 +59,6 @@ export interface ShapFeature {
   sign: '+' | '-' | '0';
 }
 
-/** Pearson correlation; 0 when either side does not vary. */
-function pearson(a: Float64Array, b: Float64Array): number {
-  const n = a.length;
-  let ma = 0;
-  let mb = 0;
-  for (let i = 0; i < n; i++) {
-    ma += a[i];
-    mb += b[i];
-  }
-  ma /= n;
-  mb /= n;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < n; i++) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) ** 2;
-    sbb += (b[i] - mb) ** 2;
-  }
-  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0;
-}
 
 export type ModelTaskResult =
   | {

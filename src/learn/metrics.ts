@@ -1,3 +1,7 @@
+import { quantileSorted } from '../util/stats.js';
+
+export { quantileSorted };
+
 /**
  * Accuracy in the model's own space, log10(1 + y): RMSE and R², plus the error factor
  * 10^|log10(1+pred) − log10(1+true)| (Gauge's measure, on the same log scale the model is fitted in).
@@ -41,16 +45,6 @@ export function logMetrics(truth: ArrayLike<number>, pred: ArrayLike<number>): M
 export function baselineMetrics(trainTruth: ArrayLike<number>, truth: ArrayLike<number>): Metrics {
   const med = quantileSorted(Float64Array.from(trainTruth).sort(), 0.5);
   return logMetrics(truth, new Float64Array(truth.length).fill(med));
-}
-
-/** The q-quantile of ascending `sorted` with linear interpolation (numpy's default). */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const n = sorted.length;
-  if (n === 0) return NaN;
-  const pos = (n - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.min(lo + 1, n - 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
 /** The target transform: log10(1 + y). */

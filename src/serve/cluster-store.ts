@@ -3,6 +3,7 @@ import { explain, makeTable, train, type TrainedModel } from '../learn/index.js'
 import { toolVersion } from '../pipeline/resources.js';
 import type { Store } from '../store/db.js';
 import { plain } from '../store/values.js';
+import { pearson, quantileSorted } from '../util/stats.js';
 
 /**
  * Fills the store's clustering tables (schema 3: cluster_runs, clusters, cluster_members) for the web service's
@@ -24,28 +25,7 @@ const TARGET = 'posix_perf_mibs';
 const LEAKS = /^gauge_log10_(total_bytes|run_time|read_time|write_time|meta_time)$/;
 const IO_TIME = 'io_time';
 
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return Number.NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (pos - lo);
-}
 
-function pearson(a: number[], b: number[]): number {
-  const n = a.length;
-  if (n < 2) return 0;
-  const ma = a.reduce((s, x) => s + x, 0) / n;
-  const mb = b.reduce((s, x) => s + x, 0) / n;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < n; i++) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) ** 2;
-    sbb += (b[i] - mb) ** 2;
-  }
-  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0;
-}
 
 export async function clusterStore(store: Store, opts: { minClusterSize?: number; seed?: number; note?: string } = {}): Promise<ClusterStoreResult> {
   const con = store.con;
@@ -104,7 +84,7 @@ export async function clusterStore(store: Store, opts: { minClusterSize?: number
       const io = rows.map((i) => data[i][2]).filter((v): v is number => typeof v === 'number');
       const summary = {
         features: Object.fromEntries(features.map((f, k) => [f, { median: s.median[k], q1: s.q1[k], q3: s.q3[k], iqr: s.iqr[k] }])),
-        target: { column: TARGET, rows: t.length, median: t.length ? quantile(t, 0.5) : null },
+        target: { column: TARGET, rows: t.length, median: t.length ? quantileSorted(t, 0.5) : null },
         io_time: { column: IO_TIME, rows: io.length, total: io.reduce((a, b) => a + b, 0) },
       };
       let explanation: unknown = null;

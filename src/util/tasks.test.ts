@@ -60,7 +60,7 @@ test('TaskPool: answers in any order, refuses past its queue, replaces a thread 
     // A runaway task: its thread is replaced and the next task is served.
     const hung = pool.submit({ n: 1, fail: 'hang' });
     const after = pool.submit({ n: 7 });
-    await assert.rejects(hung, (e: unknown) => e instanceof LimitError && /longer than 2 s/.test((e as Error).message));
+    await assert.rejects(hung, (e: unknown) => e instanceof LimitError && /^took longer than 1.5 s \(the time limit of one request\)$/.test((e as Error).message));
     assert.deepEqual(await after, { n: 14, by: 9 });
     await assert.rejects(pool.submit({ n: 1, fail: 'exit' }), /exited with code 3/);
     assert.deepEqual(await pool.submit({ n: 8 }), { n: 16, by: 9 });
