@@ -9,13 +9,11 @@ import { writeLog } from '../formats/darshan/writer.js';
 import { diagnoseLog } from '../pipeline/diagnose.js';
 import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
 import { reportPlots } from '../render/plots.js';
-import { ingest } from '../store/ingest.js';
-import { openStore } from '../store/db.js';
 import { makeArchive } from '../store/synth-archive.js';
-import { serializeModel } from '../learn/index.js';
+import { saveBundle } from '../models/index.js';
 import { corpusLogs, SHARED } from '../testing/corpus.js';
 import { startServer } from './app.js';
-import { clusterStore } from './cluster-store.js';
+import { prepareStore } from './sample.js';
 
 // The web pages in a real browser (Debian's Chromium driven by playwright-core; .ci/run installs it): upload
 // through the page, the job page's plots, a hostile log's names as text, the jobs explorer, the dashboard over a
@@ -68,16 +66,10 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
   const dir = mkdtempSync(join(tmpdir(), 'iolens-web-'));
   mkdirSync(SHOTS, { recursive: true });
   const arch = join(dir, 'arch');
-  makeArchive(arch, { logs: 50, seed: 11 });
+  makeArchive(arch, { logs: 300, seed: 11 });
   const db = join(dir, 'web.duckdb');
-  await ingest({ db, inputs: [arch], jobs: 0 });
-  const st = await openStore(db);
   const model = join(dir, 'model.json');
-  try {
-    writeFileSync(model, serializeModel((await clusterStore(st, { minClusterSize: 5 })).model!));
-  } finally {
-    st.close();
-  }
+  saveBundle(model, await prepareStore(db, [arch]));
   const server = await startServer({ db, write: true, model, port: 0, threads: 2 });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -141,7 +133,7 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     await page.waitForSelector('#jobs tbody tr');
     const listed = await page.evaluate(() => [...document.querySelectorAll('#jobs tbody tr td:nth-child(5)')].map((td) => td.textContent));
     assert.equal(listed.length, 50);
-    assert.match(await page.evaluate(() => document.getElementById('count')!.textContent!), /^52 jobs, 1–50 shown$/);
+    assert.match(await page.evaluate(() => document.getElementById('count')!.textContent!), /^302 jobs, 1–50 shown$/);
     t.diagnostic(`screenshot ${await shot('jobs')}`);
 
     // 4. The dashboard over the clustered store, then down to a job.

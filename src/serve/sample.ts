@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { serializeModel } from '../learn/index.js';
+import { dirname, join } from 'node:path';
+import { clusterStore } from '../clustering/index.js';
+import { defaultJobFeatures, readStoreTable, saveBundle, trainBundle, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
-import { openStore } from '../store/db.js';
 import { ingest } from '../store/ingest.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { packageRoot } from '../util/package-root.js';
-import { clusterStore } from './cluster-store.js';
 
 /** Where the sample store lives: $XDG_CACHE_HOME/iolens (or ~/.cache/iolens), one folder per IOLens version. */
 export function sampleDir(): string {
@@ -22,32 +21,45 @@ export interface SampleStore {
   readonly built: boolean;
 }
 
+/** The throughput the demo model predicts (the jobs table's default target of `iolens train`). */
+const TARGET = 'posix_perf_mibs';
+
+/**
+ * A store as a facility would prepare it for the service, by the same code as the commands: the logs ingested
+ * (`iolens ingest`), clustered with local models (`iolens cluster`: HDBSCAN* over Gauge's features; groups of at
+ * least `minClusterSize` jobs, models for groups of at least 30), and a throughput model of the jobs table
+ * (`iolens train` with its default features, gradient-boosted trees only). Returns the model.
+ */
+export async function prepareStore(db: string, inputs: readonly string[], opts: { minClusterSize?: number; seed?: number; note?: string } = {}): Promise<ModelBundle> {
+  await ingest({ db, inputs: [...inputs], jobs: 0 });
+  await clusterStore({ db, minClusterSize: opts.minClusterSize ?? 30, models: { minRows: 30 }, note: opts.note ?? null, threads: 1 });
+  const features = defaultJobFeatures();
+  const loaded = await readStoreTable(db, 'jobs', [...features.specs.map((s) => s.name), TARGET], ['hash']);
+  return trainBundle({ loaded, db, target: TARGET, features, key: 'hash', models: ['gbdt'], seed: opts.seed ?? 1 });
+}
+
 /**
  * The demo store of `iolens serve --sample`, built on first use: the bundled sample log(s) plus a synthetic archive
- * of 160 small production-like logs (the ingest benchmark's generator, fixed seed), ingested, clustered (HDBSCAN*
- * over the Gauge features) and with a throughput model for the dashboard's predicted-vs-measured plot.
+ * of small production-like logs (the ingest benchmark's generator, fixed seed), prepared as `prepareStore` does.
  */
-export async function ensureSampleStore(dir = sampleDir(), log: (line: string) => void = () => undefined, logs = 160): Promise<SampleStore> {
+export async function ensureSampleStore(dir = sampleDir(), log: (line: string) => void = () => undefined, logs = 300): Promise<SampleStore> {
   const db = join(dir, 'sample.duckdb');
   const model = join(dir, 'sample-model.json');
   if (existsSync(db) && existsSync(model)) return { db, model, built: false };
   log(`building the sample store in ${dir} (first start only)…`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const archive = join(dir, 'logs');
+  // Built in a folder beside it and renamed when complete: an interrupted build leaves no half store behind.
+  const work = `${dir}.building`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const archive = join(work, 'logs');
   makeArchive(archive, { logs, seed: 16 });
   const samples = join(packageRoot(), 'samples');
   const inputs = [archive, ...readdirSync(samples).filter((f) => f.endsWith('.darshan')).map((f) => join(samples, f))];
-  const tmp = `${db}.tmp`;
-  await ingest({ db: tmp, inputs, jobs: 0 });
-  const store = await openStore(tmp);
-  try {
-    const r = await clusterStore(store, { note: 'sample store of iolens serve --sample' });
-    if (r.model) writeFileSync(model, serializeModel(r.model));
-  } finally {
-    store.close();
-  }
-  renameSync(tmp, db);
+  const bundle = await prepareStore(join(work, 'sample.duckdb'), inputs, { note: 'sample store of iolens serve --sample' });
+  saveBundle(join(work, 'sample-model.json'), bundle, true);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  renameSync(work, dir);
   log(`sample store ready: ${db}`);
   return { db, model, built: true };
 }

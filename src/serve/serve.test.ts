@@ -12,11 +12,11 @@ import { ingest } from '../store/ingest.js';
 import { openStore } from '../store/db.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { plain } from '../store/values.js';
-import { serializeModel } from '../learn/index.js';
+import { saveBundle } from '../models/index.js';
 import { corpusLogs, REPO_ROOT } from '../testing/corpus.js';
 import { reportSchemaErrors } from '../testing/schema.js';
 import { startServer, type ServeOptions, type Server } from './app.js';
-import { clusterStore } from './cluster-store.js';
+import { prepareStore } from './sample.js';
 
 const BIN = join(REPO_ROOT, 'bin', 'iolens.js');
 const SAMPLE = corpusLogs().find((l) => l.name === 'ior-hdf5-indep-small-write-4k.darshan')!.path;
@@ -179,22 +179,13 @@ test('jobs explorer API: filter, sort, paginate; an ingested job gets its report
   const dir = tmp();
   try {
     const arch = join(dir, 'arch');
-    makeArchive(arch, { logs: 60, seed: 5 });
+    makeArchive(arch, { logs: 300, seed: 5 });
     const db = join(dir, 'jobs.duckdb');
-    await ingest({ db, inputs: [arch, SAMPLE], jobs: 0 });
-    const st = await openStore(db);
-    let modelFile = '';
-    try {
-      const r = await clusterStore(st, { minClusterSize: 5 });
-      assert.ok(r.clusters >= 2, `${r.clusters} clusters`);
-      modelFile = join(dir, 'model.json');
-      writeFileSync(modelFile, serializeModel(r.model!));
-    } finally {
-      st.close();
-    }
+    const modelFile = join(dir, 'model.json');
+    saveBundle(modelFile, await prepareStore(db, [arch, SAMPLE]));
     await withServer({ db, model: modelFile }, async (s) => {
       const all = (await get(s, '/api/jobs?limit=500')).body as { total: number; jobs: Record<string, unknown>[] };
-      assert.equal(all.total, 61);
+      assert.equal(all.total, 301);
       const page = (await get(s, '/api/jobs?sort=run_time&order=asc&limit=10&offset=5')).body as { jobs: { run_time: number; hash: string }[] };
       const times = all.jobs.map((j) => j.run_time as number).sort((a, b) => a - b);
       assert.deepEqual(page.jobs.map((j) => j.run_time), times.slice(5, 15));
@@ -227,9 +218,10 @@ test('jobs explorer API: filter, sort, paginate; an ingested job gets its report
       const cl = (await get(s, '/api/clusters')).body as { run: string; nodes: { id: number; parent: number | null; jobs: number; selected: boolean; explanation: { shap: { features: unknown[] } } }[] };
       assert.equal(cl.run, 'run-1');
       const root = cl.nodes.find((n) => n.parent === null)!;
-      assert.equal(root.jobs, 61);
+      assert.equal(root.jobs, 301);
+      assert.ok(cl.nodes.filter((n) => n.selected).length >= 2, 'at least two clusters');
       const sel = cl.nodes.find((n) => n.selected)!;
-      assert.ok(sel.explanation.shap.features.length > 0);
+      assert.ok(sel.explanation.shap.features.length > 0, 'the cluster has its own model, explained');
       const members = (await get(s, `/api/jobs?run=run-1&node=${sel.id}&limit=500`)).body as { total: number };
       assert.equal(members.total, sel.jobs);
       const nr = (await get(s, `/api/clusters/run-1/nodes/${sel.id}`)).body as { features: string[]; rows: { values: unknown[] }[]; scatter: { predicted: number }[] };
