@@ -120,7 +120,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
       notes.push(
         mode === 'drishti'
           ? "the hints shown are Darshan's own MPI-IO hints for writing its log (job metadata h), not the application's; the aggregator checks (M08–M10) use them as Drishti does"
-          : "only Darshan's own log-writing MPI-IO hints (job metadata h) are in the log, not the application's; pass --hints to evaluate aggregators (M08–M10)",
+          : "the log holds only the MPI-IO hints Darshan used to write the log itself (its job metadata key h), not the application's; pass --hints to evaluate aggregators (M08–M10)",
       );
     }
     if (!nodes) notes.push('the number of compute nodes is unknown (no --nodes, no --sacct): aggregator checks (M08–M10) were not evaluated');
