@@ -33,7 +33,7 @@ const LAYERS: Record<string, readonly string[]> = {
   /** The lab's manifest reader (lab/MANIFEST.json). */
   lab: ['contract'],
   /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once; blame of learned models. */
-  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn'],
+  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn', 'models'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
   /** The web service: HTTP, the decoding pool, the store's pages; never the CLI. */
   serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster', 'models', 'clustering'],

@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import { PROBLEMS } from '../contract/index.js';
 import { FEATURE_SETS } from '../features/registry.js';
 import { explain, makeTable, train } from '../learn/index.js';
-import type { FeatureSpec } from '../learn/index.js';
-import { isHealthy, readLabManifest } from '../lab/manifest.js';
+import type { Explanation, FeatureSpec } from '../learn/index.js';
+import { isHealthy, readLabManifest, type LabRun } from '../lab/manifest.js';
+import { rankedCauses } from '../models/learned.js';
+import { problemsOf } from '../models/words.js';
 import { extract } from '../pipeline/extract.js';
 import { REPO_ROOT } from '../testing/corpus.js';
-import { FEATURE_RULES, featureRule, isTimeFeature, problemsOfFeature } from './feature-problems.js';
+import { FEATURE_RULES, featureRule, isTimeFeature, problemsOfFeature } from '../features/problems.js';
 
 // The learned diagnosis on the lab (issue 19 item 4): a throughput model trained on the lab's runs (features from
-// the pipeline's extract, target the measured throughput) should blame the injected cause: the top negative SHAP
-// contributor (zero baseline) of a problem run maps to one of its labels. docs/eval.md, "Blame on the lab".
+// the pipeline's extract, target the measured throughput) should blame the injected cause: the costliest feature
+// that names a problem (zero-baseline SHAP, ranked as the report's learned section ranks causes) maps to one of the
+// run's labels. docs/eval.md, "Blame on the lab".
 
 const LAB = join(REPO_ROOT, 'lab');
 
@@ -41,53 +44,75 @@ test('feature → problem map: every input column matched by exactly one rule, t
   assert.ok(isTimeFeature('io_time') && isTimeFeature('gauge_log10_run_time') && isTimeFeature('posix_bytes_read', 'seconds') && !isTimeFeature('posix_bytes_read'));
 });
 
-/** Share of the problem runs whose top negative contributor points at one of their labels, measured on the lab (GBDT, seed 1). */
-const MEASURED_SHARE = 0.319;
-/** The test's floor, a little below the measured share (seeded training: it moves only when the engine or lab do). */
-const FLOOR = 0.28;
+// Measured on the lab (GBDT, seed 1, zero baseline): the share of problem runs whose first-ranked cause
+// (`rankedCauses`, as the report's learned section ranks them) is one of their labels. Held out: each family's runs
+// explained by a model trained on the other families (leave-one-family-out). Costing: the problem runs slower than
+// their healthy twins. docs/eval.md, "Blame on the lab".
+const MEASURED = { inSample: 0.375, heldOut: 0.365, inSampleCosting: 0.47, heldOutCosting: 0.437 };
+/** The floors, below the measured held-out shares with margin (seeded training: they move only when the engine or lab do). */
+const FLOOR = { heldOut: 0.32, heldOutCosting: 0.38 };
 
-test('blame on the lab: a GBDT trained on the runs blames the injected cause of a share of the problem runs', async () => {
+test('blame on the lab: a GBDT blames the injected cause of a share of the problem runs, in sample and on held-out families', async () => {
   const runs = readLabManifest(join(LAB, 'MANIFEST.json')).runs;
   const columns = inputColumns();
   const data: Record<string, Float64Array> = Object.fromEntries(columns.map((c) => [c.name, new Float64Array(runs.length)]));
-  const throughput = new Float64Array(runs.length), runTime = new Float64Array(runs.length);
+  const runTime = Float64Array.from(runs, (r) => r.run_time_s);
   runs.forEach((r, i) => {
     const e = extract(join(LAB, 'logs', r.file), { report: false, perf: false });
     for (const c of columns) {
       const v = e.features[c.set][c.index];
       data[c.name][i] = v === null ? NaN : Number(v);
     }
-    throughput[i] = r.throughput_mib_s;
-    runTime[i] = r.run_time_s;
   });
-  const table = makeTable({ ...data, throughput_mib_s: throughput, run_time_s: runTime });
   const features: FeatureSpec[] = columns.map((c) => ({ name: c.name, kind: 'numeric' }));
-  const model = await train(table, { target: 'throughput_mib_s', features, runtimeColumn: 'run_time_s', models: ['gbdt'], seed: 1, parallel: false });
   const problemRows = runs.flatMap((r, i) => (isHealthy(r) ? [] : [i]));
-  const explanations = explain(model, table, { rows: problemRows, baseline: 'zero' });
-  // The runs the problem made slower than the median healthy run of their family: where a cost exists to blame.
-  const healthyMedian = new Map<string, number>();
-  for (const f of new Set(runs.map((r) => r.family))) {
-    const t = runs.filter((r) => r.family === f && isHealthy(r)).map((r) => r.throughput_mib_s).sort((a, b) => a - b);
-    healthyMedian.set(f, t[t.length >> 1]);
+  /** A model trained on the runs `train` admits (the others' target is withheld), explaining `rows`. */
+  const blame = async (admit: (r: LabRun) => boolean, rows: number[]) => {
+    const throughput = Float64Array.from(runs, (r) => (admit(r) ? r.throughput_mib_s : -1));
+    const table = makeTable({ ...data, throughput_mib_s: throughput, run_time_s: runTime });
+    const model = await train(table, { target: 'throughput_mib_s', features, runtimeColumn: 'run_time_s', models: ['gbdt'], seed: 1, parallel: false });
+    assert.equal(model.card.rows, runs.filter(admit).length);
+    return explain(model, table, { rows, baseline: 'zero' });
+  };
+  const inSample = await blame(() => true, problemRows);
+  const heldOut: Explanation[] = [];
+  for (const family of new Set(runs.map((r) => r.family))) {
+    heldOut.push(...(await blame((r) => r.family !== family, problemRows.filter((i) => runs[i].family === family))));
   }
-  let blamed = 0, slower = 0, blamedSlower = 0;
-  const wrong = new Map<string, number>();
-  for (const e of explanations) {
-    const top = e.contributions.reduce((a, b) => (b.shap < a.shap ? b : a));
-    const r = runs[e.row];
-    const ok = top.shap < 0 && problemsOfFeature(top.feature).some((p) => r.labels.includes(p));
-    const slow = r.throughput_mib_s < healthyMedian.get(r.family)!;
-    if (ok) blamed++;
-    else wrong.set(top.feature, (wrong.get(top.feature) ?? 0) + 1);
-    if (slow) slower++;
-    if (slow && ok) blamedSlower++;
-  }
-  const share = blamed / explanations.length;
-  console.log(
-    `blame on the lab: ${blamed} of ${explanations.length} problem runs (${(100 * share).toFixed(1)} %); of the ${slower} slower than their family's healthy median, ${blamedSlower}; ` +
-      `most blamed otherwise: ${[...wrong].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([f, n]) => `${f} ${n}`).join(', ')}`,
-  );
-  assert.equal(explanations.length, problemRows.length);
-  assert.ok(share >= FLOOR, `share ${share} (measured ${MEASURED_SHARE})`);
+  assert.deepEqual(heldOut.map((e) => e.row).sort((a, b) => a - b), problemRows);
+  const costing = new Set(problemRows.filter((i) => runs[i].throughput_mib_s < twinThroughput(runs, runs[i])));
+  const score = (explanations: readonly Explanation[], name: string) => {
+    let blamed = 0, blamedCosting = 0;
+    const wrong = new Map<string, number>();
+    for (const e of explanations) {
+      const r = runs[e.row];
+      const top = rankedCauses(e.contributions)[0]?.features[0];
+      const ok = top !== undefined && problemsOf(top).some((p) => r.labels.includes(p));
+      if (ok) blamed++;
+      else wrong.set(top ?? '(no cause)', (wrong.get(top ?? '(no cause)') ?? 0) + 1);
+      if (ok && costing.has(e.row)) blamedCosting++;
+    }
+    const share = { all: blamed / explanations.length, costing: blamedCosting / costing.size };
+    console.log(
+      `blame on the lab, ${name}: ${blamed} of ${explanations.length} problem runs (${(100 * share.all).toFixed(1)} %); of the ${costing.size} slower than their healthy twins, ` +
+        `${blamedCosting} (${(100 * share.costing).toFixed(1)} %); first cause otherwise: ${[...wrong].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([f, n]) => `${f} ${n}`).join(', ')}`,
+    );
+    return share;
+  };
+  const ins = score(inSample, 'in sample');
+  const out = score(heldOut, 'held-out families');
+  assert.ok(out.all >= FLOOR.heldOut, `held out ${out.all} (measured ${MEASURED.heldOut}; in sample ${ins.all}, measured ${MEASURED.inSample})`);
+  assert.ok(out.costing >= FLOOR.heldOutCosting, `held out, costing ${out.costing} (measured ${MEASURED.heldOutCosting}; in sample ${ins.costing}, measured ${MEASURED.inSampleCosting})`);
 });
+
+/**
+ * The throughput of a run's healthy twin: the median healthy run of its family with its rank count and API layer
+ * (else its rank count, else any); a problem run below it is one the problem made slower.
+ */
+function twinThroughput(runs: readonly LabRun[], run: LabRun): number {
+  for (const same of [(h: LabRun) => h.ranks === run.ranks && h.layer === run.layer, (h: LabRun) => h.ranks === run.ranks, () => true]) {
+    const t = runs.filter((h) => isHealthy(h) && h.family === run.family && same(h)).map((h) => h.throughput_mib_s).sort((a, b) => a - b);
+    if (t.length) return t[t.length >> 1];
+  }
+  throw new Error(`${run.family} has no healthy run`);
+}

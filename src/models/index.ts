@@ -11,4 +11,4 @@ export { trainBundle, expandColumns, type TrainRequest } from './train-model.js'
 export { loadBundle, saveBundle } from './bundle.js';
 export { readRows, predictRows, explainRows, explainRow, type RowSource, type Rows, type RowExplanation } from './run.js';
 export { describeFeature, problemsOf, contributionText, valueText, factorOf, STEMS } from './words.js';
-export { learnedSection, learnedOfRow, withLearned, diagnoseWithModel, matchProblems, targetUnit, BLAME_MIN } from './learned.js';
+export { learnedSection, learnedOfRow, withLearned, diagnoseWithModel, matchProblems, rankedCauses, targetUnit, BLAME_MIN } from './learned.js';

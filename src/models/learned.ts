@@ -30,17 +30,32 @@ function rate(v: number, unit: string): string {
   return `${numberText(Number(v.toPrecision(3)))}${unit ? ` ${unit}` : ''}`;
 }
 
-/** Which problems the blame names, and how they match the report's HIGH/WARN findings. */
+/**
+ * The problems the blame names, most costly first: each problem with the features that cost the job at least ×1.1
+ * and map to it (costliest first), ranked by its costliest feature (ties in vocabulary order). Only features that
+ * name a problem rank: process count, volume, striping and file layout are the job's context, not causes a user can
+ * change, however much of the throughput they explain.
+ */
+export function rankedCauses(contributions: readonly { feature: string; shap: number }[]): { problem: Problem; features: string[]; cost: number }[] {
+  const costly = contributions.filter((c) => c.shap <= -BLAME_MIN).sort((a, b) => a.shap - b.shap || (a.feature < b.feature ? -1 : 1));
+  const causes = new Map<Problem, { problem: Problem; features: string[]; cost: number }>();
+  for (const c of costly) {
+    for (const p of problemsOf(c.feature)) {
+      const cause = causes.get(p) ?? { problem: p, features: [], cost: c.shap };
+      cause.features.push(c.feature);
+      causes.set(p, cause);
+    }
+  }
+  return [...causes.values()].sort((a, b) => a.cost - b.cost || PROBLEMS.indexOf(a.problem) - PROBLEMS.indexOf(b.problem));
+}
+
+/** Which problems the blame names (most costly first, `rankedCauses`), and how they match the report's HIGH/WARN findings. */
 export function matchProblems(
   contributions: readonly { feature: string; shap: number }[],
   insights: Report['insights'],
   modelFeatures: readonly string[],
 ): { corroborated: LearnedProblem[]; modelOnly: LearnedProblem[]; findingsOnly: LearnedProblem[] } {
-  const blamed = new Map<Problem, string[]>();
-  for (const c of contributions) {
-    if (c.shap > -BLAME_MIN) continue;
-    for (const p of problemsOf(c.feature)) blamed.set(p, [...(blamed.get(p) ?? []), c.feature]);
-  }
+  const blamed = rankedCauses(contributions);
   const found = new Map<Problem, string[]>();
   for (const i of insights) {
     if (!i.problem || (i.level !== 'HIGH' && i.level !== 'WARN')) continue;
@@ -53,9 +68,9 @@ export function matchProblems(
   const corroborated: LearnedProblem[] = [];
   const modelOnly: LearnedProblem[] = [];
   const findingsOnly: LearnedProblem[] = [];
-  for (const [problem, features] of blamed) (found.has(problem) ? corroborated : modelOnly).push({ problem, findings: found.get(problem) ?? [], features });
-  for (const [problem, findings] of found) if (!blamed.has(problem) && visible.has(problem)) findingsOnly.push({ problem, findings, features: [] });
-  return { corroborated: corroborated.sort(order), modelOnly: modelOnly.sort(order), findingsOnly: findingsOnly.sort(order) };
+  for (const { problem, features } of blamed) (found.has(problem) ? corroborated : modelOnly).push({ problem, findings: found.get(problem) ?? [], features });
+  for (const [problem, findings] of found) if (!blamed.some((b) => b.problem === problem) && visible.has(problem)) findingsOnly.push({ problem, findings, features: [] });
+  return { corroborated, modelOnly, findingsOnly: findingsOnly.sort(order) };
 }
 
 /** The learned section of one extracted log. */

@@ -7,7 +7,8 @@ import { JOB_COLUMNS } from '../store/schema.js';
 import { modelTable, parseBundle, serializeBundle, withZeros } from './bundle.js';
 import { defaultJobFeatures, fileFeatures, parseFeatureFile, presetFeatures, zeroWhenMissing } from './features.js';
 import { entriesOf, historyFeatures, historyTail, type HistorySettings } from './history.js';
-import { matchProblems } from './learned.js';
+import { matchProblems, rankedCauses } from './learned.js';
+import { problemsOfFeature } from '../features/problems.js';
 import { trainBundle } from './train-model.js';
 import { contributionText, describeFeature, problemsOf, STEMS } from './words.js';
 import type { Finding } from '../contract/index.js';
@@ -77,10 +78,10 @@ test('problem tags of features: derived in one place from the counters the featu
     aiio_posix_size_write_100k_1m: ['small-writes'],
     aiio_posix_size_write_1m_4m: [],
     gauge_size_read_0_100_perc: ['small-reads'],
-    aiio_posix_seeks: ['metadata-heavy'],
-    aiio_posix_stats: ['metadata-heavy'],
-    posix_opens: ['metadata-heavy'],
-    gauge_log10_opens: ['metadata-heavy'],
+    aiio_posix_seeks: ['random-write', 'random-read', 'strided-access'],
+    aiio_posix_stats: ['metadata-heavy', 'many-small-files'],
+    posix_opens: ['metadata-heavy', 'many-small-files'],
+    gauge_log10_opens: ['metadata-heavy', 'many-small-files'],
     aiio_posix_fsyncs: ['excessive-fsync'],
     aiio_posix_fdsyncs: ['excessive-fsync'],
     aiio_posix_rw_switches: ['rw-switches'],
@@ -88,21 +89,27 @@ test('problem tags of features: derived in one place from the counters the featu
     aiio_posix_file_not_aligned: ['misaligned-file'],
     aiio_posix_mem_not_aligned: ['misaligned-memory'],
     aiio_posix_stride1_stride: ['strided-access'],
-    aiio_posix_f_variance_rank_bytes: ['rank-imbalance'],
+    aiio_posix_f_variance_rank_bytes: ['rank-imbalance', 'rank0-only-io'],
     aiio_posix_bytes_written: [],
     aiio_posix_seq_reads: [],
+    gauge_consec_writes_perc: [],
+    aiio_posix_access1_access: [],
+    aiio_nprocs: [],
+    stdio_writes: ['stdio-heavy'],
     darshan_tot_stats_posix: ['metadata-heavy'],
     darshan_max_file_not_aligned_posix: ['misaligned-file'],
     fs_ave_oss_cpu: [],
   };
   for (const [f, p] of Object.entries(expect)) assert.deepEqual(problemsOf(f), p, f);
+  // A feature-set column's tags are the feature → problem map's, the map the lab's blame test scores.
+  for (const set of FEATURE_SETS) for (const c of set.columns) assert.deepEqual(problemsOf(set.columnPrefix + c.name), problemsOfFeature(set.columnPrefix + c.name), c.name);
   // Every stem's own name matches that stem first (no earlier, broader stem shadows it).
   for (const s of STEMS) assert.equal(describeFeature(`x_${s.stem.toLowerCase()}`).problems, s.problems, s.stem);
   // Every feature-set column is described by words other than its raw name.
   for (const set of FEATURE_SETS) for (const c of set.columns) assert.notEqual(describeFeature(`${set.columnPrefix}${c.name}`).words, `${set.columnPrefix}${c.name}`, c.name);
 });
 
-test('blame against findings: corroborated, model only, findings only (among tags the model can show)', () => {
+test('blame against findings: corroborated, model only, findings only (among tags the model can show), most costly first', () => {
   const finding = (code: string, level: Finding['level'], problem: Finding['problem']): Finding =>
     ({ code, level, problem, panel: 'OPERATIONS', messageId: '', message: '', data: {}, evidence: [], thresholds: [], details: [], recommendations: [] }) as Finding;
   const insights = [finding('D10', 'HIGH', 'small-writes'), finding('P06', 'WARN', 'small-writes'), finding('D03', 'HIGH', 'excessive-fsync'), finding('D05', 'OK', 'metadata-heavy'), finding('D07', 'HIGH', 'rank-imbalance')];
@@ -112,14 +119,28 @@ test('blame against findings: corroborated, model only, findings only (among tag
     { feature: 'aiio_posix_seeks', shap: -0.2 },
     { feature: 'aiio_posix_fsyncs', shap: -0.01 },
     { feature: 'aiio_posix_stats', shap: 0.3 },
+    { feature: 'aiio_posix_rw_switches', shap: -0.3 },
+    { feature: 'aiio_nprocs', shap: -0.9 },
   ];
   const features = [...contributions.map((c) => c.feature), 'aiio_posix_bytes_read'];
   assert.deepEqual(matchProblems(contributions, insights, features), {
     corroborated: [{ problem: 'small-writes', findings: ['D10', 'P06'], features: ['aiio_posix_size_write_1k_10k', 'gauge_size_write_0_100_perc'] }],
-    modelOnly: [{ problem: 'metadata-heavy', findings: [], features: ['aiio_posix_seeks'] }],
+    // rw-switches (×2.0) before the seeks' problems (×1.6), though the vocabulary lists it after them; the process
+    // count costs most but names no problem.
+    modelOnly: [
+      { problem: 'rw-switches', findings: [], features: ['aiio_posix_rw_switches'] },
+      { problem: 'random-write', findings: [], features: ['aiio_posix_seeks'] },
+      { problem: 'random-read', findings: [], features: ['aiio_posix_seeks'] },
+      { problem: 'strided-access', findings: [], features: ['aiio_posix_seeks'] },
+    ],
     // fsyncs cost less than ×1.1; no feature of this model speaks to rank imbalance.
     findingsOnly: [{ problem: 'excessive-fsync', findings: ['D03'], features: [] }],
   });
+  // The ranking alone (the lab's blame test scores its first cause): ties of one feature in vocabulary order.
+  assert.deepEqual(
+    rankedCauses(contributions).map((c) => [c.problem, c.cost]),
+    [['small-writes', -0.5], ['rw-switches', -0.3], ['random-write', -0.2], ['random-read', -0.2], ['strided-access', -0.2]],
+  );
 });
 
 test('app history: the median of the previous k runs of the same group, strictly earlier, never a later row', () => {

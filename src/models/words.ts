@@ -1,15 +1,17 @@
 import type { Problem } from '../contract/finding.js';
 import { formatBytes, formatCount, formatPercent } from '../text/format.js';
+import { problemsOfFeature } from '../features/problems.js';
 import { featureColumnOf } from './features.js';
 import { HISTORY_FEATURES } from './history.js';
 import { PREDICTED_PREFIX } from './bundle.js';
 
 /**
  * Features in plain words, and the I/O problems they stand for. One table (`STEMS`) maps Darshan counter stems to
- * words and to the report's problem tags; a feature's stem is read from its feature-set documentation (which names
- * the counter it comes from: `log10(POSIX_SIZE_WRITE_1K_10K + 1)`) or, for columns of other tables, from its name
- * (`darshan_tot_stats_posix`). The same table gives the words `explain` prints and the blame→finding map of the
- * report's learned section, so the two never disagree.
+ * words; a feature's stem is read from its feature-set documentation (which names the counter it comes from:
+ * `log10(POSIX_SIZE_WRITE_1K_10K + 1)`) or, for columns of other tables, from its name (`darshan_tot_stats_posix`).
+ * The problem tags of a feature-set column come from the feature → problem map (src/features/problems.ts, which
+ * covers every column and is what the lab's blame test scores); a column of another table takes its stem's tags.
+ * The same words and tags serve `explain` and the blame→finding map of the report's learned section.
  */
 
 const BINS: readonly [string, string][] = [
@@ -133,7 +135,7 @@ export function describeFeature(name: string): FeatureWords {
       words,
       label: single ? counter : name,
       scale,
-      problems: stem ? stem.problems : [],
+      problems: problemsOfFeature(name),
     };
   }
   // A column of another table (an imported feature table): its name says more than guessed words would (TOKIO's

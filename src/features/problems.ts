@@ -1,10 +1,16 @@
 import type { Problem } from '../contract/index.js';
 
 /**
- * Which problem a job feature points at when a throughput model blames it (the learned diagnosis, docs/eval.md,
- * "Blame on the lab"). One place for the whole map: every feature column of the aiio, gauge and totals sets is matched
- * by exactly one rule below (src/eval/blame.test.ts checks it), either naming the problems the counter measures a
- * symptom of, or saying why it names none. A column's full name is its set's prefix plus its name (`aiio_posix_fsyncs`).
+ * Which problem a job feature points at when a throughput model blames it: the learned diagnosis of a report
+ * (src/models/words.ts `problemsOf`, docs/learn.md) and its test on the lab (docs/eval.md, "Blame on the lab"). One
+ * place for the whole map: every feature column of the aiio, gauge and totals sets is matched by exactly one rule
+ * below (src/eval/blame.test.ts checks it), either naming the problems the counter measures a symptom of, or saying
+ * why it names none. A column's full name is its set's prefix plus its name (`aiio_posix_fsyncs`).
+ *
+ * Blame against the zero baseline falls only on features that are not 0, and grows with their value: a feature can
+ * name a problem only when more of it is the symptom. Counters of the healthy pattern (sequential and consecutive
+ * requests, the size of the most common request, the bytes moved) name none: their blame says the job did such I/O,
+ * not that it lacked it.
  *
  * Time columns (`*_time`, `io_time`, `gauge_log10_*_time`) are not model inputs there: throughput is bytes over time,
  * so they restate the answer rather than explain it.
@@ -28,10 +34,10 @@ export const FEATURE_RULES: readonly FeatureRule[] = [
   { pattern: new RegExp(`^((${MODULES})_writes|aiio_posix_writes|gauge_writes_perc)$`), problems: ['small-writes'], why: 'write requests: for the same bytes, more requests are smaller ones' },
   { pattern: new RegExp(`^((${MODULES})_reads|aiio_posix_reads|gauge_reads_perc)$`), problems: ['small-reads'], why: 'read requests: for the same bytes, more requests are smaller ones' },
   { pattern: /^gauge_log10_total_accesses$/, problems: ['small-writes', 'small-reads'], why: 'requests of both directions' },
-  { pattern: /^(aiio_posix_access\d_(access|count)|gauge_access\d_count_perc)$/, problems: ['small-writes', 'small-reads', 'misaligned-file'], why: 'the most common request sizes: small or odd sizes' },
+  { pattern: /^(aiio_posix_access\d_count|gauge_access\d_count_perc)$/, problems: ['small-writes', 'small-reads', 'misaligned-file'], why: 'requests of the most common sizes: many of them are small or odd sizes' },
+  { pattern: /^aiio_posix_access\d_access$/, problems: [], why: 'the most common request sizes themselves: larger is healthier, so their blame names no problem' },
   { pattern: /^aiio_posix_(fsyncs|fdsyncs)$/, problems: ['excessive-fsync'], why: 'fsync and fdatasync calls' },
-  { pattern: /^(aiio_posix|gauge)_(seq|consec)_writes(_perc)?$/, problems: ['random-write', 'strided-access'], why: 'writes in file order (few of them: out of order)' },
-  { pattern: /^(aiio_posix|gauge)_(seq|consec)_reads(_perc)?$/, problems: ['random-read', 'strided-access'], why: 'reads in file order (few of them: out of order)' },
+  { pattern: /^(aiio_posix|gauge)_(seq|consec)_(reads|writes)(_perc)?$/, problems: [], why: 'requests in file order: the healthy pattern (out-of-order access shows in seeks and strides)' },
   { pattern: /^(aiio_posix_seeks|gauge_log10_seeks)$/, problems: ['random-write', 'random-read', 'strided-access'], why: 'repositioning calls' },
   { pattern: /^aiio_posix_stride\d_(stride|count)$/, problems: ['strided-access'], why: 'regular forward jumps' },
   { pattern: /^(aiio_posix_file_not_aligned|aiio_posix_file_alignment|gauge_file_not_aligned_perc)$/, problems: ['misaligned-file'], why: 'requests off the file-system block grid' },
@@ -44,11 +50,13 @@ export const FEATURE_RULES: readonly FeatureRule[] = [
   },
   { pattern: new RegExp(`^((${MODULES})_(files|records)|gauge_log10_total_files)$`), problems: ['many-small-files', 'metadata-heavy'], why: 'files (datasets, variables) and records: how many objects the job touches' },
   { pattern: /^aiio_posix_f_variance_rank_bytes$/, problems: ['rank-imbalance', 'rank0-only-io'], why: 'variance of the bytes per rank' },
-  { pattern: new RegExp(`^((${MODULES})_bytes_read|aiio_posix_bytes_read)$`), problems: ['redundant-read'], why: 'bytes read: redundant reads add bytes beyond the data' },
-  { pattern: new RegExp(`^((${MODULES})_bytes_written|aiio_posix_bytes_written)$`), problems: ['redundant-write'], why: 'bytes written: rewrites add bytes beyond the data' },
   { pattern: /^(aiio_nprocs|gauge_log10_nprocs)$/, problems: [], why: 'process count: a setting of the job, not a pattern of its I/O' },
   { pattern: /^(aiio_lustre_stripe_size|aiio_lustre_stripe_width|aiio_posix_mmaps)$/, problems: [], why: 'striping and mmap use: settings, not problems of the vocabulary' },
-  { pattern: /^(total_bytes|gauge_log10_total_bytes|gauge_bytes_(read|written)_perc)$/, problems: [], why: 'volume and its read/write split: what the job moves, not how' },
+  {
+    pattern: new RegExp(`^(total_bytes|gauge_log10_total_bytes|gauge_bytes_(read|written)_perc|(${MODULES})_bytes_(read|written)|aiio_posix_bytes_(read|written))$`),
+    problems: [],
+    why: 'volume and its read/write split: what the job moves, not how (a redundant read is as large as a needed one)',
+  },
   { pattern: /^gauge_(unique|shared|read_only|read_write|write_only)_files_perc$/, problems: [], why: 'file categories: the layout, which the problem-specific counters judge' },
 ];
 
