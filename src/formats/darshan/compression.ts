@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { createInflate, inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { LimitError } from '../../contract/errors.js';
 import { DEFAULT_MAX_INFLATE, InflateBudget, sizeText } from '../../util/limits.js';
@@ -86,6 +86,36 @@ function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): 
     off += used;
   }
   return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+}
+
+/**
+ * `inflateStreams` as a stream of pieces: each zlib stream of the region inflated by Node's zlib stream (in the
+ * thread pool, overlapping the caller's work), pieces charged to `budget` as they arrive; `done` runs after the last.
+ */
+export async function* inflateChunks(data: Uint8Array, what: string, budget: InflateBudget, chunk: number, done: () => void): AsyncGenerator<Uint8Array> {
+  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let total = 0;
+  let off = 0;
+  while (off < input.length) {
+    const inf = createInflate({ chunkSize: chunk });
+    inf.end(input.subarray(off));
+    try {
+      for await (const piece of inf as AsyncIterable<Buffer>) {
+        total += piece.length;
+        if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${what} region`);
+        budget.charge(piece.length, `the ${what} region`);
+        yield piece;
+      }
+    } catch (err) {
+      if (err instanceof LimitError) throw err;
+      throw new DarshanFormatError(`corrupt ${what} region (zlib: ${(err as Error).message})`);
+    } finally {
+      inf.destroy();
+    }
+    if (inf.bytesWritten <= 0) throw new DarshanFormatError(`corrupt ${what} region (zlib stream made no progress)`);
+    off += inf.bytesWritten;
+  }
+  done();
 }
 
 /** Signals that a bzip2 output passed its allowance (thrown from inside the decoder, caught below). */

@@ -1,4 +1,4 @@
-import { decompressRegion, InflateBudget, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { decompressRegion, inflateChunks, InflateBudget, type CompressionName, COMPRESSION_NAMES } from './compression.js';
 import { readRegularFile } from '../../util/read-file.js';
 import { DarshanFormatError } from './errors.js';
 import { parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
@@ -142,6 +142,25 @@ export class DarshanLog {
   regionBytes(id: number): Uint8Array {
     const region = this.header.moduleRegions[id];
     return region.len === 0 ? new Uint8Array(0) : this.inflate(region, MODULES[id]?.name ?? `module ${id}`);
+  }
+
+  /**
+   * The decompressed bytes of a zlib module region in pieces of about `chunk` bytes, inflated off the main thread
+   * one zlib stream after another, charged to the log's budget as they come (a bomb stops at the budget, as with
+   * `regionBytes`). Null when the region is empty or not zlib (then use `decode` or `regionBytes`). The pieces are
+   * the region's bytes in order; errors are those of `regionBytes`.
+   */
+  regionChunks(id: number, chunk = 1 << 20): AsyncGenerator<Uint8Array> | null {
+    const region = this.header.moduleRegions[id];
+    if (region.len === 0 || this.header.compression !== 0) return null;
+    const what = MODULES[id]?.name ?? `module ${id}`;
+    const again = this.charged.get(region.off);
+    const budget = again === undefined ? this.budget : new InflateBudget(again);
+    const before = budget.used;
+    const done = () => {
+      if (again === undefined) this.charged.set(region.off, Math.max(1, budget.used - before));
+    };
+    return inflateChunks(this.buf.subarray(region.off, region.off + region.len), what, budget, chunk, done);
   }
 
   /** Mount entry for a record name: the first (longest) mount path that is a plain prefix of the name. */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDarshanLog } from '../../formats/darshan/index.js';
 import { ChunkWriter, TableCollector, TraceDicts, Category, Layer } from '../model.js';
-import { readDxt } from './dxt.js';
+import { readDxt, readDxtStreaming } from './dxt.js';
 
 const LOGS = [
   '../shared/traces/darshan/wisio-tests/unet3d_a100.darshan',
@@ -60,4 +60,47 @@ test('DXT_MPIIO segments equal the MPI-IO independent operation counters (treddy
   assert.equal(rd, 128);
   assert.equal(r.events, 320 + 256);
   assert.equal(r.details!.nprocs, 32);
+});
+
+test('streaming DXT reading gives the same events, dictionaries and result as decoding whole regions', async () => {
+  const logs = [
+    ...LOGS,
+    '../shared/darshan-logs/public/partial_data_dxt.darshan',
+    '../shared/darshan-logs/public/shared_writer.darshan',
+    // DXT regions made of many zlib streams (one per rank)
+    '../shared/darshan-logs/public/jlbez_8a_benchmark_write_parallel_id1322696_8-21-14519-8141979180909667175_12.darshan',
+  ];
+  for (const path of logs) {
+    const d0 = new TraceDicts();
+    const c0 = new TableCollector();
+    const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
+    // pieces of 1 MiB, and small odd sizes so that records and segments straddle pieces
+    for (const chunk of [1 << 20, 4099, 104]) {
+      const d1 = new TraceDicts();
+      const c1 = new TableCollector();
+      const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
+      assert.deepEqual(r1, r0, `${path} ${chunk}`);
+      assert.deepEqual(c1.table(d1), c0.table(d0), `${path} ${chunk}`);
+    }
+    assert.ok(r0.events > 0, path);
+  }
+});
+
+test('streaming DXT reading keeps the log errors: budget and missing DXT', async () => {
+  const path = '../shared/darshan-logs/public/partial_data_dxt.darshan';
+  const msg = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+  const old = msg(() => readDxt(path, new ChunkWriter(new TraceDicts(), () => {}), undefined, { maxInflate: 1 << 20 }));
+  assert.match(old, /decompression budget/);
+  await assert.rejects(readDxtStreaming(path, new ChunkWriter(new TraceDicts(), () => {}), { maxInflate: 1 << 20 }), (e: Error) => e.message === old);
+  const noDxt = '../shared/traces/darshan/polaris-cug25/1982294-18188572978586438489.darshan';
+  const old2 = msg(() => readDxt(noDxt, new ChunkWriter(new TraceDicts(), () => {})));
+  assert.match(old2, /no DXT_POSIX or DXT_MPIIO records/);
+  await assert.rejects(readDxtStreaming(noDxt, new ChunkWriter(new TraceDicts(), () => {})), (e: Error) => e.message === old2);
 });
