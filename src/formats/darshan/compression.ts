@@ -97,7 +97,10 @@ export async function* inflateChunks(data: Uint8Array, what: string, budget: Inf
   let total = 0;
   let off = 0;
   while (off < input.length) {
-    const inf = createInflate({ chunkSize: chunk });
+    // zlib may run up to 8 pieces ahead of the consumer (inflating while the caller works on earlier pieces); the
+    // stream options reach the Transform, though ZlibOptions does not list them
+    const opts = { chunkSize: chunk, readableHighWaterMark: 8 * chunk };
+    const inf = createInflate(opts);
     inf.end(input.subarray(off));
     try {
       for await (const piece of inf as AsyncIterable<Buffer>) {
