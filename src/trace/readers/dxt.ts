@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { moduleByName, openDarshanLog, type DarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { DarshanLog, moduleByName, openDarshanLog, type DxtTable } from '../../formats/darshan/index.js';
 import { RECORD_HEAD, segmentBytes } from '../../formats/darshan/modules/dxt.js';
 import { IOLensError, LimitError } from '../../contract/errors.js';
 import type { ReadLimits } from '../../util/limits.js';
@@ -21,21 +21,22 @@ export function readDxt(
   select?: DxtSelect,
 ): ReadResult {
   try {
-    return readLog(path, openLog(path, limits), out, modules, select);
+    return readLog(path, openDarshanLog(path, inflateOptions(limits)), out, modules, select);
   } catch (err) {
     throw logError(path, err);
   }
 }
 
 /**
- * `readDxt` of both DXT modules, streaming: each region is inflated piece by piece off the main thread and its
- * records are turned into events as they complete, so memory holds one record's segments (not the region nor its
- * decoded columns) and inflating overlaps reading. Same events in the same order, same result as `readDxt`; logs it
- * cannot stream (bzip2, big-endian, unknown DXT versions) go through `readDxt`. `chunk`: bytes per inflated piece.
+ * `readDxt` of both DXT modules, streaming: each region is read from the file and inflated piece by piece off the
+ * main thread, and its records are turned into events as they complete, so memory holds one record's segments (not
+ * the log, the region nor its decoded columns) and inflating overlaps reading. Same events in the same order, same
+ * result as `readDxt`; logs it cannot stream (bzip2, big-endian, unknown DXT versions) go through `readDxt`'s
+ * decoding. `chunk`: bytes per inflated piece.
  */
 export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, chunk = 1 << 20): Promise<ReadResult> {
   try {
-    const log = openLog(path, limits);
+    const log = DarshanLog.openFile(path, inflateOptions(limits));
     const mods = MODULES_READ.filter((m) => log.has(m));
     const streamable =
       log.header.compression === 0 &&
@@ -148,8 +149,8 @@ function alignedViews(b: Uint8Array): { i32: Int32Array; u32: Uint32Array; f64: 
   return { i32: new Int32Array(b.buffer, 0, words * 2), u32: new Uint32Array(b.buffer, 0, words * 2), f64: new Float64Array(b.buffer, 0, words) };
 }
 
-function openLog(path: string, limits: ReadLimits): DarshanLog {
-  return openDarshanLog(path, limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate });
+function inflateOptions(limits: ReadLimits): { maxInflate?: number } {
+  return limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate };
 }
 
 function appOf(log: DarshanLog): string {
