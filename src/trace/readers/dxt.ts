@@ -4,7 +4,7 @@ import { RECORD_HEAD, segmentBytes } from '../../formats/darshan/modules/dxt.js'
 import { IOLensError, LimitError } from '../../contract/errors.js';
 import type { ReadLimits } from '../../util/limits.js';
 import { TraceInputError } from '../errors.js';
-import { Category, ChunkWriter, Layer } from '../model.js';
+import { Category, ChunkWriter, Layer, type TraceDicts } from '../model.js';
 import type { ReadResult } from './types.js';
 
 /**
@@ -52,9 +52,7 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
       const id = moduleByName(mod)!.id;
       const segBytes = segmentBytes(mod, log.header.moduleVersions[id]);
       const noOffsets = mod === 'DXT_MPIIO' && log.header.moduleVersions[id] === 1;
-      const layer = mod === 'DXT_POSIX' ? Layer.POSIX : Layer.MPIIO;
-      const wf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'write' : 'MPI_File_write');
-      const rf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'read' : 'MPI_File_read');
+      const fns = moduleFuncs(dicts, mod);
       const st: ModuleStats = { records: 0, segments: 0, writes: 0, reads: 0, bytesWritten: 0, bytesRead: 0 };
       let error: string | null = null;
       // unread bytes of the region: acc[0, len), records start 8-byte aligned at acc[0]
@@ -108,15 +106,7 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
             const so = takeWrite ? s0 + i++ * segBytes : s0 + (nw + j++) * segBytes;
             const w = so >>> 2;
             const off = noOffsets ? -1 : i32[w + 1] * 4294967296 + u32[w];
-            const size = i32[w + 3] * 4294967296 + u32[w + 2];
-            out.push(proc, file, takeWrite ? wf : rf, layer, takeWrite ? Category.WRITE : Category.READ, off, size, f64[(so >>> 3) + 2], f64[(so >>> 3) + 3]);
-            if (takeWrite) {
-              st.writes++;
-              st.bytesWritten += size;
-            } else {
-              st.reads++;
-              st.bytesRead += size;
-            }
+            pushSegment(out, st, fns, proc, file, takeWrite, off, i32[w + 3] * 4294967296 + u32[w + 2], f64[(so >>> 3) + 2], f64[(so >>> 3) + 3]);
           }
           events += segs;
           st.records++;
@@ -143,6 +133,26 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
 
 const MODULES_READ = ['DXT_POSIX', 'DXT_MPIIO'] as const;
 type ModuleStats = { records: number; segments: number; writes: number; reads: number; bytesWritten: number; bytesRead: number };
+
+/** A DXT module's layer and the functions its writes and reads are given. */
+type ModuleFuncs = { layer: Layer; write: number; read: number };
+
+function moduleFuncs(dicts: TraceDicts, mod: 'DXT_POSIX' | 'DXT_MPIIO'): ModuleFuncs {
+  const posix = mod === 'DXT_POSIX';
+  return { layer: posix ? Layer.POSIX : Layer.MPIIO, write: dicts.funcs.id(posix ? 'write' : 'MPI_File_write'), read: dicts.funcs.id(posix ? 'read' : 'MPI_File_read') };
+}
+
+/** Pushes one segment as an event and counts it in its module's statistics. */
+function pushSegment(out: ChunkWriter, st: ModuleStats, m: ModuleFuncs, proc: number, file: number, write: boolean, offset: number, size: number, start: number, end: number): void {
+  out.push(proc, file, write ? m.write : m.read, m.layer, write ? Category.WRITE : Category.READ, offset, size, start, end);
+  if (write) {
+    st.writes++;
+    st.bytesWritten += size;
+  } else {
+    st.reads++;
+    st.bytesRead += size;
+  }
+}
 
 function alignedViews(b: Uint8Array): { i32: Int32Array; u32: Uint32Array; f64: Float64Array } {
   const words = b.length >>> 3;
@@ -214,9 +224,7 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
   }
   let index = 0;
   for (const { mod, t } of tables) {
-    const layer = mod === 'DXT_POSIX' ? Layer.POSIX : Layer.MPIIO;
-    const wf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'write' : 'MPI_File_write');
-    const rf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'read' : 'MPI_File_read');
+    const fns = moduleFuncs(dicts, mod);
     const offCol = t.offsetLength.col(0);
     const lenCol = t.offsetLength.col(1);
     const st = { records: t.length, segments: t.segments, writes: 0, reads: 0, bytesWritten: 0, bytesRead: 0 };
@@ -237,15 +245,7 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
       while (i < nw || j < nr) {
         const takeWrite = j >= nr || (i < nw && t.start[s0 + i] <= t.start[s0 + nw + j]);
         const s = takeWrite ? s0 + i++ : s0 + nw + j++;
-        const len = lenCol[s];
-        out.push(proc, file, takeWrite ? wf : rf, layer, takeWrite ? Category.WRITE : Category.READ, offCol[s], len, t.start[s], t.end[s]);
-        if (takeWrite) {
-          st.writes++;
-          st.bytesWritten += len;
-        } else {
-          st.reads++;
-          st.bytesRead += len;
-        }
+        pushSegment(out, st, fns, proc, file, takeWrite, offCol[s], lenCol[s], t.start[s], t.end[s]);
       }
       events += nw + nr;
     }
