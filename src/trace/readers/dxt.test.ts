@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDarshanLog } from '../../formats/darshan/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { openDarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { dxtPosix } from '../../formats/darshan/modules/dxt.js';
+import { synthesizeLog } from '../../formats/darshan/synth.js';
+import { writeLog } from '../../formats/darshan/writer.js';
 import { ChunkWriter, TableCollector, TraceDicts, Category, Layer } from '../model.js';
 import { readDxt, readDxtStreaming } from './dxt.js';
 
@@ -103,4 +110,44 @@ test('streaming DXT reading keeps the log errors: budget and missing DXT', async
   const old2 = msg(() => readDxt(noDxt, new ChunkWriter(new TraceDicts(), () => {})));
   assert.match(old2, /no DXT_POSIX or DXT_MPIIO records/);
   await assert.rejects(readDxtStreaming(noDxt, new ChunkWriter(new TraceDicts(), () => {})), (e: Error) => e.message === old2);
+});
+
+test('streaming DXT reading of damaged regions: a record cut short, and several zlib streams, as the decoding reader', async () => {
+  const input = synthesizeLog({ seed: 3, posixFiles: 4, nprocs: 3, dxtSegments: 5000 });
+  const dxt = input.modules.find((m) => m.id === 10)!;
+  const table = dxt.table as DxtTable;
+  const raw = dxtPosix.encode!(table);
+  // where the last record starts (104-byte head, 40 bytes per segment)
+  let last = 0;
+  for (let r = 0; r < table.length - 1; r++) last += 104 + 40 * (table.writeCount[r] + table.readCount[r]);
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-dxt-'));
+  const cases: [string, Uint8Array][] = [
+    // two zlib streams (as two ranks write them), the whole region
+    ['two streams', Buffer.concat([deflateSync(raw.subarray(0, 40_000)), deflateSync(raw.subarray(40_000))])],
+    // the last record's segments cut short, then a cut inside a record head (fewer than 104 bytes left)
+    ['segments cut', Buffer.concat([deflateSync(raw.subarray(0, 40_000)), deflateSync(raw.subarray(40_000, raw.length - 100))])],
+    ['head cut', deflateSync(raw.subarray(0, last + 50))],
+  ];
+  for (const [name, stored] of cases) {
+    const marker = new Uint8Array(8);
+    const bytes = writeLog(
+      { ...input, modules: [...input.modules.filter((m) => m.id !== 10), { id: 10, raw: marker, version: 2 }] },
+      { compress: (b) => (b === marker ? stored : deflateSync(b)) },
+    );
+    const path = join(dir, `${name}.darshan`);
+    writeFileSync(path, bytes);
+    const d0 = new TraceDicts();
+    const c0 = new TableCollector();
+    const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
+    for (const chunk of [1 << 20, 104, 4099]) {
+      const d1 = new TraceDicts();
+      const c1 = new TableCollector();
+      const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
+      assert.deepEqual(r1, r0, `${name} ${chunk}`);
+      assert.deepEqual(c1.table(d1), c0.table(d0), `${name} ${chunk}`);
+    }
+    if (name === 'head cut') assert.deepEqual(r0.warnings, [], name);
+    if (name === 'segments cut') assert.match(r0.warnings.join('\n'), /DXT_POSIX record's segments extend past the end of its region/);
+    assert.ok(r0.events > 0, name);
+  }
 });
