@@ -47,10 +47,10 @@ function readU64(view: DataView, off: number, little: boolean): bigint {
 }
 
 /**
- * Reads and validates the header of a Darshan log held in `buf` (the whole file).
- * Throws DarshanFormatError with a one-line reason for anything that is not a readable 3.x log.
+ * Reads and validates the header of a Darshan log at the start of `buf` (the whole file, or its start when `fileSize`,
+ * the whole file's size, is given). Throws DarshanFormatError with a one-line reason for anything that is not a
+ * readable 3.x log.
  */
-/** Parses the header at the start of `buf`; `fileSize` is the whole file's (when `buf` holds only its start). */
 export function parseHeader(buf: Uint8Array, fileSize = buf.length): LogHeader {
   if (buf.length === 0) throw new DarshanFormatError('empty file: not a Darshan log');
   const nul = buf.subarray(0, 8).indexOf(0);
