@@ -10,6 +10,7 @@ import { synthesizeLog } from '../../formats/darshan/synth.js';
 import { writeLog } from '../../formats/darshan/writer.js';
 import { ChunkWriter, TableCollector, TraceDicts, Category, Layer } from '../model.js';
 import { readDxt, readDxtStreaming } from './dxt.js';
+import type { ReadResult } from './types.js';
 
 const LOGS = [
   '../shared/traces/darshan/wisio-tests/unet3d_a100.darshan',
@@ -69,6 +70,24 @@ test('DXT_MPIIO segments equal the MPI-IO independent operation counters (treddy
   assert.equal(r.details!.nprocs, 32);
 });
 
+/**
+ * Reads `path` with the decoding reader and with the streaming one (pieces of 1 MiB, and small odd sizes so that
+ * records and segments straddle pieces); both must give the same result, events and dictionaries.
+ */
+async function sameAsDecoding(path: string): Promise<ReadResult> {
+  const d0 = new TraceDicts();
+  const c0 = new TableCollector();
+  const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
+  for (const chunk of [1 << 20, 4099, 104]) {
+    const d1 = new TraceDicts();
+    const c1 = new TableCollector();
+    const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
+    assert.deepEqual(r1, r0, `${path} ${chunk}`);
+    assert.deepEqual(c1.table(d1), c0.table(d0), `${path} ${chunk}`);
+  }
+  return r0;
+}
+
 test('streaming DXT reading gives the same events, dictionaries and result as decoding whole regions', async () => {
   const logs = [
     ...LOGS,
@@ -78,18 +97,7 @@ test('streaming DXT reading gives the same events, dictionaries and result as de
     '../shared/darshan-logs/public/jlbez_8a_benchmark_write_parallel_id1322696_8-21-14519-8141979180909667175_12.darshan',
   ];
   for (const path of logs) {
-    const d0 = new TraceDicts();
-    const c0 = new TableCollector();
-    const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
-    // pieces of 1 MiB, and small odd sizes so that records and segments straddle pieces
-    for (const chunk of [1 << 20, 4099, 104]) {
-      const d1 = new TraceDicts();
-      const c1 = new TableCollector();
-      const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
-      assert.deepEqual(r1, r0, `${path} ${chunk}`);
-      assert.deepEqual(c1.table(d1), c0.table(d0), `${path} ${chunk}`);
-    }
-    assert.ok(r0.events > 0, path);
+    assert.ok((await sameAsDecoding(path)).events > 0, path);
   }
 });
 
@@ -136,16 +144,7 @@ test('streaming DXT reading of damaged regions: a record cut short, and several 
     );
     const path = join(dir, `${name}.darshan`);
     writeFileSync(path, bytes);
-    const d0 = new TraceDicts();
-    const c0 = new TableCollector();
-    const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
-    for (const chunk of [1 << 20, 104, 4099]) {
-      const d1 = new TraceDicts();
-      const c1 = new TableCollector();
-      const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
-      assert.deepEqual(r1, r0, `${name} ${chunk}`);
-      assert.deepEqual(c1.table(d1), c0.table(d0), `${name} ${chunk}`);
-    }
+    const r0 = await sameAsDecoding(path);
     if (name === 'head cut') assert.deepEqual(r0.warnings, [], name);
     if (name === 'segments cut') assert.match(r0.warnings.join('\n'), /DXT_POSIX record's segments extend past the end of its region/);
     assert.ok(r0.events > 0, name);
