@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Reading only (no views): DFTracer files through the byte scanner or through JSON.parse, CPU time and wall time.
-// usage: node bench/dftracer-read.mjs <dir-or-file> [scanner|json]
+// Floors: `lines` only inflates and splits lines (no per-line work); `bytes` also reads every byte of every line once
+// (counting quotes), the least any parser that looks at each byte does.
+// usage: node bench/dftracer-read.mjs <dir-or-file> [scanner|json|lines|bytes]
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChunkWriter, TraceDicts } from '../dist/trace/model.js';
 import { readDftracer } from '../dist/trace/readers/dftracer.js';
+import { forEachLineBytes } from '../dist/trace/readers/lines.js';
 
 const p = process.argv[2];
 const mode = process.argv[3] ?? 'scanner';
@@ -12,7 +15,20 @@ const files = statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.pfw(\.
 let rows = 0;
 const c0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
-const r = await readDftracer(files, new ChunkWriter(new TraceDicts(), (c) => { rows += c.length; }), { scanner: mode !== 'json' });
+let r;
+if (mode === 'lines' || mode === 'bytes') {
+  let lines = 0;
+  let quotes = 0;
+  for (const f of files) {
+    lines += await forEachLineBytes(f, mode === 'lines' ? () => {} : (b, s, e) => {
+      for (let i = s; i < e; i++) if (b[i] === 34) quotes++;
+    });
+  }
+  r = { events: lines };
+  rows = quotes;
+} else {
+  r = await readDftracer(files, new ChunkWriter(new TraceDicts(), (c) => { rows += c.length; }), { scanner: mode !== 'json' });
+}
 const wall = Number(process.hrtime.bigint() - t0) / 1e9;
 const cpu = process.cpuUsage(c0);
 const user = (cpu.user + cpu.system) / 1e6;

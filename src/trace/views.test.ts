@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRACE_METRICS } from '../contract/index.js';
-import { REPO_ROOT } from '../testing/corpus.js';
+import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { handCube, type HandEvent } from '../testing/trace-events.js';
 import { CATEGORY_NAMES, Category } from './model.js';
 import { DEFAULT_VIEWS, DIMENSIONS, parseView, VIEWS } from './view-catalogue.js';
-import { computeView, defaultGranularity, firstDimIds, ViewContext, type Metrics } from './views.js';
+import { computeView, defaultGranularity, firstDimIds, ViewContext, viewTables, type Metrics } from './views.js';
 
 const MiB = 1024 * 1024;
 const T0 = 1000;
@@ -139,4 +139,34 @@ test('the view catalogue: names, aliases, defaults, and docs/trace.md lists ever
   const doc = readFileSync(join(REPO_ROOT, 'docs', 'trace.md'), 'utf8');
   for (const v of VIEWS) assert.ok(doc.includes(`\`${v.name}\``), `docs/trace.md names the ${v.name} view`);
   for (const d of DIMENSIONS) for (const a of d.aliases) assert.ok(doc.includes(`\`${a}\``), `docs/trace.md names the alias ${a}`);
+});
+
+test('views are the same with dense id tables and with maps (real traces, every view of up to three dimensions)', async () => {
+  const { analyzeTrace } = await import('./analyze.js');
+  const traces = [
+    join(SHARED, 'traces/recorder/flash_sedov3d_hdf5-ranks0-3'),
+    join(SHARED, 'traces/darshan/wisio-tests/unet3d_a100.darshan'),
+    join(SHARED, 'traces/dftracer/legacy-string-fields/dftracer-test.pfw'),
+  ];
+  const names = [...VIEWS.map((v) => v.name), 'time>file>proc', 'proc>time>file', 'host>dir>pattern'];
+  for (const path of traces) {
+    const { cube, dicts } = await analyzeTrace([path], { threads: 1, views: ['file'] });
+    const ctx = new ViewContext(cube, dicts, cube.base * 10);
+    for (const name of names) {
+      const dims = parseView(name);
+      const dense = computeView(ctx, dims);
+      const first = dense.records.filter((_, i) => i % 2 === 0).map((r) => r.key[dims[0]]);
+      const allowed = firstDimIds(ctx, { ...dense, records: dense.records.filter((r) => first.includes(r.key[dims[0]])) }, () => true);
+      const denseSome = computeView(ctx, dims, allowed);
+      const saved = viewTables.denseSlots;
+      viewTables.denseSlots = 0;
+      try {
+        assert.deepEqual(computeView(ctx, dims), dense, `${path} ${name}`);
+        assert.deepEqual(computeView(ctx, dims, allowed), denseSome, `${path} ${name} (restricted)`);
+      } finally {
+        viewTables.denseSlots = saved;
+      }
+      assert.ok(dense.records.length > 0, `${path} ${name}`);
+    }
+  }
 });

@@ -107,16 +107,53 @@ export class ViewContext {
     this.totals = { time, ops, bytes };
   }
 
+  private readonly columns = new Map<Dim, { col: Int32Array; slots: number }>();
+
+  private column(d: Dim): { col: Int32Array; slots: number } {
+    let e = this.columns.get(d);
+    if (e === undefined) {
+      const cube = this.cube;
+      const nc = cube.cellPair.length;
+      const col = new Int32Array(nc);
+      if (d === 'time') {
+        for (let c = 0; c < nc; c++) col[c] = this.cellTime[c] - this.win0;
+      } else {
+        // the dimension is a property of the cell's (process, file) pair
+        const np = cube.pairProc.length;
+        const byPair = new Int32Array(np);
+        for (let p = 0; p < np; p++) byPair[p] = this.pairDimId(d, p);
+        for (let c = 0; c < nc; c++) col[c] = byPair[cube.cellPair[c]];
+      }
+      let max = -1;
+      for (let c = 0; c < nc; c++) if (col[c] > max) max = col[c];
+      e = { col, slots: max + 2 };
+      this.columns.set(d, e);
+    }
+    return e;
+  }
+
+  /** Dimension value ids of every cell (−1 = none), computed once per dimension. */
+  dimColumn(d: Dim): Int32Array {
+    return this.column(d).col;
+  }
+
+  /** Distinct slots a dimension's ids need (ids run from −1 to slots − 2). */
+  dimSlots(d: Dim): number {
+    return this.column(d).slots;
+  }
+
   /** Dimension value id of cell `c` (−1 = none). */
   dimId(d: Dim, c: number): number {
-    const pair = this.cube.cellPair[c];
+    return d === 'time' ? this.cellTime[c] - this.win0 : this.pairDimId(d, this.cube.cellPair[c]);
+  }
+
+  /** Id of a non-time dimension's value for a (process, file) pair. */
+  private pairDimId(d: Exclude<Dim, 'time'>, pair: number): number {
     switch (d) {
       case 'file':
         return this.cube.pairFile[pair];
       case 'proc':
         return this.cube.pairProc[pair];
-      case 'time':
-        return this.cellTime[c] - this.win0;
       case 'app':
         return this.dicts.procApp[this.cube.pairProc[pair]];
       case 'host':
@@ -154,81 +191,147 @@ function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
+/** Id tables up to `denseSlots` slots are dense arrays; larger key spaces use a Map (tests lower it to cover both). */
+export const viewTables = { denseSlots: 1 << 22 };
+
+/** Numbers keys from [0, slots) in the order they are first seen: a dense array for small key spaces, else a Map. */
+class KeyIds {
+  private readonly dense: Int32Array | null;
+  private readonly map: Map<number, number> | null;
+  size = 0;
+  constructor(slots: number) {
+    this.dense = slots <= viewTables.denseSlots ? new Int32Array(slots).fill(-1) : null;
+    this.map = this.dense === null ? new Map() : null;
+  }
+  /** The id of `key`; a new key gets the next id (then `id(key) === size - 1`). */
+  id(key: number): number {
+    if (this.dense !== null) {
+      const d = this.dense[key];
+      if (d >= 0) return d;
+      return (this.dense[key] = this.size++);
+    }
+    const m = this.map!.get(key);
+    if (m !== undefined) return m;
+    this.map!.set(key, this.size);
+    return this.size++;
+  }
+}
+
+/**
+ * The record of every cell of a view (−1 = filtered out) and the first cell of every record, records numbered in the
+ * order of their first cell.
+ */
+function groupCells(ctx: ViewContext, dims: readonly Dim[], allowed: Set<number> | undefined): { recOf: Int32Array; recCell: number[] } {
+  const nc = ctx.cube.cellPair.length;
+  const cols = dims.map((d) => ctx.dimColumn(d));
+  const sizes = dims.map((d) => ctx.dimSlots(d));
+  let slots = 1;
+  for (const s of sizes) slots *= s;
+  // a cell's key: mixed radix over (id + 1) of each dimension (exact below 2^53, else the ids as text)
+  const keyOf = new Float64Array(nc);
+  const col0 = cols[0];
+  for (let c = 0; c < nc; c++) keyOf[c] = col0[c] + 1;
+  for (let k = 1; k < cols.length; k++) {
+    const col = cols[k];
+    const size = sizes[k];
+    for (let c = 0; c < nc; c++) keyOf[c] = keyOf[c] * size + (col[c] + 1);
+  }
+  let mask: Uint8Array | null = null;
+  if (allowed) {
+    mask = new Uint8Array(sizes[0]);
+    for (const id of allowed) if (id + 1 >= 0 && id + 1 < sizes[0]) mask[id + 1] = 1;
+  }
+  const recOf = new Int32Array(nc);
+  const recCell: number[] = [];
+  const text = slots > Number.MAX_SAFE_INTEGER ? new Map<string, number>() : null;
+  const ids = new KeyIds(text === null ? slots : 0);
+  for (let c = 0; c < nc; c++) {
+    if (mask !== null && mask[col0[c] + 1] !== 1) {
+      recOf[c] = -1;
+      continue;
+    }
+    let r: number;
+    if (text === null) r = ids.id(keyOf[c]);
+    else {
+      const key = cols.map((col) => col[c]).join(',');
+      r = text.get(key) ?? text.size;
+      if (r === text.size) text.set(key, r);
+    }
+    if (r === recCell.length) recCell.push(c);
+    recOf[c] = r;
+  }
+  return { recOf, recCell };
+}
+
 /**
  * Computes a view: groups cube cells by `dims`. When `allowed` is given (ordered combinations), only cells whose
- * first-dimension value is in it are used.
+ * first-dimension value is in it are used. Records come in the order of their first cell and every sum is taken in
+ * cell order.
  */
 export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Set<number>, parent?: string): ViewResult {
   const cube = ctx.cube;
   const nc = cube.cellPair.length;
-  const recIndex = new Map<number | string, number>();
-  const recIds: number[][] = [];
-  let stats = new Float64Array(256 * STRIDE);
-  // per (record, process): ops, bytes, time — numeric keys record * 2^26 + process
-  const perProc = new Map<number, number>();
-  let procAgg = new Float64Array(1024 * 3);
-  const perFile = new Set<number>();
-  const first = dims[0];
-  const ids = new Array<number>(dims.length);
-  const SPAN = 2 ** 26;
-  const n1 = dims.length;
-  for (let c = 0; c < nc; c++) {
-    if (allowed && !allowed.has(ctx.dimId(first, c))) continue;
-    for (let k = 0; k < dims.length; k++) ids[k] = ctx.dimId(dims[k], c);
-    const key: number | string = n1 === 1 ? ids[0] : n1 === 2 ? (ids[0] + 1) * SPAN + (ids[1] + 1) : ids.join(',');
-    let r = recIndex.get(key);
-    if (r === undefined) {
-      r = recIds.length;
-      recIndex.set(key, r);
-      recIds.push(ids.slice());
-      if ((r + 1) * STRIDE > stats.length) {
-        const s2 = new Float64Array(stats.length * 2);
-        s2.set(stats);
-        stats = s2;
-      }
-      stats[r * STRIDE + S_FIRST] = Infinity;
-      stats[r * STRIDE + S_LAST] = -Infinity;
-    }
-    mergeStats(stats, r * STRIDE, cube.stats, c * STRIDE);
-    const o = c * STRIDE;
-    const proc = cube.pairProc[cube.cellPair[c]];
-    const pk = r * SPAN + proc;
-    let pa = perProc.get(pk);
-    if (pa === undefined) {
-      pa = perProc.size;
-      perProc.set(pk, pa);
-      if ((pa + 1) * 3 > procAgg.length) {
-        const g = new Float64Array(procAgg.length * 2);
-        g.set(procAgg);
-        procAgg = g;
-      }
-    }
-    for (let k = 0; k < 5; k++) {
-      procAgg[pa * 3] += cube.stats[o + S_OPS + k];
-      procAgg[pa * 3 + 1] += cube.stats[o + S_BYTES + k];
-      procAgg[pa * 3 + 2] += cube.stats[o + S_TIME + k];
-    }
-    const file = cube.pairFile[cube.cellPair[c]];
-    if (file >= 0) perFile.add(r * SPAN + file);
+  const { recOf, recCell } = groupCells(ctx, dims, allowed);
+  const n = recCell.length;
+  const stats = new Float64Array(n * STRIDE);
+  for (let r = 0; r < n; r++) {
+    stats[r * STRIDE + S_FIRST] = Infinity;
+    stats[r * STRIDE + S_LAST] = -Infinity;
   }
-  const n = recIds.length;
-  const nprocs = new Float64Array(n);
+  // per (record, process): ops, bytes, time; per (record, file): seen
+  const nprocTotal = ctx.dicts.procs.size;
+  const nfileTotal = ctx.dicts.files.size;
+  const procIds = new KeyIds(n * nprocTotal);
+  const fileIds = new KeyIds(n * nfileTotal);
+  let procAgg = new Float64Array(1024 * 3);
+  let procRec = new Int32Array(1024);
   const nfiles = new Float64Array(n);
+  const pairProc = cube.pairProc;
+  const pairFile = cube.pairFile;
+  const cellPair = cube.cellPair;
+  const cst = cube.stats;
+  for (let c = 0; c < nc; c++) {
+    const r = recOf[c];
+    if (r < 0) continue;
+    const o = c * STRIDE;
+    mergeStats(stats, r * STRIDE, cst, o);
+    const pair = cellPair[c];
+    const pa = procIds.id(r * nprocTotal + pairProc[pair]);
+    if (pa === procRec.length) {
+      const g = new Float64Array(procAgg.length * 2);
+      g.set(procAgg);
+      procAgg = g;
+      const h = new Int32Array(procRec.length * 2);
+      h.set(procRec);
+      procRec = h;
+    }
+    procRec[pa] = r;
+    for (let k = 0; k < 5; k++) {
+      procAgg[pa * 3] += cst[o + S_OPS + k];
+      procAgg[pa * 3 + 1] += cst[o + S_BYTES + k];
+      procAgg[pa * 3 + 2] += cst[o + S_TIME + k];
+    }
+    const file = pairFile[pair];
+    if (file >= 0) {
+      const before = fileIds.size;
+      if (fileIds.id(r * nfileTotal + file) === before) nfiles[r]++;
+    }
+  }
+  const nprocs = new Float64Array(n);
   const maxOps = new Float64Array(n);
   const maxBytes = new Float64Array(n);
   const maxTime = new Float64Array(n);
-  for (const [k, pa] of perProc) {
-    const r = Math.floor(k / SPAN);
+  for (let pa = 0; pa < procIds.size; pa++) {
+    const r = procRec[pa];
     nprocs[r]++;
     if (procAgg[pa * 3] > maxOps[r]) maxOps[r] = procAgg[pa * 3];
     if (procAgg[pa * 3 + 1] > maxBytes[r]) maxBytes[r] = procAgg[pa * 3 + 1];
     if (procAgg[pa * 3 + 2] > maxTime[r]) maxTime[r] = procAgg[pa * 3 + 2];
   }
-  for (const k of perFile) nfiles[Math.floor(k / SPAN)]++;
   const records: ViewRecord[] = [];
   for (let r = 0; r < n; r++) {
     const key: Partial<Record<Dim, string | number>> = {};
-    for (let k = 0; k < dims.length; k++) key[dims[k]] = ctx.dimLabel(dims[k], recIds[r][k]);
+    for (const d of dims) key[d] = ctx.dimLabel(d, ctx.dimColumn(d)[recCell[r]]);
     records.push({
       key,
       metrics: deriveMetrics(stats, r * STRIDE, ctx.totals, ctx.t0, {
@@ -249,10 +352,14 @@ export function firstDimIds(ctx: ViewContext, view: ViewResult, keep: (r: ViewRe
   const wanted = new Set<string | number>();
   for (const r of view.records) if (keep(r)) wanted.add(r.key[d]!);
   const ids = new Set<number>();
-  const nc = ctx.cube.cellPair.length;
-  for (let c = 0; c < nc; c++) {
-    const id = ctx.dimId(d, c);
-    if (!ids.has(id) && wanted.has(ctx.dimLabel(d, id))) ids.add(id);
+  const seen = new Uint8Array(ctx.dimSlots(d));
+  const col = ctx.dimColumn(d);
+  for (let c = 0; c < col.length; c++) {
+    const id = col[c];
+    if (seen[id + 1] === 0) {
+      seen[id + 1] = 1;
+      if (wanted.has(ctx.dimLabel(d, id))) ids.add(id);
+    }
   }
   return ids;
 }

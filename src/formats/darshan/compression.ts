@@ -1,5 +1,6 @@
-import { inflateSync } from 'node:zlib';
+import { createInflate, inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import { LimitError } from '../../contract/errors.js';
 import { DEFAULT_MAX_INFLATE, InflateBudget, sizeText } from '../../util/limits.js';
 
@@ -86,6 +87,49 @@ function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): 
     off += used;
   }
   return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+}
+
+/**
+ * `inflateStreams` as a stream of pieces: the region's `length` compressed bytes, read through `open(from)` (a
+ * stream of the bytes from offset `from` on), go zlib stream after zlib stream through Node's zlib (in the thread
+ * pool, overlapping the caller's work); pieces are charged to `budget` as they arrive; `done` runs after the last.
+ */
+export async function* inflateChunks(
+  length: number,
+  open: (from: number) => Readable,
+  what: string,
+  budget: InflateBudget,
+  chunk: number,
+  done: () => void,
+): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  let off = 0;
+  while (off < length) {
+    // zlib may run up to 8 pieces ahead of the consumer (inflating while the caller works on earlier pieces); the
+    // stream options reach the Transform, though ZlibOptions does not list them
+    const opts = { chunkSize: chunk, readableHighWaterMark: 8 * chunk };
+    const inf = createInflate(opts);
+    const src = open(off);
+    src.on('error', (err) => inf.destroy(err));
+    src.pipe(inf);
+    try {
+      for await (const piece of inf as AsyncIterable<Buffer>) {
+        total += piece.length;
+        if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${what} region`);
+        budget.charge(piece.length, `the ${what} region`);
+        yield piece;
+      }
+    } catch (err) {
+      if (err instanceof LimitError) throw err;
+      throw new DarshanFormatError(`corrupt ${what} region (zlib: ${(err as Error).message})`);
+    } finally {
+      src.destroy();
+      inf.destroy();
+    }
+    if (inf.bytesWritten <= 0) throw new DarshanFormatError(`corrupt ${what} region (zlib stream made no progress)`);
+    off += inf.bytesWritten;
+  }
+  done();
 }
 
 /** Signals that a bzip2 output passed its allowance (thrown from inside the decoder, caught below). */

@@ -47,10 +47,11 @@ function readU64(view: DataView, off: number, little: boolean): bigint {
 }
 
 /**
- * Reads and validates the header of a Darshan log held in `buf` (the whole file).
- * Throws DarshanFormatError with a one-line reason for anything that is not a readable 3.x log.
+ * Reads and validates the header of a Darshan log at the start of `buf` (the whole file, or its start when `fileSize`,
+ * the whole file's size, is given). Throws DarshanFormatError with a one-line reason for anything that is not a
+ * readable 3.x log.
  */
-export function parseHeader(buf: Uint8Array): LogHeader {
+export function parseHeader(buf: Uint8Array, fileSize = buf.length): LogHeader {
   if (buf.length === 0) throw new DarshanFormatError('empty file: not a Darshan log');
   const nul = buf.subarray(0, 8).indexOf(0);
   const versionString = Buffer.from(buf.subarray(0, nul < 0 ? Math.min(8, buf.length) : nul)).toString('latin1');
@@ -114,11 +115,11 @@ export function parseHeader(buf: Uint8Array): LogHeader {
   if (minor < 20) insertSlot(4);
   if (minor < 41) insertSlot(6);
 
-  const size = BigInt(buf.length);
+  const size = BigInt(fileSize);
   const checkRegion = (what: string, off: bigint, len: bigint): Region => {
     if (len === 0n) return { off: Number(off <= size ? off : 0n), len: 0 };
     if (off < BigInt(headerBytes) || off > size || len > size - off) {
-      throw new DarshanFormatError(`truncated or corrupt Darshan log: the ${what} region (offset ${off}, ${len} bytes) lies outside the ${buf.length}-byte file`);
+      throw new DarshanFormatError(`truncated or corrupt Darshan log: the ${what} region (offset ${off}, ${len} bytes) lies outside the ${fileSize}-byte file`);
     }
     return { off: Number(off), len: Number(len) };
   };
@@ -133,7 +134,7 @@ export function parseHeader(buf: Uint8Array): LogHeader {
     jobEnd = first ? first.off : size;
   }
   if (jobEnd < BigInt(headerBytes) || jobEnd > size) {
-    throw new DarshanFormatError(`truncated or corrupt Darshan log: job region ends at ${jobEnd}, outside the ${buf.length}-byte file`);
+    throw new DarshanFormatError(`truncated or corrupt Darshan log: job region ends at ${jobEnd}, outside the ${fileSize}-byte file`);
   }
   const jobRegion: Region = { off: headerBytes, len: Number(jobEnd) - headerBytes };
   return {

@@ -1,7 +1,11 @@
-import { decompressRegion, InflateBudget, type CompressionName, COMPRESSION_NAMES } from './compression.js';
-import { readRegularFile } from '../../util/read-file.js';
+import { decompressRegion, inflateChunks, InflateBudget, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { LimitError } from '../../contract/errors.js';
+import { sizeText } from '../../util/limits.js';
+import { openRegularFile, readRegularFile } from '../../util/read-file.js';
 import { DarshanFormatError } from './errors.js';
-import { parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
+import { HEADER_SIZE_341, parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
 import { parseJob, type JobRecord, type MountEntry } from './job.js';
 import { parseNames, type NameTable } from './names.js';
 import { Payload } from './payload.js';
@@ -45,12 +49,16 @@ export class DarshanLog {
   private readonly cache = new Map<number, DecodeOutcome>();
   private readonly mountCache = new Map<string, MountEntry | null>();
 
-  private constructor(buf: Uint8Array, source: string, opts: OpenOptions) {
+  /** The file a log opened with `openFile` reads its regions from (`buf` then holds only the header, job and names). */
+  private readonly file: { path: string; size: number } | null;
+
+  private constructor(buf: Uint8Array, source: string, opts: OpenOptions, file: { path: string; size: number } | null = null) {
     this.buf = buf;
+    this.file = file;
     this.budget = new InflateBudget(opts.maxInflate);
     this.source = source;
-    this.fileBytes = buf.length;
-    this.header = parseHeader(buf);
+    this.fileBytes = file ? file.size : buf.length;
+    this.header = parseHeader(buf, this.fileBytes);
     const h = this.header;
     if (h.compression > 2) throw new DarshanFormatError(`unknown compression method ${h.compression} in darshan log file`);
     this.job = parseJob(this.inflate(h.jobRegion, 'job'), h);
@@ -64,6 +72,28 @@ export class DarshanLog {
    */
   static open(path: string, opts: OpenOptions = {}): DarshanLog {
     return new DarshanLog(readRegularFile(path, MAX_LOG_BYTES, 'a Darshan log'), path, opts);
+  }
+
+  /**
+   * Opens a log file reading only its header, job and name regions; module regions are read from the file when they
+   * are used (`regionChunks` streams them), so memory does not hold the whole log. Same checks and errors as `open`.
+   */
+  static openFile(path: string, opts: OpenOptions = {}): DarshanLog {
+    const { fd, size } = openRegularFile(path, 'a Darshan log');
+    try {
+      if (size > MAX_LOG_BYTES) throw new LimitError(`is ${size} bytes, larger than IOLens reads (${sizeText(MAX_LOG_BYTES)})`);
+      const head = readAt(fd, 0, Math.min(size, HEADER_SIZE_341));
+      let end = head.length;
+      try {
+        const h = parseHeader(head, size);
+        end = Math.max(end, h.jobRegion.off + h.jobRegion.len, h.nameRegion.off + h.nameRegion.len);
+      } catch {
+        // a header error: reading it again below (from the whole head) reports it
+      }
+      return new DarshanLog(end > head.length ? readAt(fd, 0, end) : head, path, opts, { path, size });
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Reads a log from memory. */
@@ -144,6 +174,30 @@ export class DarshanLog {
     return region.len === 0 ? new Uint8Array(0) : this.inflate(region, MODULES[id]?.name ?? `module ${id}`);
   }
 
+  /**
+   * The decompressed bytes of a zlib module region in pieces of about `chunk` bytes, inflated off the main thread
+   * one zlib stream after another, charged to the log's budget as they come (a bomb stops at the budget, as with
+   * `regionBytes`). Null when the region is empty or not zlib (then use `decode` or `regionBytes`). The pieces are
+   * the region's bytes in order; errors are those of `regionBytes`.
+   */
+  regionChunks(id: number, chunk = 1 << 20): AsyncGenerator<Uint8Array> | null {
+    const region = this.header.moduleRegions[id];
+    if (region.len === 0 || this.header.compression !== 0) return null;
+    const file = this.file;
+    // the region's compressed bytes from `from` on: streamed from the file, or from memory
+    const open = file
+      ? (from: number) => createReadStream(file.path, { start: region.off + from, end: region.off + region.len - 1, highWaterMark: chunk })
+      : (from: number) => Readable.from([Buffer.from(this.buf.buffer, this.buf.byteOffset + region.off + from, region.len - from)]);
+    const what = MODULES[id]?.name ?? `module ${id}`;
+    const again = this.charged.get(region.off);
+    const budget = again === undefined ? this.budget : new InflateBudget(again);
+    const before = budget.used;
+    const done = () => {
+      if (again === undefined) this.charged.set(region.off, Math.max(1, budget.used - before));
+    };
+    return inflateChunks(region.len, open, what, budget, chunk, done);
+  }
+
   /** Mount entry for a record name: the first (longest) mount path that is a plain prefix of the name. */
   mountOf(name: string | null): MountEntry | null {
     if (name === null) return null;
@@ -165,12 +219,35 @@ export class DarshanLog {
     return { name: (id) => this.names.getAsDarshanUtil(id), mount: (n) => this.mountOf(n) };
   }
 
+  /** A region's stored bytes (read from the file when the log was opened with `openFile`). */
+  private bytesOf(region: Region): Uint8Array {
+    if (region.off + region.len <= this.buf.length || this.file === null) return this.buf.subarray(region.off, region.off + region.len);
+    const fd = openSync(this.file.path, 'r');
+    try {
+      return readAt(fd, region.off, region.len);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   private inflate(region: Region, what: string): Uint8Array {
     const before = this.budget.used;
     const again = this.charged.get(region.off);
     const budget = again === undefined ? this.budget : new InflateBudget(again);
-    const out = decompressRegion(this.buf.subarray(region.off, region.off + region.len), this.header.compression, what, budget);
+    const out = decompressRegion(this.bytesOf(region), this.header.compression, what, budget);
     if (again === undefined) this.charged.set(region.off, Math.max(1, this.budget.used - before));
     return out;
   }
+}
+
+/** `len` bytes of the file at `off` (fewer when it ends first). */
+function readAt(fd: number, off: number, len: number): Buffer {
+  const buf = Buffer.allocUnsafe(len);
+  let got = 0;
+  while (got < len) {
+    const n = readSync(fd, buf, got, len - got, off + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === len ? buf : buf.subarray(0, got);
 }

@@ -384,9 +384,9 @@ export class DfScanner {
     return this.pos === e;
   }
 
-  /** Scans members after `{` up to and including `}`. */
+  /** Scans members after `{` up to and including `}`. Whitespace is skipped only where there is some. */
   private object(b: Buffer, end: number, r: DfRecord, inArgs: boolean): boolean {
-    this.skipWs(b, end);
+    if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
     if (this.pos < end && b[this.pos] === 125) {
       this.pos++;
       return true;
@@ -395,10 +395,10 @@ export class DfScanner {
       if (this.pos >= end || b[this.pos] !== 34) return false;
       if (!this.readString(b, end)) return false;
       const k = this.tokHigh ? K.OTHER : matchKey(b, this.tokStart, this.tokEnd, inArgs);
-      this.skipWs(b, end);
+      if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
       if (this.pos >= end || b[this.pos] !== 58) return false;
       this.pos++;
-      this.skipWs(b, end);
+      if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
       if (this.pos >= end) return false;
       if (k === K.ARGS && !inArgs) {
         if (b[this.pos] !== 123) return false;
@@ -409,12 +409,12 @@ export class DfScanner {
         if (!this.readScalar(b, end)) return false;
         if (k !== K.OTHER) this.assign(b, r, k, inArgs);
       }
-      this.skipWs(b, end);
+      if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
       if (this.pos >= end) return false;
       const c = b[this.pos++];
       if (c === 125) return true;
       if (c !== 44) return false;
-      this.skipWs(b, end);
+      if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
     }
   }
 

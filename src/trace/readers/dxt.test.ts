@@ -1,8 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDarshanLog } from '../../formats/darshan/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { openDarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { dxtPosix } from '../../formats/darshan/modules/dxt.js';
+import { synthesizeLog } from '../../formats/darshan/synth.js';
+import { writeLog } from '../../formats/darshan/writer.js';
 import { ChunkWriter, TableCollector, TraceDicts, Category, Layer } from '../model.js';
-import { readDxt } from './dxt.js';
+import { readDxt, readDxtStreaming } from './dxt.js';
+import type { ReadResult } from './types.js';
 
 const LOGS = [
   '../shared/traces/darshan/wisio-tests/unet3d_a100.darshan',
@@ -60,4 +68,85 @@ test('DXT_MPIIO segments equal the MPI-IO independent operation counters (treddy
   assert.equal(rd, 128);
   assert.equal(r.events, 320 + 256);
   assert.equal(r.details!.nprocs, 32);
+});
+
+/**
+ * Reads `path` with the decoding reader and with the streaming one (pieces of 1 MiB, and small odd sizes so that
+ * records and segments straddle pieces); both must give the same result, events and dictionaries.
+ */
+async function sameAsDecoding(path: string): Promise<ReadResult> {
+  const d0 = new TraceDicts();
+  const c0 = new TableCollector();
+  const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
+  for (const chunk of [1 << 20, 4099, 104]) {
+    const d1 = new TraceDicts();
+    const c1 = new TableCollector();
+    const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
+    assert.deepEqual(r1, r0, `${path} ${chunk}`);
+    assert.deepEqual(c1.table(d1), c0.table(d0), `${path} ${chunk}`);
+  }
+  return r0;
+}
+
+test('streaming DXT reading gives the same events, dictionaries and result as decoding whole regions', async () => {
+  const logs = [
+    ...LOGS,
+    '../shared/darshan-logs/public/partial_data_dxt.darshan',
+    '../shared/darshan-logs/public/shared_writer.darshan',
+    // DXT regions made of many zlib streams (one per rank)
+    '../shared/darshan-logs/public/jlbez_8a_benchmark_write_parallel_id1322696_8-21-14519-8141979180909667175_12.darshan',
+  ];
+  for (const path of logs) {
+    assert.ok((await sameAsDecoding(path)).events > 0, path);
+  }
+});
+
+test('streaming DXT reading keeps the log errors: budget and missing DXT', async () => {
+  const path = '../shared/darshan-logs/public/partial_data_dxt.darshan';
+  const msg = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+  const old = msg(() => readDxt(path, new ChunkWriter(new TraceDicts(), () => {}), undefined, { maxInflate: 1 << 20 }));
+  assert.match(old, /decompression budget/);
+  await assert.rejects(readDxtStreaming(path, new ChunkWriter(new TraceDicts(), () => {}), { maxInflate: 1 << 20 }), (e: Error) => e.message === old);
+  const noDxt = '../shared/traces/darshan/polaris-cug25/1982294-18188572978586438489.darshan';
+  const old2 = msg(() => readDxt(noDxt, new ChunkWriter(new TraceDicts(), () => {})));
+  assert.match(old2, /no DXT_POSIX or DXT_MPIIO records/);
+  await assert.rejects(readDxtStreaming(noDxt, new ChunkWriter(new TraceDicts(), () => {})), (e: Error) => e.message === old2);
+});
+
+test('streaming DXT reading of damaged regions: a record cut short, and several zlib streams, as the decoding reader', async () => {
+  const input = synthesizeLog({ seed: 3, posixFiles: 4, nprocs: 3, dxtSegments: 5000 });
+  const dxt = input.modules.find((m) => m.id === 10)!;
+  const table = dxt.table as DxtTable;
+  const raw = dxtPosix.encode!(table);
+  // where the last record starts (104-byte head, 40 bytes per segment)
+  let last = 0;
+  for (let r = 0; r < table.length - 1; r++) last += 104 + 40 * (table.writeCount[r] + table.readCount[r]);
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-dxt-'));
+  const cases: [string, Uint8Array][] = [
+    // two zlib streams (as two ranks write them), the whole region
+    ['two streams', Buffer.concat([deflateSync(raw.subarray(0, 40_000)), deflateSync(raw.subarray(40_000))])],
+    // the last record's segments cut short, then a cut inside a record head (fewer than 104 bytes left)
+    ['segments cut', Buffer.concat([deflateSync(raw.subarray(0, 40_000)), deflateSync(raw.subarray(40_000, raw.length - 100))])],
+    ['head cut', deflateSync(raw.subarray(0, last + 50))],
+  ];
+  for (const [name, stored] of cases) {
+    const marker = new Uint8Array(8);
+    const bytes = writeLog(
+      { ...input, modules: [...input.modules.filter((m) => m.id !== 10), { id: 10, raw: marker, version: 2 }] },
+      { compress: (b) => (b === marker ? stored : deflateSync(b)) },
+    );
+    const path = join(dir, `${name}.darshan`);
+    writeFileSync(path, bytes);
+    const r0 = await sameAsDecoding(path);
+    if (name === 'head cut') assert.deepEqual(r0.warnings, [], name);
+    if (name === 'segments cut') assert.match(r0.warnings.join('\n'), /DXT_POSIX record's segments extend past the end of its region/);
+    assert.ok(r0.events > 0, name);
+  }
 });

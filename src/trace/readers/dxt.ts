@@ -1,9 +1,10 @@
 import { basename } from 'node:path';
-import { openDarshanLog, type DarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { DarshanLog, moduleByName, openDarshanLog, type DxtTable } from '../../formats/darshan/index.js';
+import { RECORD_HEAD, segmentBytes } from '../../formats/darshan/modules/dxt.js';
 import { IOLensError, LimitError } from '../../contract/errors.js';
 import type { ReadLimits } from '../../util/limits.js';
 import { TraceInputError } from '../errors.js';
-import { Category, ChunkWriter, Layer } from '../model.js';
+import { Category, ChunkWriter, Layer, type TraceDicts } from '../model.js';
 import type { ReadResult } from './types.js';
 
 /**
@@ -20,16 +21,176 @@ export function readDxt(
   select?: DxtSelect,
 ): ReadResult {
   try {
-    return readLog(path, openDarshanLog(path, limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate }), out, modules, select);
+    return readLog(path, openDarshanLog(path, inflateOptions(limits)), out, modules, select);
   } catch (err) {
-    // The log's own errors (opening it, or a damaged or oversized region met later) name the file.
-    if (err instanceof TraceInputError) throw err;
-    if (err instanceof LimitError) throw new LimitError(`${path}: ${err.message}`);
-    if (err instanceof IOLensError) throw new TraceInputError(`${path}: ${err.message}`);
-    const e = err as NodeJS.ErrnoException;
-    if (e && e.code && e.syscall) throw new TraceInputError(`${path}: cannot open (${e.code})`);
-    throw err;
+    throw logError(path, err);
   }
+}
+
+/**
+ * `readDxt` of both DXT modules, streaming: each region is read from the file and inflated piece by piece off the
+ * main thread, and its records are turned into events as they complete, so memory holds one record's segments (not
+ * the log, the region nor its decoded columns) and inflating overlaps reading. Same events in the same order, same
+ * result as `readDxt`; logs it cannot stream (bzip2, big-endian, unknown DXT versions) go through `readDxt`'s
+ * decoding. `chunk`: bytes per inflated piece.
+ */
+export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, chunk = 1 << 20): Promise<ReadResult> {
+  try {
+    const log = DarshanLog.openFile(path, inflateOptions(limits));
+    const mods = MODULES_READ.filter((m) => log.has(m));
+    const streamable =
+      log.header.compression === 0 &&
+      log.header.byteOrder === 'little' &&
+      mods.every((m) => moduleByName(m)!.codec!.versions.includes(log.header.moduleVersions[moduleByName(m)!.id]));
+    if (!streamable) return readLog(path, log, out, MODULES_READ);
+    const dicts = out.dicts;
+    const app = appOf(log);
+    const warnings: string[] = [];
+    const perModule: Record<string, ModuleStats> = {};
+    let events = 0;
+    for (const mod of mods) {
+      const id = moduleByName(mod)!.id;
+      const segBytes = segmentBytes(mod, log.header.moduleVersions[id]);
+      const noOffsets = mod === 'DXT_MPIIO' && log.header.moduleVersions[id] === 1;
+      const fns = moduleFuncs(dicts, mod);
+      const st: ModuleStats = { records: 0, segments: 0, writes: 0, reads: 0, bytesWritten: 0, bytesRead: 0 };
+      let error: string | null = null;
+      // unread bytes of the region: acc[0, len), records start 8-byte aligned at acc[0]
+      let acc = new Uint8Array(1 << 21);
+      let len = 0;
+      let views = alignedViews(acc);
+      const chunks = log.regionChunks(id, chunk)!;
+      let ended = false;
+      while (!ended && error === null) {
+        const next = await chunks.next();
+        if (next.done) ended = true;
+        else {
+          const piece = next.value;
+          if (len + piece.length > acc.length) {
+            const bigger = new Uint8Array(Math.max(acc.length * 2, len + piece.length));
+            bigger.set(acc.subarray(0, len));
+            acc = bigger;
+            views = alignedViews(acc);
+          }
+          acc.set(piece, len);
+          len += piece.length;
+        }
+        // every complete record in acc[0, len)
+        let q = 0;
+        while (len - q >= RECORD_HEAD) {
+          const { i32, u32, f64 } = views;
+          const wq = q >>> 2;
+          const nw = i32[wq + 23] * 4294967296 + u32[wq + 22];
+          const nr = i32[wq + 25] * 4294967296 + u32[wq + 24];
+          const segs = nw + nr;
+          if (nw < 0 || nr < 0 || !Number.isSafeInteger(segs)) {
+            error = `${mod} record's segments extend past the end of its region`;
+            break;
+          }
+          if (len - q - RECORD_HEAD < segs * segBytes) {
+            if (ended) error = `${mod} record's segments extend past the end of its region`;
+            break;
+          }
+          const recId = (BigInt(u32[wq + 1]) << 32n) | BigInt(u32[wq]);
+          const rank = i32[wq + 3] * 4294967296 + u32[wq + 2];
+          const hostBytes = acc.subarray(q + 24, q + 88);
+          const nul = hostBytes.indexOf(0);
+          const host = Buffer.from(hostBytes.buffer, hostBytes.byteOffset, nul < 0 ? 64 : nul).toString('latin1') || 'unknown';
+          const proc = dicts.proc(rank < 0 ? '-1' : String(rank), host, app);
+          const file = dicts.files.id(log.names.get(recId) ?? `<record ${recId.toString(16)}>`);
+          const s0 = q + RECORD_HEAD;
+          let i = 0;
+          let j = 0;
+          while (i < nw || j < nr) {
+            const takeWrite = j >= nr || (i < nw && f64[((s0 + i * segBytes) >>> 3) + 2] <= f64[((s0 + (nw + j) * segBytes) >>> 3) + 2]);
+            const so = takeWrite ? s0 + i++ * segBytes : s0 + (nw + j++) * segBytes;
+            const w = so >>> 2;
+            const off = noOffsets ? -1 : i32[w + 1] * 4294967296 + u32[w];
+            pushSegment(out, st, fns, proc, file, takeWrite, off, i32[w + 3] * 4294967296 + u32[w + 2], f64[(so >>> 3) + 2], f64[(so >>> 3) + 3]);
+          }
+          events += segs;
+          st.records++;
+          st.segments += segs;
+          q = s0 + segs * segBytes;
+        }
+        if (q > 0) {
+          acc.copyWithin(0, q, len);
+          len -= q;
+        }
+      }
+      if (error !== null) {
+        await chunks.return(undefined);
+        warnings.push(`${mod}: ${error} (read the records before it)`);
+      }
+      if (log.isPartial(id)) warnings.push(`${mod}: Darshan ran out of DXT memory; some segments are missing`);
+      perModule[mod] = st;
+    }
+    return finish(path, log, out, events, warnings, perModule);
+  } catch (err) {
+    throw logError(path, err);
+  }
+}
+
+const MODULES_READ = ['DXT_POSIX', 'DXT_MPIIO'] as const;
+type ModuleStats = { records: number; segments: number; writes: number; reads: number; bytesWritten: number; bytesRead: number };
+
+/** A DXT module's layer and the functions its writes and reads are given. */
+type ModuleFuncs = { layer: Layer; write: number; read: number };
+
+function moduleFuncs(dicts: TraceDicts, mod: 'DXT_POSIX' | 'DXT_MPIIO'): ModuleFuncs {
+  const posix = mod === 'DXT_POSIX';
+  return { layer: posix ? Layer.POSIX : Layer.MPIIO, write: dicts.funcs.id(posix ? 'write' : 'MPI_File_write'), read: dicts.funcs.id(posix ? 'read' : 'MPI_File_read') };
+}
+
+/** Pushes one segment as an event and counts it in its module's statistics. */
+function pushSegment(out: ChunkWriter, st: ModuleStats, m: ModuleFuncs, proc: number, file: number, write: boolean, offset: number, size: number, start: number, end: number): void {
+  out.push(proc, file, write ? m.write : m.read, m.layer, write ? Category.WRITE : Category.READ, offset, size, start, end);
+  if (write) {
+    st.writes++;
+    st.bytesWritten += size;
+  } else {
+    st.reads++;
+    st.bytesRead += size;
+  }
+}
+
+function alignedViews(b: Uint8Array): { i32: Int32Array; u32: Uint32Array; f64: Float64Array } {
+  const words = b.length >>> 3;
+  return { i32: new Int32Array(b.buffer, 0, words * 2), u32: new Uint32Array(b.buffer, 0, words * 2), f64: new Float64Array(b.buffer, 0, words) };
+}
+
+function inflateOptions(limits: ReadLimits): { maxInflate?: number } {
+  return limits.maxInflate === undefined ? {} : { maxInflate: limits.maxInflate };
+}
+
+function appOf(log: DarshanLog): string {
+  return basename(log.job.exe.split(' ')[0] || 'unknown') || 'unknown';
+}
+
+/** The log's own errors (opening it, or a damaged or oversized region met later) name the file. */
+function logError(path: string, err: unknown): unknown {
+  if (err instanceof TraceInputError) return err;
+  if (err instanceof LimitError) return new LimitError(`${path}: ${err.message}`);
+  if (err instanceof IOLensError) return new TraceInputError(`${path}: ${err.message}`);
+  const e = err as NodeJS.ErrnoException;
+  if (e && e.code && e.syscall) return new TraceInputError(`${path}: cannot open (${e.code})`);
+  return err;
+}
+
+function finish(path: string, log: DarshanLog, out: ChunkWriter, events: number, warnings: string[], perModule: Record<string, ModuleStats>): ReadResult {
+  out.flush();
+  let records = 0;
+  for (const st of Object.values(perModule)) records += st.records;
+  if (records === 0) throw new TraceInputError(`${path}: the log has no DXT_POSIX or DXT_MPIIO records (run with DXT enabled)`);
+  const job = log.job;
+  return {
+    format: 'dxt',
+    events,
+    sources: records,
+    warnings,
+    timeOrigin: Number(job.startTimeSec) + Number(job.startTimeNsec) / 1e9,
+    details: { jobId: job.jobid.toString(), uid: job.uid.toString(), nprocs: Number(job.nprocs), exe: job.exe, modules: perModule },
+  };
 }
 
 /**
@@ -41,11 +202,10 @@ export type DxtSelect = (segments: readonly number[]) => { from: number; to: num
 
 function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: readonly ('DXT_POSIX' | 'DXT_MPIIO')[], select?: DxtSelect): ReadResult {
   const dicts = out.dicts;
-  const app = basename(log.job.exe.split(' ')[0] || 'unknown') || 'unknown';
+  const app = appOf(log);
   const warnings: string[] = [];
-  const perModule: Record<string, { records: number; segments: number; writes: number; reads: number; bytesWritten: number; bytesRead: number }> = {};
+  const perModule: Record<string, ModuleStats> = {};
   let events = 0;
-  let records = 0;
   const tables: { mod: 'DXT_POSIX' | 'DXT_MPIIO'; t: DxtTable }[] = [];
   for (const mod of modules) {
     const o = log.decode<DxtTable>(mod);
@@ -64,9 +224,7 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
   }
   let index = 0;
   for (const { mod, t } of tables) {
-    const layer = mod === 'DXT_POSIX' ? Layer.POSIX : Layer.MPIIO;
-    const wf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'write' : 'MPI_File_write');
-    const rf = dicts.funcs.id(mod === 'DXT_POSIX' ? 'read' : 'MPI_File_read');
+    const fns = moduleFuncs(dicts, mod);
     const offCol = t.offsetLength.col(0);
     const lenCol = t.offsetLength.col(1);
     const st = { records: t.length, segments: t.segments, writes: 0, reads: 0, bytesWritten: 0, bytesRead: 0 };
@@ -87,30 +245,11 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
       while (i < nw || j < nr) {
         const takeWrite = j >= nr || (i < nw && t.start[s0 + i] <= t.start[s0 + nw + j]);
         const s = takeWrite ? s0 + i++ : s0 + nw + j++;
-        const len = lenCol[s];
-        out.push(proc, file, takeWrite ? wf : rf, layer, takeWrite ? Category.WRITE : Category.READ, offCol[s], len, t.start[s], t.end[s]);
-        if (takeWrite) {
-          st.writes++;
-          st.bytesWritten += len;
-        } else {
-          st.reads++;
-          st.bytesRead += len;
-        }
+        pushSegment(out, st, fns, proc, file, takeWrite, offCol[s], lenCol[s], t.start[s], t.end[s]);
       }
       events += nw + nr;
     }
-    records += t.length;
     perModule[mod] = st;
   }
-  out.flush();
-  if (records === 0) throw new TraceInputError(`${path}: the log has no DXT_POSIX or DXT_MPIIO records (run with DXT enabled)`);
-  const job = log.job;
-  return {
-    format: 'dxt',
-    events,
-    sources: records,
-    warnings,
-    timeOrigin: Number(job.startTimeSec) + Number(job.startTimeNsec) / 1e9,
-    details: { jobId: job.jobid.toString(), uid: job.uid.toString(), nprocs: Number(job.nprocs), exe: job.exe, modules: perModule },
-  };
+  return finish(path, log, out, events, warnings, perModule);
 }

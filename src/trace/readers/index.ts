@@ -4,7 +4,7 @@ import { TraceInputError } from '../errors.js';
 import type { ModuleCompleteness } from '../../contract/index.js';
 import type { ChunkWriter } from '../model.js';
 import { readDftracer } from './dftracer.js';
-import { readDxt } from './dxt.js';
+import { readDxtStreaming } from './dxt.js';
 import { readRecorderParquet, sortParquetParts } from './parquet.js';
 import { readRecorder } from './recorder.js';
 import type { ReadResult, TraceJob } from './types.js';
@@ -139,7 +139,7 @@ const dxt: TraceReaderEntry<'dxt'> = {
   combines: '',
   epochTimes: false,
   sniff: (paths) => (paths.length === 1 && !isDir(paths[0]) ? { format: 'dxt', file: paths[0] } : null),
-  read: (src, out, limits) => readDxt(src.file, out, undefined, limits),
+  read: (src, out, limits) => readDxtStreaming(src.file, out, limits),
   // "DXT_POSIX: …": segments dropped (out of DXT memory) or records after a damaged one
   gaps: (warnings) =>
     warnings.map((w) => {

@@ -2,7 +2,8 @@ import { Int64Block } from '../int64-block.js';
 import type { DecodeContext, DecodeOutcome, ModuleCodec, ModuleTable } from '../module-types.js';
 import type { Payload } from '../payload.js';
 
-const RECORD_HEAD = 104;
+/** Bytes of a DXT record before its segments. */
+export const RECORD_HEAD = 104;
 
 /**
  * DXT trace records (one per file × rank) with their segments held columnar. A record's segments are
@@ -26,7 +27,7 @@ export interface DxtTable extends ModuleTable {
 }
 
 /** Segment size per stored version: 40 bytes with a pthread id, 32 without. */
-function segmentBytes(module: 'DXT_POSIX' | 'DXT_MPIIO', version: number): number {
+export function segmentBytes(module: 'DXT_POSIX' | 'DXT_MPIIO', version: number): number {
   return (module === 'DXT_POSIX' ? version >= 2 : version >= 3) ? 40 : 32;
 }
 
