@@ -1,4 +1,5 @@
 import type { AccessSizeHistogram, DxtSegments, ModuleFiles, ModuleOperations } from '../contract/charts.js';
+import type { DataCompleteness, IoSummary } from '../contract/report.js';
 import type { IdGroups } from './group.js';
 
 /** `job`: identity and banner facts from the job record. */
@@ -376,43 +377,12 @@ export interface PosixCounterTotalsFact {
   readonly files: { readonly total: number; readonly readOnly: number; readonly writeOnly: number; readonly readWrite: number; readonly shared: number; readonly unique: number };
 }
 
-/** One layer's entry of `io.summary`. */
-export interface LayerIo {
-  readonly layer: string;
-  readonly bytesRead: number;
-  readonly bytesWritten: number;
-  /** Read + write + metadata seconds summed over ranks. */
-  readonly cumulativeTime: number;
-  /** Darshan's agg_time_by_slowest: the slowest rank's time on unique files plus each shared file's slowest rank. */
-  readonly slowestRankTime: number;
-  /** Bytes per second over slowestRankTime (darshan-parser's agg_perf_by_slowest), null when no time was spent. */
-  readonly throughput: number | null;
-}
-
+/** `io.summary` and `completeness` are the report's own sections, derived once here (src/contract/report.ts). */
+export type { LayerIo, ModuleCompleteness } from '../contract/report.js';
 /** `io.summary`: the job's I/O against its run time. */
-export interface IoSummaryFact {
-  readonly runTime: number;
-  /** The slowest rank's I/O time at the layer the application called (max of MPI-IO and POSIX, plus STDIO): the part of the run time spent in I/O (an estimate). */
-  readonly ioTime: number;
-  /** ioTime / runTime (at most 1), null when the run time is 0. */
-  readonly ioShare: number | null;
-  /** POSIX + STDIO bytes read and written. */
-  readonly bytes: number;
-  readonly layers: readonly LayerIo[];
-}
-
-/** One entry of `completeness`. */
-export interface ModuleCompleteness {
-  readonly module: string;
-  readonly status: 'partial' | 'damaged' | 'unreliable';
-  readonly detail: string;
-}
-
+export type IoSummaryFact = IoSummary;
 /** `completeness`: what the log is missing. */
-export interface CompletenessFact {
-  readonly complete: boolean;
-  readonly modules: readonly ModuleCompleteness[];
-}
+export type CompletenessFact = DataCompleteness;
 
 /** `modules.operations`: operation counts per module (PyDarshan's order). */
 export interface ModuleOperationsFact {

@@ -32,6 +32,7 @@ const TARGET = 'posix_perf_mibs';
  */
 export async function prepareStore(db: string, inputs: readonly string[], opts: { minClusterSize?: number; seed?: number; note?: string } = {}): Promise<ModelBundle> {
   await ingest({ db, inputs: [...inputs], jobs: 0 });
+  // One thread: a few hundred rows cluster faster than worker threads start.
   await clusterStore({ db, minClusterSize: opts.minClusterSize ?? 30, models: { minRows: 30 }, note: opts.note ?? null, threads: 1 });
   const features = defaultJobFeatures();
   const loaded = await readStoreTable(db, 'jobs', [...features.specs.map((s) => s.name), TARGET], ['hash']);

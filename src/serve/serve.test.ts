@@ -238,8 +238,17 @@ test('jobs explorer API: filter, sort, paginate; an ingested job gets its report
       assert.ok(Math.abs(Math.log10(1 + l.predicted) - l.output) < 1e-9);
       assert.equal(l.measured, sample.posix_perf_mibs);
       assert.ok(l.contributors.length > 0 && l.contributors.length <= 10);
-      for (let i = 1; i < l.contributors.length; i++) assert.ok(Math.abs(l.contributors[i - 1].shap) >= Math.abs(l.contributors[i].shap));
       for (const c of l.contributors) assert.ok(c.value !== 0 && c.shap !== 0 && c.text.length > 0, JSON.stringify(c));
+      // The section is the engine's explanation of the job's row (iolens explain on the same model): the same base and
+      // output (base + Σ SHAP over every feature = output), its ten largest non-zero contributions, in order.
+      const ex = spawnSync(process.execPath, [BIN, 'explain', '--model', modelFile, '--db', db, '--id', String(sample.hash), '--json'], { encoding: 'utf8' });
+      assert.equal(ex.status, 0, ex.stderr);
+      const full = JSON.parse(ex.stdout) as { base: number; output: number; contributions: { feature: string; value: unknown; shap: number }[] };
+      assert.ok(Math.abs(full.base + full.contributions.reduce((a, c) => a + c.shap, 0) - full.output) < 1e-9);
+      assert.ok(Math.abs(full.base - l.base) < 1e-12 && Math.abs(full.output - l.output) < 1e-12);
+      for (const c of full.contributions) if (c.value === 0) assert.equal(c.shap, 0, 'a counter the job never used gets no blame');
+      const top = full.contributions.filter((c) => c.shap !== 0).sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap) || (a.feature < b.feature ? -1 : 1)).slice(0, 10);
+      assert.deepEqual(l.contributors.map((c) => [(c as unknown as { feature: string }).feature, c.shap]), top.map((c) => [c.feature, c.shap]));
       assert.match(l.summary, /^The model expected /);
     });
   } finally {
