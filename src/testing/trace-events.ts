@@ -23,6 +23,7 @@ export interface HandCubeOptions {
   readonly smallBytes?: number;
   readonly fixedBase?: number;
   readonly layerMask?: number;
+  readonly maxCells?: number;
   /** Events per chunk (small values exercise chunk boundaries). */
   readonly chunk?: number;
 }
@@ -34,6 +35,7 @@ export function handCube(events: readonly HandEvent[], opts: HandCubeOptions = {
     layerMask: opts.layerMask ?? (1 << Layer.POSIX) | (1 << Layer.STDIO),
     smallBytes: opts.smallBytes ?? 1 << 20,
     ...(opts.fixedBase !== undefined ? { fixedBase: opts.fixedBase } : {}),
+    ...(opts.maxCells !== undefined ? { maxCells: opts.maxCells } : {}),
   });
   const w = new ChunkWriter(dicts, (c) => cube.add(c), opts.chunk ?? 1 << 16);
   for (const e of events) {

@@ -101,6 +101,37 @@ test('the adaptive base window: 1 ms, coarsened ×10 while the trace spans more 
   assert.equal(handCube([ev(0), ev(500)]).cube.base, 1e-3 * 10 * 10);
 });
 
+test('the adaptive base window is also coarsened when the cells would pass the budget, never past the default time view', () => {
+  // 8 processes × 4 files, each pair writing once every 2 ms for 10 s: 32 pairs × 5,000 windows = 160,000 cells at 1 ms
+  const events: HandEvent[] = [];
+  for (let t = 0; t < 5000; t++) {
+    for (let p = 0; p < 8; p++) for (let f = 0; f < 4; f++) events.push({ proc: String(p), file: `/f${f}`, func: 'write', cat: Category.WRITE, offset: t * 8, size: 8, start: t * 0.002 + 0.0001, end: t * 0.002 + 0.0002 });
+  }
+  const free = handCube(events).cube;
+  assert.equal(free.base, 1e-3);
+  assert.equal(free.cellPair.length, 160_000);
+  const sum = (c: CubeData, k: number) => {
+    let s = 0;
+    for (let i = 0; i < c.cellPair.length; i++) s += c.stats[i * STRIDE + k];
+    return s;
+  };
+  for (const chunk of [7, 1 << 16]) {
+    const capped = handCube(events, { maxCells: 40_000, chunk }).cube;
+    // 10 ms windows: 32 pairs × 1,000 windows = 32,000 cells, within the budget
+    assert.equal(capped.base, 1e-3 * 10);
+    assert.equal(capped.cellPair.length, 32_000);
+    for (const k of [S_OPS + Category.WRITE, S_BYTES + Category.WRITE, S_SMALL_WRITE, S_KNOWN_OFFSET, S_RANDOM]) assert.equal(sum(capped, k), sum(free, k), `stat ${k}`);
+    assert.equal(sum(capped, S_OPS + Category.WRITE), 160_000);
+    assert.equal(sum(capped, S_RANDOM), 0, 'each pair writes forward: no random access');
+  }
+  // a budget that cannot be kept: the base stays within the default time view's window (the span so far / 100,
+  // just under 100 ms here, so 10 ms) and the budget grows instead
+  const tiny = handCube(events, { maxCells: 10 }).cube;
+  assert.equal(tiny.base, 1e-3 * 10);
+  assert.equal(tiny.cellPair.length, 32_000);
+  assert.equal(sum(tiny, S_OPS + Category.WRITE), 160_000);
+});
+
 test('a fixed granularity never coarsens; too many windows is an input error', () => {
   const ev = (start: number): HandEvent => ({ proc: '0', file: '/f', func: 'read', cat: Category.READ, offset: 0, size: 1, start, end: start });
   assert.equal(handCube([ev(0), ev(100)], { fixedBase: 0.5 }).cube.base, 0.5);

@@ -27,6 +27,14 @@ export const WIN_BIAS = 2 ** 17;
 const WIN_SPAN = 2 ** 18;
 /** Coarsen the base window when a trace spans more windows than this. */
 export const MAX_WINDOWS = 20000;
+/**
+ * Coarsen the base window when the cube would hold more cells than this (adaptive base only), as long as the
+ * coarser base stays within the time views' default window (span / DEFAULT_TIME_WINDOWS), so default views do not
+ * change: many process-file pairs busy in many windows would otherwise grow the cube with the events.
+ */
+export const MAX_CELLS = 1 << 18;
+/** Windows of a time view when no granularity is given (`defaultGranularity`). */
+export const DEFAULT_TIME_WINDOWS = 100;
 
 export interface CubeOptions {
   /** Bit mask of layers (1 << Layer) whose events go into the cube. */
@@ -35,6 +43,8 @@ export interface CubeOptions {
   smallBytes: number;
   /** Fixed window width in seconds (user granularity); when absent the base adapts (1 ms ×10^k). */
   fixedBase?: number;
+  /** Cells before the adaptive base is coarsened (default MAX_CELLS). */
+  maxCells?: number;
 }
 
 /** A serialisable snapshot of a cube (for worker → main transfer and for merging). */
@@ -75,9 +85,12 @@ export class Cube {
   maxEnd = -Infinity;
   private minWin = 0;
   private maxWin = 0;
+  /** Cells at which the adaptive base is coarsened next; doubles when coarsening did not halve the cells or may not. */
+  private cellBudget: number;
 
   constructor(readonly opts: CubeOptions) {
     this.base = opts.fixedBase ?? 1e-3;
+    this.cellBudget = opts.fixedBase === undefined ? (opts.maxCells ?? MAX_CELLS) : Infinity;
   }
 
   private newPair(key: number, proc: number, file: number): number {
@@ -177,10 +190,21 @@ export class Cube {
         if (w > this.maxWin) this.maxWin = w;
         lastCk = -1;
       }
-      const ck = pair * WIN_SPAN + (w + WIN_BIAS);
+      let ck = pair * WIN_SPAN + (w + WIN_BIAS);
       if (ck !== lastCk) {
+        let found = this.cellMap.get(ck);
+        if (found === undefined && this.ncells >= this.cellBudget) {
+          if (this.base * 10 > (this.maxEnd - this.minStart) / DEFAULT_TIME_WINDOWS) this.cellBudget *= 2;
+          else this.coarsen();
+          this.cellBudget = Math.max(this.cellBudget, 2 * this.ncells);
+          w = Math.floor(start / this.base) - this.originWin;
+          if (w < this.minWin) this.minWin = w;
+          if (w > this.maxWin) this.maxWin = w;
+          ck = pair * WIN_SPAN + (w + WIN_BIAS);
+          found = this.cellMap.get(ck);
+        }
         lastCk = ck;
-        cell = this.cellMap.get(ck) ?? this.newCell(ck, pair, w);
+        cell = found ?? this.newCell(ck, pair, w);
       }
       const cat = c.category[i];
       const size = c.size[i];

@@ -3,7 +3,7 @@ import { CATEGORY_NAMES, type TraceDicts } from './model.js';
 import { viewName, type Dim } from './view-catalogue.js';
 import {
   S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,
-  type CubeData,
+  DEFAULT_TIME_WINDOWS, type CubeData,
 } from './cube.js';
 
 /** Names of the numeric columns every view record carries (usable in YAML rules): the contract's trace metrics. */
@@ -434,7 +434,7 @@ export function deriveMetrics(
 }
 
 /** Chooses the default window width: the smallest of 1, 2, 5 × 10^k seconds giving at most `maxWindows` windows. */
-export function defaultGranularity(span: number, base: number, maxWindows = 100): number {
+export function defaultGranularity(span: number, base: number, maxWindows = DEFAULT_TIME_WINDOWS): number {
   const want = Math.max(span / maxWindows, base);
   let g = base;
   for (let e = Math.floor(Math.log10(base)); e < 12; e++) {
