@@ -1,4 +1,4 @@
-import { KNOBS, type Knob, type KnobValues } from '../config/knobs.js';
+import { KNOBS, optionValues, type Knob, type KnobValues } from '../config/knobs.js';
 import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import type { FactName } from '../facts/types.js';
@@ -25,9 +25,7 @@ export interface RunOptions {
 
 /** Option values of a check under a knob configuration. */
 export function resolveOptions(check: AnyCheck, knobs: KnobValues): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [name, spec] of Object.entries(check.meta.options as Record<string, { knob: Knob }>)) out[name] = knobs[spec.knob];
-  return out;
+  return optionValues(check.meta.options as Record<string, { knob: Knob }>, knobs);
 }
 
 /**

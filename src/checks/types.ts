@@ -1,7 +1,7 @@
 import type { Knob } from '../config/knobs.js';
 import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
-import type { Evidence, HintsInfo, Cost, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
+import type { CheckWording, Evidence, HintsInfo, Cost, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
 export interface OptionSpec {
@@ -45,26 +45,13 @@ export interface DrishtiDifference {
 }
 
 /** Everything about a check that is data: identity, wording, options, recommendations, Drishti compatibility. */
-export interface CheckMeta<O extends string, M extends string, R extends string> {
-  /** Public id, stable forever (`P05`); the file is `<code lower-case>-<slug>.ts`. */
-  readonly code: string;
-  /** Noun phrase naming the problem (`small-reads`). */
-  readonly slug: string;
-  /** Wording when all is well. */
-  readonly title: string;
-  /** Wording of the problem or observation. */
-  readonly failureTitle: string;
-  /** Why it matters (markdown, the lead of the docs page). */
-  readonly description: string;
-  readonly panel: Panel;
+export interface CheckMeta<O extends string, M extends string, R extends string> extends CheckWording {
   /** The I/O interface it judges. */
   readonly layer: 'POSIX' | 'MPI-IO' | 'STDIO' | 'HDF5' | 'job';
   /** The finest level its details address. */
   readonly scope: 'job' | 'file' | 'rank';
   /** Level of its insights (configurable per code). */
   readonly level: Level;
-  /** Problem tag from the fixed vocabulary (optional: observations have none). */
-  readonly problem?: Problem;
   /** Facts it reads; when one is unavailable the check is not applicable. */
   readonly requires: readonly FactName[];
   readonly options: Readonly<Record<O, OptionSpec>>;

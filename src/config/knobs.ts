@@ -206,3 +206,10 @@ export function defaultKnobValues(): KnobValues {
   for (const k of ALL_KNOB_NAMES) out[k] = KNOBS[k].default;
   return out;
 }
+
+/** A check's option values (log or trace check): each option reads its knob from `knobs`. */
+export function optionValues(options: Readonly<Record<string, { readonly knob: Knob }>>, knobs: KnobValues): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, spec] of Object.entries(options)) out[name] = knobs[spec.knob];
+  return out;
+}

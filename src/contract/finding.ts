@@ -52,6 +52,23 @@ export const PROBLEMS = [
 ] as const;
 export type Problem = (typeof PROBLEMS)[number];
 
+/** What every check says about itself, log check or trace check: identity and wording. */
+export interface CheckWording {
+  /** Public id, stable forever (`P05`, `T01`; a user trace rule's id). */
+  readonly code: string;
+  /** Noun phrase naming the problem (`small-reads`). */
+  readonly slug: string;
+  /** Wording when all is well. */
+  readonly title: string;
+  /** Wording of the problem or observation. */
+  readonly failureTitle: string;
+  /** Why it matters (the lead of the docs page). */
+  readonly description: string;
+  readonly panel: Panel;
+  /** Problem tag from the fixed vocabulary (optional: observations have none). */
+  readonly problem?: Problem;
+}
+
 /** Units every numeric evidence value and threshold carries. */
 export const UNITS = ['count', 'bytes', 'seconds', 'ratio', 'percent', 'nodes', 'ranks', 'files', 'degrees', 'bytes/s'] as const;
 export type Unit = (typeof UNITS)[number];

@@ -85,7 +85,7 @@ export class Cube {
   maxEnd = -Infinity;
   private minWin = 0;
   private maxWin = 0;
-  /** Cells at which the adaptive base is coarsened next; doubles when coarsening did not halve the cells or may not. */
+  /** Cells at which the adaptive base is coarsened next; at least twice the cells kept after each try. */
   private cellBudget: number;
 
   constructor(readonly opts: CubeOptions) {
@@ -194,14 +194,16 @@ export class Cube {
       if (ck !== lastCk) {
         let found = this.cellMap.get(ck);
         if (found === undefined && this.ncells >= this.cellBudget) {
-          if (this.base * 10 > (this.maxEnd - this.minStart) / DEFAULT_TIME_WINDOWS) this.cellBudget *= 2;
-          else this.coarsen();
+          if (this.base * 10 <= (this.maxEnd - this.minStart) / DEFAULT_TIME_WINDOWS) {
+            this.coarsen();
+            w = Math.floor(start / this.base) - this.originWin;
+            if (w < this.minWin) this.minWin = w;
+            if (w > this.maxWin) this.maxWin = w;
+            ck = pair * WIN_SPAN + (w + WIN_BIAS);
+            found = this.cellMap.get(ck);
+          }
+          // past the cells left (or those kept when the base may not widen): the next check comes after as many again
           this.cellBudget = Math.max(this.cellBudget, 2 * this.ncells);
-          w = Math.floor(start / this.base) - this.originWin;
-          if (w < this.minWin) this.minWin = w;
-          if (w > this.maxWin) this.maxWin = w;
-          ck = pair * WIN_SPAN + (w + WIN_BIAS);
-          found = this.cellMap.get(ck);
         }
         lastCk = ck;
         cell = found ?? this.newCell(ck, pair, w);

@@ -1,4 +1,4 @@
-import { KNOBS, type Knob } from '../../config/knobs.js';
+import { KNOBS, optionValues, type Knob } from '../../config/knobs.js';
 import type { ReportConfig } from '../../config/defaults.js';
 import { LEVELS, PANELS, type CheckOutcome, type Finding, type ModuleCompleteness, type ThresholdUsed } from '../../contract/index.js';
 import { renderTemplate } from '../../text/template.js';
@@ -36,9 +36,7 @@ export interface TraceRunOptions {
 
 /** Option values of a trace check under a knob configuration. */
 export function traceCheckOptions(check: AnyTraceCheck, config: ReportConfig): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [name, spec] of Object.entries(check.meta.options as Record<string, { knob: Knob }>)) out[name] = config.knobs[spec.knob];
-  return out;
+  return optionValues(check.meta.options as Record<string, { knob: Knob }>, config.knobs);
 }
 
 /**

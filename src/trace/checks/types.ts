@@ -1,5 +1,5 @@
 import type { Knob } from '../../config/knobs.js';
-import type { Cost, Evidence, Level, MessageData, MetricScore, Panel, Problem } from '../../contract/index.js';
+import type { CheckWording, Cost, Evidence, Level, MessageData, MetricScore, Panel, Problem } from '../../contract/index.js';
 import type { LevelCuts } from '../score.js';
 import type { Dim } from '../view-catalogue.js';
 import type { Metrics } from '../views.js';
@@ -37,18 +37,7 @@ export interface TraceOptionSpec {
 }
 
 /** Everything about a trace check that is data: identity, wording, options, recommendations. */
-export interface TraceCheckMeta<O extends string, M extends string, R extends string> {
-  /** `T01` … for the built-in checks (file `t01-<slug>.ts`); a user check's id for YAML rules. */
-  readonly code: string;
-  readonly slug: string;
-  /** Wording when all is well. */
-  readonly title: string;
-  /** Wording of the problem. */
-  readonly failureTitle: string;
-  /** Why it matters. */
-  readonly description: string;
-  readonly panel: Panel;
-  readonly problem?: Problem;
+export interface TraceCheckMeta<O extends string, M extends string, R extends string> extends CheckWording {
   /** `builtin` (src/trace/checks) or `user` (a YAML rule file). */
   readonly source: 'builtin' | 'user';
   readonly options: Readonly<Record<O, TraceOptionSpec>>;
