@@ -23,6 +23,9 @@ export const MAX_REGION_BYTES = 2 ** 31 - 1;
  */
 export const BZIP2_BLOCK_CHARGE = 64 * 1024;
 
+/** Smallest output chunk asked of zlib per stream: below Node's pool limit (half of `Buffer.poolSize`). */
+const MIN_CHUNK = 1024;
+
 interface BunzipInstance {
   reader: { read(bits: number): number };
   streamCRC: number;
@@ -69,8 +72,11 @@ function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): 
         info: true,
         maxOutputLength: Math.max(1, cap),
         // Output chunks sized from the previous stream (regions hold one stream per rank, of similar sizes):
-        // few pieces to concatenate, without allocating a large buffer per small stream.
-        chunkSize: Math.min(1 << 24, Math.max(1 << 14, Math.ceil(lastOut * 1.25) || Math.min(input.length * 4, 1 << 20))),
+        // few pieces to concatenate, without allocating a large buffer per small stream. Small chunks come from
+        // Node's shared buffer pool: a log with thousands of streams of ~100 bytes (sample-badost: 6,146) would
+        // otherwise allocate a fresh 16 KiB buffer per stream, and spend more time allocating and collecting than
+        // inflating.
+        chunkSize: Math.min(1 << 24, Math.max(MIN_CHUNK, Math.ceil(lastOut * 1.25) || Math.min(input.length * 4, 1 << 20))),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
       out = res.buffer;
       used = res.engine.bytesWritten;
