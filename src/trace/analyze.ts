@@ -105,6 +105,7 @@ async function buildCube(src: TraceSource, mask: number, smallBytes: number, opt
       if (onProgress) onProgress((events += chunk.length));
     }),
     opts.limits,
+    { offThread: opts.threads === undefined || opts.threads > 1 },
   );
   return { cube: cube.snapshot(), dicts, read };
 }

@@ -5,6 +5,7 @@ import { LimitError } from '../../contract/errors.js';
 import { sizeText } from '../../util/limits.js';
 import { openRegularFile, readRegularFile } from '../../util/read-file.js';
 import { DarshanFormatError } from './errors.js';
+import { inflateFileChunks, inflateOffThread } from './inflate-thread.js';
 import { HEADER_SIZE_341, parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
 import { parseJob, type JobRecord, type MountEntry } from './job.js';
 import { parseNames, type NameTable } from './names.js';
@@ -178,16 +179,14 @@ export class DarshanLog {
    * The decompressed bytes of a zlib module region in pieces of about `chunk` bytes, inflated off the main thread
    * one zlib stream after another, charged to the log's budget as they come (a bomb stops at the budget, as with
    * `regionBytes`). Null when the region is empty or not zlib (then use `decode` or `regionBytes`). The pieces are
-   * the region's bytes in order; errors are those of `regionBytes`.
+   * the region's bytes in order; errors are those of `regionBytes`. A large region of a log opened with `openFile`
+   * is inflated on a worker thread of its own (`inflateFileChunks`) unless `offThread` is false ('always': whatever
+   * its size, for tests): a piece is then valid only until the next one is asked for.
    */
-  regionChunks(id: number, chunk = 1 << 20): AsyncGenerator<Uint8Array> | null {
+  regionChunks(id: number, chunk = 1 << 20, offThread: boolean | 'always' = true): AsyncGenerator<Uint8Array> | null {
     const region = this.header.moduleRegions[id];
     if (region.len === 0 || this.header.compression !== 0) return null;
     const file = this.file;
-    // the region's compressed bytes from `from` on: streamed from the file, or from memory
-    const open = file
-      ? (from: number) => createReadStream(file.path, { start: region.off + from, end: region.off + region.len - 1, highWaterMark: chunk })
-      : (from: number) => Readable.from([Buffer.from(this.buf.buffer, this.buf.byteOffset + region.off + from, region.len - from)]);
     const what = MODULES[id]?.name ?? `module ${id}`;
     const again = this.charged.get(region.off);
     const budget = again === undefined ? this.budget : new InflateBudget(again);
@@ -195,6 +194,11 @@ export class DarshanLog {
     const done = () => {
       if (again === undefined) this.charged.set(region.off, Math.max(1, budget.used - before));
     };
+    if (file && (offThread === 'always' || (offThread && inflateOffThread(region.len)))) return inflateFileChunks(file.path, region.off, region.len, what, budget, chunk, done);
+    // the region's compressed bytes from `from` on: streamed from the file, or from memory
+    const open = file
+      ? (from: number) => createReadStream(file.path, { start: region.off + from, end: region.off + region.len - 1, highWaterMark: chunk })
+      : (from: number) => Readable.from([Buffer.from(this.buf.buffer, this.buf.byteOffset + region.off + from, region.len - from)]);
     return inflateChunks(region.len, open, what, budget, chunk, done);
   }
 

@@ -72,18 +72,19 @@ test('DXT_MPIIO segments equal the MPI-IO independent operation counters (treddy
 
 /**
  * Reads `path` with the decoding reader and with the streaming one (pieces of 1 MiB, and small odd sizes so that
- * records and segments straddle pieces); both must give the same result, events and dictionaries.
+ * records and segments straddle pieces; inflating in the main thread and on a thread of its own); all must give the
+ * same result, events and dictionaries.
  */
 async function sameAsDecoding(path: string): Promise<ReadResult> {
   const d0 = new TraceDicts();
   const c0 = new TableCollector();
   const r0 = readDxt(path, new ChunkWriter(d0, c0.sink));
-  for (const chunk of [1 << 20, 4099, 104]) {
+  for (const [chunk, offThread] of [[1 << 20, false], [4099, false], [104, false], [1 << 20, 'always'], [4099, 'always']] as const) {
     const d1 = new TraceDicts();
     const c1 = new TableCollector();
-    const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, chunk);
-    assert.deepEqual(r1, r0, `${path} ${chunk}`);
-    assert.deepEqual(c1.table(d1), c0.table(d0), `${path} ${chunk}`);
+    const r1 = await readDxtStreaming(path, new ChunkWriter(d1, c1.sink), {}, offThread, chunk);
+    assert.deepEqual(r1, r0, `${path} ${chunk} ${offThread}`);
+    assert.deepEqual(c1.table(d1), c0.table(d0), `${path} ${chunk} ${offThread}`);
   }
   return r0;
 }
@@ -113,7 +114,9 @@ test('streaming DXT reading keeps the log errors: budget and missing DXT', async
   };
   const old = msg(() => readDxt(path, new ChunkWriter(new TraceDicts(), () => {}), undefined, { maxInflate: 1 << 20 }));
   assert.match(old, /decompression budget/);
-  await assert.rejects(readDxtStreaming(path, new ChunkWriter(new TraceDicts(), () => {}), { maxInflate: 1 << 20 }), (e: Error) => e.message === old);
+  for (const offThread of [false, 'always'] as const) {
+    await assert.rejects(readDxtStreaming(path, new ChunkWriter(new TraceDicts(), () => {}), { maxInflate: 1 << 20 }, offThread), (e: Error) => e.message === old);
+  }
   const noDxt = '../shared/traces/darshan/polaris-cug25/1982294-18188572978586438489.darshan';
   const old2 = msg(() => readDxt(noDxt, new ChunkWriter(new TraceDicts(), () => {})));
   assert.match(old2, /no DXT_POSIX or DXT_MPIIO records/);

@@ -32,9 +32,11 @@ export function readDxt(
  * main thread, and its records are turned into events as they complete, so memory holds one record's segments (not
  * the log, the region nor its decoded columns) and inflating overlaps reading. Same events in the same order, same
  * result as `readDxt`; logs it cannot stream (bzip2, big-endian, unknown DXT versions) go through `readDxt`'s
- * decoding. `chunk`: bytes per inflated piece.
+ * decoding. `offThread`: large regions may be inflated on a thread of their own (`DarshanLog.regionChunks`;
+ * 'always': every region, for tests);
+ * `chunk`: bytes per inflated piece.
  */
-export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, chunk = 1 << 20): Promise<ReadResult> {
+export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, offThread: boolean | 'always' = true, chunk = 1 << 20): Promise<ReadResult> {
   try {
     const log = DarshanLog.openFile(path, inflateOptions(limits));
     const mods = MODULES_READ.filter((m) => log.has(m));
@@ -59,7 +61,7 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
       let acc = new Uint8Array(1 << 21);
       let len = 0;
       let views = alignedViews(acc);
-      const chunks = log.regionChunks(id, chunk)!;
+      const chunks = log.regionChunks(id, chunk, offThread)!;
       let ended = false;
       while (!ended && error === null) {
         const next = await chunks.next();

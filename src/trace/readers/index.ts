@@ -36,7 +36,7 @@ export interface TraceReaderEntry<F extends TraceFormat = TraceFormat> {
   readonly epochTimes: boolean;
   /** The source it reads from these paths, or null when they are not its input. Throws a TraceInputError for an input it recognises but cannot use. */
   sniff(paths: readonly string[]): Extract<TraceSource, { format: F }> | null;
-  read(src: Extract<TraceSource, { format: F }>, out: ChunkWriter, limits: ReadLimits): ReadResult | Promise<ReadResult>;
+  read(src: Extract<TraceSource, { format: F }>, out: ChunkWriter, limits: ReadLimits, how: ReadHow): ReadResult | Promise<ReadResult>;
   /** What the input says about the job, from what `read` (or the worker threads) returned. */
   job(read: ReadResult): TraceJob;
   /** What the reader's warnings say is missing or doubtful in the input (the report's `completeness`). */
@@ -139,7 +139,7 @@ const dxt: TraceReaderEntry<'dxt'> = {
   combines: '',
   epochTimes: false,
   sniff: (paths) => (paths.length === 1 && !isDir(paths[0]) ? { format: 'dxt', file: paths[0] } : null),
-  read: (src, out, limits) => readDxtStreaming(src.file, out, limits),
+  read: (src, out, limits, how) => readDxtStreaming(src.file, out, limits, how.offThread !== false),
   // "DXT_POSIX: …": segments dropped (out of DXT memory) or records after a damaged one
   gaps: (warnings) =>
     warnings.map((w) => {
@@ -184,7 +184,16 @@ export function resolveSource(paths: readonly string[]): TraceSource {
   throw new TraceInputError(`these ${paths.length} paths are not one trace: only ${kinds.join(' or ')} can be read together`);
 }
 
+/** How a reader may read, besides its budgets. */
+export interface ReadHow {
+  /**
+   * Whether it may inflate on a thread of its own beside the main one (default true; a DXT log's large regions):
+   * false when the user asked for one thread.
+   */
+  readonly offThread?: boolean;
+}
+
 /** Reads a resolved source sequentially into `out` with its registry entry, within the reading budgets. */
-export function readSource(src: TraceSource, out: ChunkWriter, limits: ReadLimits = {}): Promise<ReadResult> {
-  return Promise.resolve(traceReader(src.format).read(src as never, out, limits));
+export function readSource(src: TraceSource, out: ChunkWriter, limits: ReadLimits = {}, how: ReadHow = {}): Promise<ReadResult> {
+  return Promise.resolve(traceReader(src.format).read(src as never, out, limits, how));
 }

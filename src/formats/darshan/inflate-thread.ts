@@ -1,0 +1,95 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { LimitError } from '../../contract/errors.js';
+import type { InflateBudget } from '../../util/limits.js';
+import { distFile } from '../../util/package-root.js';
+import { DarshanFormatError } from './errors.js';
+
+/** What the inflating thread is given. */
+export interface InflateJob {
+  readonly path: string;
+  /** The region's first byte in the file and its compressed length. */
+  readonly start: number;
+  readonly length: number;
+  /** Bytes per piece posted back. */
+  readonly chunk: number;
+  /** Pieces the thread may post before the main thread has taken any. */
+  readonly ahead: number;
+  /** The module, for messages. */
+  readonly what: string;
+}
+
+/** What it posts back: a piece, the end, or the error that stopped it. */
+export type InflateReply = { readonly piece: Uint8Array } | { readonly end: true } | { readonly error: string; readonly limit: boolean };
+
+/** Compressed regions at least this large are inflated on a thread of their own when a second core is there. */
+export const OFF_THREAD_MIN_BYTES = 4 << 20;
+
+/** True when a region of `length` compressed bytes is worth a thread of its own on this machine. */
+export function inflateOffThread(length: number): boolean {
+  return length >= OFF_THREAD_MIN_BYTES && availableParallelism() >= 2;
+}
+
+/**
+ * `inflateChunks` on a worker thread, for a region read from a file: the same bytes in the same order (in pieces of
+ * exactly `chunk` bytes but the last), charged to `budget` as they arrive, the same errors. A piece is the caller's
+ * until it asks for the next one: its buffer then goes back to the thread to be filled again. The thread
+ * runs on its own event loop, so inflating goes on while the caller works on earlier pieces (Node's zlib in the
+ * caller's thread advances only when the caller yields); it stays at most four pieces ahead, so a bomb stops
+ * within a few pieces of the budget.
+ */
+export async function* inflateFileChunks(
+  path: string,
+  start: number,
+  length: number,
+  what: string,
+  budget: InflateBudget,
+  chunk: number,
+  done: () => void,
+): AsyncGenerator<Uint8Array> {
+  const job: InflateJob = { path, start, length, chunk, ahead: 4, what };
+  const worker = new Worker(distFile('formats/darshan/inflate-worker.js'), { workerData: job });
+  const queue: InflateReply[] = [];
+  let head = 0;
+  let wake: (() => void) | null = null;
+  let failure: Error | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  worker.on('message', (m: InflateReply) => {
+    queue.push(m);
+    notify();
+  });
+  worker.on('error', (err) => {
+    failure ??= err;
+    notify();
+  });
+  worker.on('exit', (code) => {
+    failure ??= new Error(`the inflating thread exited with code ${code}`);
+    notify();
+  });
+  try {
+    for (;;) {
+      while (head === queue.length && failure === null) await new Promise<void>((resolve) => (wake = resolve));
+      if (head === queue.length) throw failure!;
+      const m = queue[head++];
+      if (head > 64) {
+        queue.splice(0, head);
+        head = 0;
+      }
+      if ('end' in m) break;
+      if ('error' in m) throw m.limit ? new LimitError(m.error) : new DarshanFormatError(m.error);
+      budget.charge(m.piece.length, `the ${what} region`);
+      yield m.piece;
+      // the caller asked for the next piece: this one's buffer goes back to be filled again
+      const back = m.piece.buffer as ArrayBuffer;
+      worker.postMessage(back, [back]);
+    }
+  } finally {
+    worker.removeAllListeners('exit');
+    void worker.terminate();
+  }
+  done();
+}
