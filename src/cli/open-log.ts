@@ -1,4 +1,4 @@
-import type { DarshanLog, OpenOptions } from '../formats/darshan/log.js';
+import { DarshanLog, type OpenOptions } from '../formats/darshan/log.js';
 import { openLog, withPath } from '../pipeline/open.js';
 
 /**
@@ -13,7 +13,24 @@ export function readingLog<T>(path: string, read: () => T): T {
   }
 }
 
-/** Opens a log for a command: every read failure is one library error line naming the file (exit 2). */
-export function openLogOrExit(path: string, opts: OpenOptions = {}): DarshanLog {
-  return openLog(path, opts);
+/** `readingLog` of a reading that finishes later (a printer that inflates as it prints). */
+export async function readingLogAsync<T>(path: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    throw withPath(path, err);
+  }
+}
+
+/**
+ * Opens a log for a command: every read failure is one library error line naming the file (exit 2). `fromFile`:
+ * module regions stay in the file until used (`DarshanLog.openFile`), for a command that streams a large region.
+ */
+export function openLogOrExit(path: string, opts: OpenOptions = {}, fromFile = false): DarshanLog {
+  if (!fromFile) return openLog(path, opts);
+  try {
+    return DarshanLog.openFile(path, opts);
+  } catch (err) {
+    throw withPath(path, err);
+  }
 }

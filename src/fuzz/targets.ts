@@ -55,7 +55,7 @@ async function runDarshan(bytes: Uint8Array): Promise<void> {
   const out = new CountingOut();
   // parse (all three outputs) and the JSON dump
   printParserText(log, out, () => {});
-  printDxtText(log, out, () => {});
+  await printDxtText(log, out, () => {});
   printPerfText(log, out, () => {});
   printJsonDump(log, out, { dxt: true });
   // report, in both modes, rendered

@@ -38,7 +38,17 @@ test('fixedPad prints what C printf("%W.Df") prints (cFixed), for every magnitud
 test('intPad and textPad right-align as C %Wd / %Ws', () => {
   const ints = [0, 1, -1, 9, 10, 99, 100, -100, 123456789, 2 ** 31, -(2 ** 31), 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1e21, 0.5];
   for (let k = 0; k < 16; k++) ints.push(10 ** k, 10 ** k - 1, -(10 ** k));
+  // around 8-digit group boundaries up to 2^53, where v / 1e8 rounds up to the next whole number
+  for (const k of [1, 99, 12345678, 90071992, 89999999]) for (const d of [-1, 0, 1]) ints.push(k * 1e8 + d, k * 1e16 + d);
   for (const v of ints) for (const w of [0, 4, 9, 16, 20]) assert.equal(sinkText((s) => s.intPad(v, w)), padStart(String(v), w), `${v} %${w}d`);
+  // random safe integers of every length
+  let seed = 12345;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (let i = 0; i < 100000; i++) {
+    const v = Math.floor(rand() * 10 ** (1 + (i % 16))) * (i % 3 === 0 ? -1 : 1);
+    if (!Number.isSafeInteger(v)) continue;
+    assert.equal(sinkText((s) => s.intPad(v, 12)), padStart(String(v), 12), `${v}`);
+  }
   assert.equal(sinkText((s) => s.textPad('abc', 6)), '   abc');
   assert.equal(sinkText((s) => s.textPad('abcdefg', 3)), 'abcdefg');
 });

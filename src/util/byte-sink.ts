@@ -213,20 +213,43 @@ function digitCount(v: number): number {
 }
 const POW10_16 = Array.from({ length: 17 }, (_, k) => 10 ** k);
 
-/** Writes the digits of a non-negative safe integer ending just before `end`. */
+/** "00" … "99": the two ASCII digits of n at 2n, 2n + 1. */
+const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i >> 1) % 10 : Math.floor((i >> 1) / 10)));
+
+/**
+ * Writes the digits of a non-negative safe integer ending just before `end`: two digits per step from a table, in
+ * 32-bit integer arithmetic (a value of 10^8 or more is cut into 8-digit groups first).
+ */
 function putDigits(buf: Uint8Array, end: number, v: number): void {
   let q = end;
-  while (v >= 2147483648) {
-    const d = v % 10;
-    buf[--q] = 48 + d;
-    v = (v - d) / 10;
+  while (v >= 1e8) {
+    let hi = Math.floor(v / 1e8);
+    let lo = v - hi * 1e8;
+    if (lo < 0) {
+      // v / 1e8 rounded up to the next whole number
+      hi--;
+      lo += 1e8;
+    }
+    for (let k = 0; k < 4; k++) {
+      const t = (lo / 100) | 0;
+      const d = (lo - t * 100) << 1;
+      buf[--q] = PAIRS[d + 1];
+      buf[--q] = PAIRS[d];
+      lo = t;
+    }
+    v = hi;
   }
-  while (v >= 10) {
-    const t = (v / 10) | 0;
-    buf[--q] = 48 + v - t * 10;
+  while (v >= 100) {
+    const t = (v / 100) | 0;
+    const d = (v - t * 100) << 1;
+    buf[--q] = PAIRS[d + 1];
+    buf[--q] = PAIRS[d];
     v = t;
   }
-  buf[--q] = 48 + v;
+  if (v >= 10) {
+    buf[--q] = PAIRS[(v << 1) + 1];
+    buf[--q] = PAIRS[v << 1];
+  } else buf[--q] = 48 + v;
 }
 
 /** C `%<width>d` of a safe integer into `buf` at `p` (room for width + 17 bytes); returns the end. */

@@ -5,7 +5,7 @@ import { printPerfText } from '../../formats/darshan/print/perf-text.js';
 import { printDxtText } from '../../formats/darshan/print/dxt-text.js';
 import { printJsonDump } from '../../formats/darshan/print/json-dump.js';
 import { escapeJsonForTerminal, escapeTerminal } from '../../text/escape.js';
-import { openLogOrExit, readingLog } from '../open-log.js';
+import { openLogOrExit, readingLog, readingLogAsync } from '../open-log.js';
 import { maxInflateOption } from '../limit-options.js';
 
 export interface ParseOptions {
@@ -23,9 +23,10 @@ export interface ParseOptions {
  * shown as escapes so that a crafted log cannot drive the terminal. A damaged region met while printing ends the
  * output where darshan-parser's would end, then fails with one line naming the file.
  */
-export function runParse(file: string, opts: ParseOptions): void {
+export async function runParse(file: string, opts: ParseOptions): Promise<void> {
   const maxInflate = maxInflateOption(opts.maxInflate);
-  const log = openLogOrExit(file, maxInflate === undefined ? {} : { maxInflate });
+  // DXT text streams a large DXT region from the file (the JSON dump and the other texts decode every module)
+  const log = openLogOrExit(file, maxInflate === undefined ? {} : { maxInflate }, !!opts.dxt && !opts.json);
   const escape = opts.escape ?? !!process.stdout.isTTY;
   const warn = (line: string) => process.stderr.write((escape ? escapeTerminal(line) : line) + '\n');
   // darshan-parser's data warnings, on stderr for every output form (the text keeps darshan-parser's bytes): modules
@@ -48,11 +49,13 @@ export function runParse(file: string, opts: ParseOptions): void {
   }
 
   try {
-    readingLog(file, () => {
-      if (opts.dxt) printDxtText(log, out, warn);
-      else if (opts.perf) printPerfText(log, out, warn);
-      else printParserText(log, out, warn);
-    });
+    if (opts.dxt) await readingLogAsync(file, () => printDxtText(log, out, warn));
+    else {
+      readingLog(file, () => {
+        if (opts.perf) printPerfText(log, out, warn);
+        else printParserText(log, out, warn);
+      });
+    }
   } finally {
     out.flush(true);
   }

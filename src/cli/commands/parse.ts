@@ -16,7 +16,7 @@ const parse: CommandModule = {
       .option('--escape', 'show control characters of names as \\xNN escapes (the default when printing to a terminal)')
       .option('--no-escape', "write names byte for byte even to a terminal (the default for files and pipes, as darshan-parser)");
     withMaxInflate(cmd).action(async (file: string, opts: ParseOptions) => {
-      (await import('../actions/parse.js')).runParse(file, opts);
+      await (await import('../actions/parse.js')).runParse(file, opts);
     });
   },
 };

@@ -53,7 +53,7 @@ function lustreRecord(id: bigint, stripeCount: bigint, osts: number): Buffer {
   return b;
 }
 
-test('item 1: a changed LUSTRE stripe count cannot make parse print without end', { timeout: 60_000 }, () => {
+test('item 1: a changed LUSTRE stripe count cannot make parse print without end', { timeout: 60_000 }, async () => {
   const id = [...base.names][0][0];
   const good = Buffer.concat([lustreRecord(id, 2n, 2), lustreRecord(id + 1n, 2n, 2)]);
   // One changed 8-byte field: the first record now claims 2^40 OST ids.
@@ -66,7 +66,7 @@ test('item 1: a changed LUSTRE stripe count cannot make parse print without end'
     const warnings: string[] = [];
     const out = new StringOut();
     printParserText(log, out, (w) => warnings.push(w));
-    printDxtText(log, new StringOut(), () => {});
+    await printDxtText(log, new StringOut(), () => {});
     const text = out.toString();
     assert.ok(text.length < 200_000, `${text.length} characters printed`);
     if (records === 0) {

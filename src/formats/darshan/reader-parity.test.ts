@@ -67,22 +67,29 @@ test('iolens parse matches darshan-parser --show-incomplete on every log', () =>
   assert.deepEqual(failures, [], `${failures.length} logs differ:\n${failures.join('\n')}`);
 });
 
-test('iolens parse --dxt matches darshan-dxt-parser --show-incomplete on every log with DXT data', () => {
+test('iolens parse --dxt matches darshan-dxt-parser --show-incomplete on every log with DXT data, printed whole or in batches', async () => {
   const failures: string[] = [];
   let compared = 0;
   for (const log of logs) {
     const ref = `${log.base}.dxt.txt.gz`;
     if (!existsSync(ref)) continue;
-    const out = new StringOut();
-    try {
-      printDxtText(DarshanLog.open(log.path), out, () => {});
-    } catch (err) {
-      failures.push(`${log.set}/${log.name}: error: ${(err as Error).message}`);
-      continue;
+    const theirs = gunzipSync(readFileSync(ref)).toString('latin1');
+    // as decoded whole (small regions), and streamed in batches of records from small pieces (large regions)
+    for (const [how, open, opts] of [
+      ['whole', () => DarshanLog.open(log.path), {}],
+      ['batches', () => DarshanLog.openFile(log.path), { stream: true, chunk: 4099, offThread: false }],
+    ] as const) {
+      const out = new StringOut();
+      try {
+        await printDxtText(open(), out, () => {}, opts);
+      } catch (err) {
+        failures.push(`${log.set}/${log.name} (${how}): error: ${(err as Error).message}`);
+        continue;
+      }
+      if (how === 'whole') compared++;
+      const diff = firstDifference(out.toString(), theirs);
+      if (diff) failures.push(`${log.set}/${log.name} (${how}): ${diff}`);
     }
-    compared++;
-    const diff = firstDifference(out.toString(), gunzipSync(readFileSync(ref)).toString('latin1'));
-    if (diff) failures.push(`${log.set}/${log.name}: ${diff}`);
   }
   assert.ok(compared >= 32, `compared only ${compared} logs`);
   assert.deepEqual(failures, [], `${failures.length} logs differ:\n${failures.join('\n')}`);

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { DarshanLog, moduleByName, openDarshanLog, type DxtTable } from '../../formats/darshan/index.js';
-import { RECORD_HEAD, segmentBytes } from '../../formats/darshan/modules/dxt.js';
+import { RECORD_HEAD } from '../../formats/darshan/modules/dxt.js';
+import { dxtRecordBatches, dxtSegmentBytes, dxtStreamable, segmentsOf, writesOf } from '../../formats/darshan/dxt-batches.js';
 import { IOLensError, LimitError } from '../../contract/errors.js';
 import type { ReadLimits } from '../../util/limits.js';
 import { TraceInputError } from '../errors.js';
@@ -28,23 +29,18 @@ export function readDxt(
 }
 
 /**
- * `readDxt` of both DXT modules, streaming: each region is read from the file and inflated piece by piece off the
- * main thread, and its records are turned into events as they complete, so memory holds one record's segments (not
+ * `readDxt` of both DXT modules, streaming: each region is read from the file and inflated piece by piece, and its
+ * records are turned into events as they complete (`dxtRecordBatches`), so memory holds one record's segments (not
  * the log, the region nor its decoded columns) and inflating overlaps reading. Same events in the same order, same
  * result as `readDxt`; logs it cannot stream (bzip2, big-endian, unknown DXT versions) go through `readDxt`'s
  * decoding. `offThread`: large regions may be inflated on a thread of their own (`DarshanLog.regionChunks`;
- * 'always': every region, for tests);
- * `chunk`: bytes per inflated piece.
+ * 'always': every region, for tests); `chunk`: bytes per inflated piece.
  */
 export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, offThread: boolean | 'always' = true, chunk = 1 << 20): Promise<ReadResult> {
   try {
     const log = DarshanLog.openFile(path, inflateOptions(limits));
     const mods = MODULES_READ.filter((m) => log.has(m));
-    const streamable =
-      log.header.compression === 0 &&
-      log.header.byteOrder === 'little' &&
-      mods.every((m) => moduleByName(m)!.codec!.versions.includes(log.header.moduleVersions[moduleByName(m)!.id]));
-    if (!streamable) return readLog(path, log, out, MODULES_READ);
+    if (!mods.every((m) => dxtStreamable(log, moduleByName(m)!.id))) return readLog(path, log, out, MODULES_READ);
     const dicts = out.dicts;
     const app = appOf(log);
     const warnings: string[] = [];
@@ -52,50 +48,31 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
     let events = 0;
     for (const mod of mods) {
       const id = moduleByName(mod)!.id;
-      const segBytes = segmentBytes(mod, log.header.moduleVersions[id]);
+      const segBytes = dxtSegmentBytes(log, id);
       const noOffsets = mod === 'DXT_MPIIO' && log.header.moduleVersions[id] === 1;
       const fns = moduleFuncs(dicts, mod);
       const st: ModuleStats = { records: 0, segments: 0, writes: 0, reads: 0, bytesWritten: 0, bytesRead: 0 };
       let error: string | null = null;
-      // unread bytes of the region: acc[0, len), records start 8-byte aligned at acc[0]
-      let acc = new Uint8Array(1 << 21);
-      let len = 0;
-      let views = alignedViews(acc);
-      const chunks = log.regionChunks(id, chunk, offThread)!;
-      let ended = false;
-      while (!ended && error === null) {
-        const next = await chunks.next();
-        if (next.done) ended = true;
-        else {
-          const piece = next.value;
-          if (len + piece.length > acc.length) {
-            const bigger = new Uint8Array(Math.max(acc.length * 2, len + piece.length));
-            bigger.set(acc.subarray(0, len));
-            acc = bigger;
-            views = alignedViews(acc);
-          }
-          acc.set(piece, len);
-          len += piece.length;
-        }
-        // every complete record in acc[0, len)
+      // batches of whole records (the last one may hold a damaged or cut record)
+      for await (const batch of dxtRecordBatches(log, id, { chunk, offThread })) {
+        const len = batch.length;
+        const words = len >>> 3;
+        const i32 = new Int32Array(batch.buffer, batch.byteOffset, words * 2);
+        const u32 = new Uint32Array(batch.buffer, batch.byteOffset, words * 2);
+        const f64 = new Float64Array(batch.buffer, batch.byteOffset, words);
         let q = 0;
         while (len - q >= RECORD_HEAD) {
-          const { i32, u32, f64 } = views;
-          const wq = q >>> 2;
-          const nw = i32[wq + 23] * 4294967296 + u32[wq + 22];
-          const nr = i32[wq + 25] * 4294967296 + u32[wq + 24];
-          const segs = nw + nr;
-          if (nw < 0 || nr < 0 || !Number.isSafeInteger(segs)) {
+          const segs = segmentsOf(i32, u32, q);
+          if (segs < 0 || len - q - RECORD_HEAD < segs * segBytes) {
             error = `${mod} record's segments extend past the end of its region`;
             break;
           }
-          if (len - q - RECORD_HEAD < segs * segBytes) {
-            if (ended) error = `${mod} record's segments extend past the end of its region`;
-            break;
-          }
+          const nw = writesOf(i32, u32, q);
+          const nr = segs - nw;
+          const wq = q >>> 2;
           const recId = (BigInt(u32[wq + 1]) << 32n) | BigInt(u32[wq]);
           const rank = i32[wq + 3] * 4294967296 + u32[wq + 2];
-          const hostBytes = acc.subarray(q + 24, q + 88);
+          const hostBytes = batch.subarray(q + 24, q + 88);
           const nul = hostBytes.indexOf(0);
           const host = Buffer.from(hostBytes.buffer, hostBytes.byteOffset, nul < 0 ? 64 : nul).toString('latin1') || 'unknown';
           const proc = dicts.proc(rank < 0 ? '-1' : String(rank), host, app);
@@ -115,15 +92,9 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
           st.segments += segs;
           q = s0 + segs * segBytes;
         }
-        if (q > 0) {
-          acc.copyWithin(0, q, len);
-          len -= q;
-        }
+        if (error !== null) break;
       }
-      if (error !== null) {
-        await chunks.return(undefined);
-        warnings.push(`${mod}: ${error} (read the records before it)`);
-      }
+      if (error !== null) warnings.push(`${mod}: ${error} (read the records before it)`);
       if (log.isPartial(id)) warnings.push(`${mod}: Darshan ran out of DXT memory; some segments are missing`);
       perModule[mod] = st;
     }
@@ -154,11 +125,6 @@ function pushSegment(out: ChunkWriter, st: ModuleStats, m: ModuleFuncs, proc: nu
     st.reads++;
     st.bytesRead += size;
   }
-}
-
-function alignedViews(b: Uint8Array): { i32: Int32Array; u32: Uint32Array; f64: Float64Array } {
-  const words = b.length >>> 3;
-  return { i32: new Int32Array(b.buffer, 0, words * 2), u32: new Uint32Array(b.buffer, 0, words * 2), f64: new Float64Array(b.buffer, 0, words) };
 }
 
 function inflateOptions(limits: ReadLimits): { maxInflate?: number } {

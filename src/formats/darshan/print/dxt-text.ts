@@ -5,7 +5,9 @@ import type { DxtTable } from '../modules/dxt.js';
 import type { LustreTable } from '../modules/lustre.js';
 import { MODULES } from '../modules/registry.js';
 import { printJobHeader } from './parser-text.js';
-import { printAsBytes, type TextOut } from './text-out.js';
+import { printAsBytesAsync, type TextOut } from './text-out.js';
+import { dxtTables, type DxtBatchOptions } from '../dxt-batches.js';
+import type { NameResolver } from '../module-types.js';
 
 const TWO_SPACES = Buffer.from('  ', 'latin1');
 const NO_THREAD = Buffer.from(' N/A\n', 'latin1');
@@ -83,13 +85,15 @@ function incompleteNotice(name: string): string {
 /**
  * darshan-dxt-parser's output (with `--show-incomplete`): the job header, then every DXT_POSIX and DXT_MPIIO
  * record with its segments, the Lustre OSTs each POSIX segment touched when the log has the file's layout.
- * Segment lines are written as bytes (numbers digit by digit); any other `TextOut` gets the same bytes as text.
+ * Segment lines are written as bytes (numbers digit by digit); any other `TextOut` gets the same bytes as text. A
+ * large DXT region is printed batch by batch as it is inflated (`dxtTables`; `opts` forces it for tests), so the
+ * output starts at once and memory holds one batch of records, not the region and its decoded columns.
  */
-export function printDxtText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void): void {
-  printAsBytes(out, (sink) => printDxtBytes(log, sink, warn));
+export async function printDxtText(log: DarshanLog, out: TextOut | ByteSink, warn: (line: string) => void, opts: DxtBatchOptions = {}): Promise<void> {
+  await printAsBytesAsync(out, (sink) => printDxtBytes(log, sink, warn, opts));
 }
 
-function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => void): void {
+async function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => void, opts: DxtBatchOptions): Promise<void> {
   printJobHeader(log, out);
   const h = log.header;
   if (h.moduleRegions[10].len === 0 && h.moduleRegions[11].len === 0) {
@@ -122,10 +126,21 @@ function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => v
       }
       continue;
     }
-    const res = log.decode<DxtTable>(i)!;
-    const t = res.table;
     const posix = row.name === 'DXT_POSIX';
-    const tag = posix ? ' X_POSIX' : ' X_MPIIO';
+    for await (const res of dxtTables(log, i, opts)) {
+      printRecords(res.table, out, names, posix && layouts ? layouts : null);
+      if (res.error) {
+        warn(`Error: failed to parse ${row.name} module record. (${res.error})`);
+        return;
+      }
+    }
+  }
+}
+
+/** The records of one decoded DXT table (a module's, or a batch of it) with their segment lines. */
+function printRecords(t: DxtTable, out: ByteSink, names: NameResolver, layouts: Map<bigint, Layout> | null): void {
+  const posix = t.module === 'DXT_POSIX';
+  const tag = posix ? ' X_POSIX' : ' X_MPIIO';
     const ol = t.offsetLength;
     const olData = ol.data;
     const olRows = ol.rows;
@@ -134,7 +149,7 @@ function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => v
       const name = names.name(id);
       const m = names.mount(name);
       const rank = t.ranks.text(0, r);
-      const L = posix && layouts ? layouts.get(id) : undefined;
+      const L = layouts ? layouts.get(id) : undefined;
       let head =
         `\n# DXT, file_id: ${id}, file_name: ${name ?? '(null)'}\n` +
         `# DXT, rank: ${rank}, hostname: ${t.hostnames[r]}\n` +
@@ -201,9 +216,4 @@ function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string) => v
         }
       }
     }
-    if (res.error) {
-      warn(`Error: failed to parse ${row.name} module record. (${res.error})`);
-      return;
-    }
-  }
 }

@@ -32,3 +32,17 @@ export function printAsBytes(out: TextOut | ByteSink, print: (sink: ByteSink) =>
     out.write(sink.text());
   }
 }
+
+/** `printAsBytes` for a printer that reads as it prints (a large DXT region inflated piece by piece). */
+export async function printAsBytesAsync(out: TextOut | ByteSink, print: (sink: ByteSink) => Promise<void>): Promise<void> {
+  if (out instanceof ByteSink) {
+    await print(out);
+    return;
+  }
+  const sink = new ByteSink(null);
+  try {
+    await print(sink);
+  } finally {
+    out.write(sink.text());
+  }
+}
