@@ -6,7 +6,7 @@
 // Each row runs IOLens and the reference tool alternately, N times each (default 5), stdout to /dev/null, and gives
 // the medians of wall time and of CPU time (user + system of the process and its threads, from the shell's
 // `times`). NODE_EXTRA_CA_CERTS is unset for IOLens (a proxy setting that costs every Node start 30-45 ms here).
-// Inputs: public logs from ../shared; generated ones (a 50,000-file log, a 5 M-segment DXT log, 5 M-event Recorder
+// Inputs: public logs from ../shared; generated ones (a 50,000-file log, two 5 M-segment DXT logs, 5 M-event Recorder
 // and DFTracer traces) are written once into bench/out/.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -84,6 +84,8 @@ const SHARED_WRITER = pub('shared_writer.darshan');
 const synth = (p, ...opts) => execFileSync(process.execPath, [IOLENS, 'synth', ...opts, p], { env, stdio: 'inherit' });
 const big = input('synth-50000-files.darshan', (p) => synth(p, '--posix-files', '50000', '--shared-files', '100', '--nprocs', '64', '--mpiio'));
 const dxt5m = quick ? null : input('synth-dxt-5000000.darshan', (p) => synth(p, '--dxt-segments', '5000000', '--posix-files', '64', '--nprocs', '64'));
+// `iolens synth --dxt-segments 5000000` with its defaults (the input of BENCHMARKS.md's "Traces" section)
+const dxt5mDefault = quick ? null : input('synth-dxt-5000000-default.darshan', (p) => synth(p, '--dxt-segments', '5000000'));
 const rec5m = quick ? null : input('recorder-5m', (p) => execFileSync(process.execPath, [join(ROOT, 'bench', 'trace-gen.mjs'), p, '5000000', '16'], { stdio: 'inherit' }));
 const df5m = quick ? null : input('dftracer-5m', (p) => execFileSync(process.execPath, [join(ROOT, 'bench', 'trace-gen-dftracer.mjs'), p, '5000000', '8'], { stdio: 'inherit' }));
 
@@ -104,11 +106,12 @@ for (const [label, log] of [['jlbez', JLBEZ], ['shared_writer', SHARED_WRITER], 
   row(`\`parse\`, ${label}`, iolens('parse', log), 'darshan-parser', tools['darshan-parser'] ? [tools['darshan-parser'], '--show-incomplete', log] : null);
 }
 const dxtLogs = [['partial_data_dxt (131k segments)', PARTIAL, 131065], ['jlbez (26k segments)', JLBEZ, 25973], ['shared_writer (65k segments)', SHARED_WRITER, 65482]];
-if (dxt5m) dxtLogs.push(['5 M segments (synth)', dxt5m, 5e6]);
+if (dxt5m) dxtLogs.push(['5 M segments (64 files × 64 ranks)', dxt5m, 5e6]);
 for (const [label, log] of dxtLogs) {
   row(`\`parse --dxt\`, ${label}`, iolens('parse', '--dxt', log), 'darshan-dxt-parser', tools['darshan-dxt-parser'] ? [tools['darshan-dxt-parser'], '--show-incomplete', log] : null);
 }
-if (dxt5m) row('`trace`, DXT 5 M segments', iolens('trace', dxt5m), null, null, 5e6);
+if (dxt5mDefault) row('`trace`, DXT 5 M segments (`iolens synth` defaults)', iolens('trace', dxt5mDefault), null, null, 5e6);
+if (dxt5m) row('`trace`, DXT 5 M segments (64 files × 64 ranks)', iolens('trace', dxt5m), null, null, 5e6);
 if (rec5m) row('`trace`, Recorder 5 M events', iolens('trace', rec5m), null, null, 5e6);
 if (df5m) row('`trace`, DFTracer 5 M events', iolens('trace', df5m), null, null, 5e6);
 const load1 = loadavg()[0];
