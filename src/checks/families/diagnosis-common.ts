@@ -35,10 +35,19 @@ export function jobBytes(ctx: DiagnosisContext): number {
   return s;
 }
 
-/** Index of each id of `ids` (ascending, as facts give them) for lookups across facts. */
-export function indexOf(ids: BigUint64Array): Map<bigint, number> {
-  const m = new Map<bigint, number>();
-  for (let i = 0; i < ids.length; i++) m.set(ids[i], i);
+const indexCache = new WeakMap<BigUint64Array, ReadonlyMap<bigint, number>>();
+
+/**
+ * Index of each id of `ids` (ascending, as facts give them) for lookups across facts; built once per id column
+ * (a dozen checks look up the same facts' ids: on a 50,000-file log, building a Map per check cost ~30 ms).
+ */
+export function indexOf(ids: BigUint64Array): ReadonlyMap<bigint, number> {
+  let m = indexCache.get(ids);
+  if (!m) {
+    const built = new Map<bigint, number>();
+    for (let i = 0; i < ids.length; i++) built.set(ids[i], i);
+    indexCache.set(ids, (m = built));
+  }
   return m;
 }
 
