@@ -55,9 +55,10 @@ export function segmentsOf(i32: Int32Array, u32: Uint32Array, q: number): number
 /**
  * The DXT records of a streamable region, whole, in batches as the region is inflated: every batch but the last
  * holds complete records only (starting 8-byte aligned at its first byte). The last batch is what is left when the
- * region ends or a record's header cannot be right (negative or huge segment counts): possibly a record cut short,
- * a damaged header or trailing bytes, for the caller to judge as it would at the end of a whole region. A batch is
- * valid until the next one is asked for.
+ * region ends, or from a record whose header cannot be right (negative or huge segment counts) on: possibly a record
+ * cut short, a damaged header or trailing bytes, for the caller to judge as it would at the end of a whole region.
+ * It comes once the whole region is inflated, so a damaged zlib stream or a budget overrun throws instead, as when
+ * the whole region is inflated before decoding. A batch is valid until the next one is asked for.
  */
 export async function* dxtRecordBatches(log: DarshanLog, id: number, opts: DxtBatchOptions = {}): AsyncGenerator<Uint8Array> {
   const segBytes = dxtSegmentBytes(log, id);
@@ -71,6 +72,9 @@ export async function* dxtRecordBatches(log: DarshanLog, id: number, opts: DxtBa
   let damaged = false;
   try {
     for await (const piece of chunks) {
+      // past a damaged header the rest is still inflated (and dropped): a damaged zlib stream or a budget overrun
+      // then fails as it does when the whole region is inflated first
+      if (damaged) continue;
       if (len + piece.length > acc.length) {
         const bigger = new Uint8Array(Math.ceil(Math.max(acc.length * 2, len + piece.length) / 8) * 8);
         bigger.set(acc.subarray(0, len));
@@ -97,10 +101,9 @@ export async function* dxtRecordBatches(log: DarshanLog, id: number, opts: DxtBa
         acc.copyWithin(0, q, len);
         len -= q;
       }
-      if (damaged) break;
     }
   } finally {
-    // stops the inflating (and its thread) when the caller or a damaged header ends the reading early
+    // stops the inflating (and its thread) when the caller ends the reading early
     await chunks.return(undefined);
   }
   if (len > 0) yield acc.subarray(0, len);

@@ -131,6 +131,9 @@ test('streaming DXT reading of damaged regions: a record cut short, and several 
   // where the last record starts (104-byte head, 40 bytes per segment)
   let last = 0;
   for (let r = 0; r < table.length - 1; r++) last += 104 + 40 * (table.writeCount[r] + table.readCount[r]);
+  const second = 104 + 40 * (table.writeCount[0] + table.readCount[0]);
+  const damagedHead = Buffer.from(raw);
+  damagedHead.writeBigInt64LE(-1n, second + 88);
   const dir = mkdtempSync(join(tmpdir(), 'iolens-dxt-'));
   const cases: [string, Uint8Array][] = [
     // two zlib streams (as two ranks write them), the whole region
@@ -138,6 +141,10 @@ test('streaming DXT reading of damaged regions: a record cut short, and several 
     // the last record's segments cut short, then a cut inside a record head (fewer than 104 bytes left)
     ['segments cut', Buffer.concat([deflateSync(raw.subarray(0, 40_000)), deflateSync(raw.subarray(40_000, raw.length - 100))])],
     ['head cut', deflateSync(raw.subarray(0, last + 50))],
+    // the second record's head claims -1 writes: what follows is not records (the stream itself is sound)
+    ['damaged head', deflateSync(damagedHead)],
+    // the same, and the stream's checksum (its last 4 bytes) wrong
+    ['damaged head, bad checksum', Buffer.concat([deflateSync(damagedHead).subarray(0, -4), Buffer.from([1, 2, 3, 4])])],
   ];
   for (const [name, stored] of cases) {
     const marker = new Uint8Array(8);
@@ -147,7 +154,25 @@ test('streaming DXT reading of damaged regions: a record cut short, and several 
     );
     const path = join(dir, `${name}.darshan`);
     writeFileSync(path, bytes);
+    if (name === 'damaged head, bad checksum') {
+      // the decoding reader inflates the whole region first and meets the checksum; reading in pieces reaches the
+      // damaged head earlier but must fail the same way, whichever thread inflates
+      const msg = (() => {
+        try {
+          readDxt(path, new ChunkWriter(new TraceDicts(), () => {}));
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return '';
+      })();
+      assert.match(msg, /corrupt DXT_POSIX region \(zlib: incorrect data check\)/);
+      for (const offThread of [false, 'always'] as const) {
+        await assert.rejects(readDxtStreaming(path, new ChunkWriter(new TraceDicts(), () => {}), {}, offThread, 4099), (e: Error) => e.message === msg, `${name} ${offThread}`);
+      }
+      continue;
+    }
     const r0 = await sameAsDecoding(path);
+    if (name === 'damaged head') assert.match(r0.warnings.join('\n'), /DXT_POSIX record's segments extend past the end of its region/);
     if (name === 'head cut') assert.deepEqual(r0.warnings, [], name);
     if (name === 'segments cut') assert.match(r0.warnings.join('\n'), /DXT_POSIX record's segments extend past the end of its region/);
     assert.ok(r0.events > 0, name);
