@@ -140,12 +140,13 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     }
     // Streams moving little in all (an input deck read line by line) are not a data path.
     for (const r of streams) rows.push(streamBytes >= ctx.options.minBytes ? r : { ...r, small: 0 });
+    // the rest of the POSIX files (ids are distinct: row i is the file's POSIX row, its time is row i's)
     if (px) for (let i = 0; i < px.ids.length; i++) {
-      allTime += Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
-      if (judged.has(px.ids[i])) continue;
-      judged.add(px.ids[i]);
+      const time = Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
+      allTime += time;
+      if (judged.size > 0 && judged.has(px.ids[i])) continue;
       const n = read ? px.reads[i] : px.writes[i];
-      rows.push({ id: px.ids[i], layer: 'POSIX', small: read ? px.smallReads[i] : px.smallWrites[i], total: n, collective: false, independent: n, time: posixTime(px.ids[i], read) });
+      rows.push({ id: px.ids[i], layer: 'POSIX', small: read ? px.smallReads[i] : px.smallWrites[i], total: n, collective: false, independent: n, time });
     }
     return { rows, allTime };
   };
