@@ -141,79 +141,79 @@ async function printDxtBytes(log: DarshanLog, out: ByteSink, warn: (line: string
 function printRecords(t: DxtTable, out: ByteSink, names: NameResolver, layouts: Map<bigint, Layout> | null): void {
   const posix = t.module === 'DXT_POSIX';
   const tag = posix ? ' X_POSIX' : ' X_MPIIO';
-    const ol = t.offsetLength;
-    const olData = ol.data;
-    const olRows = ol.rows;
-    for (let r = 0; r < t.length; r++) {
-      const id = t.ids[r];
-      const name = names.name(id);
-      const m = names.mount(name);
-      const rank = t.ranks.text(0, r);
-      const L = layouts ? layouts.get(id) : undefined;
-      let head =
-        `\n# DXT, file_id: ${id}, file_name: ${name ?? '(null)'}\n` +
-        `# DXT, rank: ${rank}, hostname: ${t.hostnames[r]}\n` +
-        `# DXT, number of threads: ${threadCount(t, r)}\n` +
-        `# DXT, write_count: ${t.writeCount[r]}, read_count: ${t.readCount[r]}\n` +
-        `# DXT, mnt_pt: ${m ? m.path : 'UNKNOWN'}, fs_type: ${m ? m.fsType : 'UNKNOWN'}\n`;
-      if (L) {
-        head += '# DXT, Lustre stripe components:\n';
-        let k = 0;
-        L.comps.forEach((c, ci) => {
-          let osts = '';
-          for (let j = 0; j < c.count; j++, k++) osts += ` ${L.osts[k] ?? '0'}`;
-          head += `#\t[Component ${ci + 1}] stripe_ext: ${c.extStart} - ${c.extEnd === -1 ? 'EOF' : c.extEnd}, stripe_size: ${c.size}, stripe_count: ${c.count}, OSTs:${osts}\n`;
-        });
+  const ol = t.offsetLength;
+  const olData = ol.data;
+  const olRows = ol.rows;
+  for (let r = 0; r < t.length; r++) {
+    const id = t.ids[r];
+    const name = names.name(id);
+    const m = names.mount(name);
+    const rank = t.ranks.text(0, r);
+    const L = layouts ? layouts.get(id) : undefined;
+    let head =
+      `\n# DXT, file_id: ${id}, file_name: ${name ?? '(null)'}\n` +
+      `# DXT, rank: ${rank}, hostname: ${t.hostnames[r]}\n` +
+      `# DXT, number of threads: ${threadCount(t, r)}\n` +
+      `# DXT, write_count: ${t.writeCount[r]}, read_count: ${t.readCount[r]}\n` +
+      `# DXT, mnt_pt: ${m ? m.path : 'UNKNOWN'}, fs_type: ${m ? m.fsType : 'UNKNOWN'}\n`;
+    if (L) {
+      head += '# DXT, Lustre stripe components:\n';
+      let k = 0;
+      L.comps.forEach((c, ci) => {
+        let osts = '';
+        for (let j = 0; j < c.count; j++, k++) osts += ` ${L.osts[k] ?? '0'}`;
+        head += `#\t[Component ${ci + 1}] stripe_ext: ${c.extStart} - ${c.extEnd === -1 ? 'EOF' : c.extEnd}, stripe_size: ${c.size}, stripe_count: ${c.count}, OSTs:${osts}\n`;
+      });
+    }
+    head += `# Module    Rank  Wt/Rd  Segment          Offset          Length    Start(s)      End(s)${L ? '   [OST]' : ''}   Pthread-ID\n`;
+    out.write(head);
+    const preWrite = Buffer.from(`${tag}${padStart(rank, 8)}  write`, 'latin1');
+    const preRead = Buffer.from(`${tag}${padStart(rank, 8)}   read`, 'latin1');
+    const w = t.writeCount[r];
+    const n = w + t.readCount[r];
+    const s0 = t.segStart[r];
+    const exact = !ol.hasOverflow;
+    const tids = t.threadIds;
+    const tidExact = tids !== null && !tids.hasOverflow;
+    const tidCol = tids ? tids.col(0) : null;
+    const start = t.start;
+    const end = t.end;
+    for (let k = 0; k < n; k++) {
+      const s = s0 + k;
+      const isWrite = k < w;
+      const offset = olData[s];
+      const length = olData[olRows + s];
+      const pre = isWrite ? preWrite : preRead;
+      // One line: 15 + 9 + 16 + 16 + 12 + 12 + 2 bytes before the OSTs and the thread id.
+      const buf = out.reserve(160);
+      let p = out.at;
+      buf.set(pre, p);
+      p = putIntPad(buf, p + pre.length, isWrite ? k : k - w, 9);
+      if (exact) {
+        p = putIntPad(buf, p, offset, 16);
+        p = putIntPad(buf, p, length, 16);
+        out.advance(p);
+      } else {
+        out.advance(p);
+        out.textPad(ol.text(0, s), 16);
+        out.textPad(ol.text(1, s), 16);
       }
-      head += `# Module    Rank  Wt/Rd  Segment          Offset          Length    Start(s)      End(s)${L ? '   [OST]' : ''}   Pthread-ID\n`;
-      out.write(head);
-      const preWrite = Buffer.from(`${tag}${padStart(rank, 8)}  write`, 'latin1');
-      const preRead = Buffer.from(`${tag}${padStart(rank, 8)}   read`, 'latin1');
-      const w = t.writeCount[r];
-      const n = w + t.readCount[r];
-      const s0 = t.segStart[r];
-      const exact = !ol.hasOverflow;
-      const tids = t.threadIds;
-      const tidExact = tids !== null && !tids.hasOverflow;
-      const tidCol = tids ? tids.col(0) : null;
-      const start = t.start;
-      const end = t.end;
-      for (let k = 0; k < n; k++) {
-        const s = s0 + k;
-        const isWrite = k < w;
-        const offset = olData[s];
-        const length = olData[olRows + s];
-        const pre = isWrite ? preWrite : preRead;
-        // One line: 15 + 9 + 16 + 16 + 12 + 12 + 2 bytes before the OSTs and the thread id.
-        const buf = out.reserve(160);
-        let p = out.at;
-        buf.set(pre, p);
-        p = putIntPad(buf, p + pre.length, isWrite ? k : k - w, 9);
-        if (exact) {
-          p = putIntPad(buf, p, offset, 16);
-          p = putIntPad(buf, p, length, 16);
-          out.advance(p);
-        } else {
-          out.advance(p);
-          out.textPad(ol.text(0, s), 16);
-          out.textPad(ol.text(1, s), 16);
-        }
-        out.fixedPad(start[s], 12, 4);
-        out.fixedPad(end[s], 12, 4);
-        if (L) out.write('  ' + ostsTouched(L, offset, length));
-        else out.bytes(TWO_SPACES);
-        if (tidCol === null) out.bytes(NO_THREAD);
-        else {
-          const v = tidCol[s];
-          if (tidExact && v >= 0 && v < 1e15) {
-            const b = out.reserve(24);
-            let q = out.at;
-            b[q++] = 32;
-            q = putIntPad(b, q, v, 4);
-            b[q++] = 10;
-            out.advance(q);
-          } else out.write(` ${padStart(tids!.unsignedText(0, s), 4)}\n`);
-        }
+      out.fixedPad(start[s], 12, 4);
+      out.fixedPad(end[s], 12, 4);
+      if (L) out.write('  ' + ostsTouched(L, offset, length));
+      else out.bytes(TWO_SPACES);
+      if (tidCol === null) out.bytes(NO_THREAD);
+      else {
+        const v = tidCol[s];
+        if (tidExact && v >= 0 && v < 1e15) {
+          const b = out.reserve(24);
+          let q = out.at;
+          b[q++] = 32;
+          q = putIntPad(b, q, v, 4);
+          b[q++] = 10;
+          out.advance(q);
+        } else out.write(` ${padStart(tids!.unsignedText(0, s), 4)}\n`);
       }
     }
+  }
 }
