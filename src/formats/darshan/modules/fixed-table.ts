@@ -52,10 +52,29 @@ export class FixedTable<I extends string = string, F extends string = string> im
     this.floatLoaded = raw ? new Uint8Array(floatNames.length) : null;
   }
 
-  /** Every int counter, column-major (loads all columns). */
+  /**
+   * Every int counter, column-major (loads all columns). The columns not loaded yet are filled in one pass over the
+   * records, each record's counters in turn: a column at a time would read every record's cache lines once per
+   * column.
+   */
   get ints(): Int64Block {
-    if (this.intLoaded) {
-      for (let c = 0; c < this.intNames.length; c++) this.loadInt(c);
+    const loaded = this.intLoaded;
+    if (loaded) {
+      const { p, stride, intOff } = this.raw!;
+      const i32 = p.i32!;
+      const u32 = p.u32!;
+      const n = this.length;
+      const ni = this.intNames.length;
+      const data = this._ints.data;
+      const step = stride >>> 2;
+      for (let r = 0, base = intOff >>> 2; r < n; r++, base += step) {
+        for (let c = 0, w = base; c < ni; c++, w += 2) {
+          if (loaded[c]) continue;
+          const hi = i32[w + 1];
+          if (hi > 2097151 || hi < -2097152) this._ints.setHiLo(c, r, hi, u32[w]);
+          else data[c * n + r] = hi * 4294967296 + u32[w];
+        }
+      }
       this.intLoaded = null;
     }
     return this._ints;
