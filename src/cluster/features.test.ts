@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import {
   columnSummary,
   oneSplitRule,
-  quantileSorted,
   robustScaling,
   robustStandardize,
   signedLog10,
@@ -17,15 +16,6 @@ test('signedLog10 keeps 0 and the sign', () => {
   assert.equal(signedLog10(999), 3);
   assert.equal(signedLog10(-99999), -5);
   assert.deepEqual(Array.from(signedLog10Matrix(Float64Array.from([0, 9, -99]))), [0, 1, -2]);
-});
-
-test('quantiles interpolate between order statistics', () => {
-  const s = [1, 2, 3, 4];
-  assert.equal(quantileSorted(s, 0.5), 2.5);
-  assert.equal(quantileSorted(s, 0.25), 1.75);
-  assert.equal(quantileSorted(s, 0.75), 3.25);
-  assert.equal(quantileSorted([7], 0.25), 7);
-  assert.ok(Number.isNaN(quantileSorted([], 0.5)));
 });
 
 test('robust scaling: median and IQR, standard deviation when the IQR is 0, 1 for a constant column', () => {

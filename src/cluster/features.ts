@@ -3,8 +3,6 @@
 // its sibling. Matrices are n × d, row-major Float64Array.
 import { quantileSorted } from '../util/stats.js';
 
-export { quantileSorted };
-
 /** sign(x)·log10(1 + |x|): counters spanning many decades become comparable; 0 stays 0, the sign is kept. */
 export function signedLog10(x: number): number {
   return x < 0 ? -Math.log10(1 - x) : Math.log10(1 + x);

@@ -9,7 +9,6 @@ export {
   robustScaling,
   robustStandardize,
   columnSummary,
-  quantileSorted,
   oneSplitRule,
   type RobustScaling,
   type ColumnSummary,

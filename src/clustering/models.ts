@@ -3,9 +3,9 @@
 // same jobs (the global model is the root's, cross-validated the same way), and a SHAP summary of what drives the
 // node's throughput. The work of one node is one task, run on worker threads when there are several.
 import { explain, logMetrics, makeTable, predict, toModelSpace, train, type Metrics, type Table } from '../learn/index.js';
-import { quantileSorted, signedLog10 } from '../cluster/index.js';
+import { signedLog10 } from '../cluster/index.js';
 import { rng } from '../util/random.js';
-import { pearson } from '../util/stats.js';
+import { pearson, quantileSorted } from '../util/stats.js';
 
 /** Settings of the local models. */
 export interface ModelSettings {
@@ -58,7 +58,6 @@ export interface ShapFeature {
   /** '+': more of it goes with higher throughput in this group; '-': with lower; '0': no effect or no variation. */
   sign: '+' | '-' | '0';
 }
-
 
 export type ModelTaskResult =
   | {

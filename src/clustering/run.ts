@@ -4,7 +4,8 @@
 // summary. The result is what the store keeps (cluster_runs / clusters / cluster_members) and what --out writes.
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../contract/errors.js';
-import { clusterMatrix, clusterRows, columnSummary, oneSplitRule, quantileSorted, signedLog10, type ClusterResult } from '../cluster/index.js';
+import { clusterMatrix, clusterRows, columnSummary, oneSplitRule, signedLog10, type ClusterResult } from '../cluster/index.js';
+import { quantileSorted } from '../util/stats.js';
 import { toModelSpace } from '../learn/index.js';
 import { distFile } from '../util/package-root.js';
 import { runTasks } from '../util/tasks.js';

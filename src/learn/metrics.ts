@@ -1,7 +1,5 @@
 import { quantileSorted } from '../util/stats.js';
 
-export { quantileSorted };
-
 /**
  * Accuracy in the model's own space, log10(1 + y): RMSE and R², plus the error factor
  * 10^|log10(1+pred) − log10(1+true)| (Gauge's measure, on the same log scale the model is fitted in).

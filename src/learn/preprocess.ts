@@ -1,5 +1,5 @@
 import { LearnInputError } from './errors.js';
-import { quantileSorted } from './metrics.js';
+import { quantileSorted } from '../util/stats.js';
 import type { Matrix, Table } from './table.js';
 
 /** How one input column becomes model features. */

@@ -4,6 +4,7 @@ import { RECORD_HEAD, segmentBytes, type DxtTable } from './modules/dxt.js';
 import { MODULES } from './modules/registry.js';
 import { Payload } from './payload.js';
 import { inflateOffThread } from './inflate-thread.js';
+import { MAX_REGION_BYTES } from './compression.js';
 
 /** How a DXT region is read in batches (tests force streaming and small pieces). */
 export interface DxtBatchOptions {
@@ -55,8 +56,9 @@ export function segmentsOf(i32: Int32Array, u32: Uint32Array, q: number): number
 /**
  * The DXT records of a streamable region, whole, in batches as the region is inflated: every batch but the last
  * holds complete records only (starting 8-byte aligned at its first byte). The last batch is what is left when the
- * region ends, or from a record whose header cannot be right (negative or huge segment counts) on: possibly a record
- * cut short, a damaged header or trailing bytes, for the caller to judge as it would at the end of a whole region.
+ * region ends, or from a record whose header cannot be right (negative counts, or more segments than a region can
+ * hold) on: possibly a record cut short, a damaged header or trailing bytes, for the caller to judge as it would at
+ * the end of a whole region.
  * It comes once the whole region is inflated, so a damaged zlib stream or a budget overrun throws instead, as when
  * the whole region is inflated before decoding. A batch is valid until the next one is asked for.
  */
@@ -88,7 +90,9 @@ export async function* dxtRecordBatches(log: DarshanLog, id: number, opts: DxtBa
       let q = 0;
       while (len - q >= RECORD_HEAD) {
         const segs = segmentsOf(i32, u32, q);
-        if (segs < 0) {
+        // counts no region can hold (it would have to inflate past MAX_REGION_BYTES) are damage too: waiting for
+        // their bytes would keep the rest of the region in memory
+        if (segs < 0 || segs * segBytes > MAX_REGION_BYTES) {
           damaged = true;
           break;
         }

@@ -49,8 +49,8 @@ export async function* inflateFileChunks(
 ): AsyncGenerator<Uint8Array> {
   const job: InflateJob = { path, start, length, chunk, ahead: 4, what };
   const worker = new Worker(distFile('formats/darshan/inflate-worker.js'), { workerData: job });
+  // at most `ahead` pieces and the end wait here
   const queue: InflateReply[] = [];
-  let head = 0;
   let wake: (() => void) | null = null;
   let failure: Error | null = null;
   const notify = () => {
@@ -72,13 +72,9 @@ export async function* inflateFileChunks(
   });
   try {
     for (;;) {
-      while (head === queue.length && failure === null) await new Promise<void>((resolve) => (wake = resolve));
-      if (head === queue.length) throw failure!;
-      const m = queue[head++];
-      if (head > 64) {
-        queue.splice(0, head);
-        head = 0;
-      }
+      while (queue.length === 0 && failure === null) await new Promise<void>((resolve) => (wake = resolve));
+      const m = queue.shift();
+      if (m === undefined) throw failure!;
       if ('end' in m) break;
       if ('error' in m) throw m.limit ? new LimitError(m.error) : new DarshanFormatError(m.error);
       budget.charge(m.piece.length, `the ${what} region`);

@@ -107,7 +107,6 @@ function moduleFuncs(dicts: TraceDicts, mod: 'DXT_POSIX' | 'DXT_MPIIO'): ModuleF
   return { layer: posix ? Layer.POSIX : Layer.MPIIO, write: dicts.funcs.id(posix ? 'write' : 'MPI_File_write'), read: dicts.funcs.id(posix ? 'read' : 'MPI_File_read') };
 }
 
-/** Pushes one segment as an event and counts it in its module's statistics. */
 /**
  * Pushes one record's segments (raw, at byte `s0` of the aligned views) as events, its writes and reads merged in
  * time order. A function of its own, small enough for V8 to optimise with `out.push` inlined: called from the
@@ -139,6 +138,7 @@ function pushRecordSegments(
   }
 }
 
+/** Pushes one segment as an event and counts it in its module's statistics. */
 function pushSegment(out: ChunkWriter, st: ModuleStats, m: ModuleFuncs, proc: number, file: number, write: boolean, offset: number, size: number, start: number, end: number): void {
   out.push(proc, file, write ? m.write : m.read, m.layer, write ? Category.WRITE : Category.READ, offset, size, start, end);
   if (write) {

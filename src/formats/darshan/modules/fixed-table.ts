@@ -65,15 +65,9 @@ export class FixedTable<I extends string = string, F extends string = string> im
       const u32 = p.u32!;
       const n = this.length;
       const ni = this.intNames.length;
-      const data = this._ints.data;
       const step = stride >>> 2;
       for (let r = 0, base = intOff >>> 2; r < n; r++, base += step) {
-        for (let c = 0, w = base; c < ni; c++, w += 2) {
-          if (loaded[c]) continue;
-          const hi = i32[w + 1];
-          if (hi > 2097151 || hi < -2097152) this._ints.setHiLo(c, r, hi, u32[w]);
-          else data[c * n + r] = hi * 4294967296 + u32[w];
-        }
+        for (let c = 0, w = base; c < ni; c++, w += 2) if (!loaded[c]) this.storeInt(c, r, i32[w + 1], u32[w]);
       }
       this.intLoaded = null;
     }
@@ -95,15 +89,16 @@ export class FixedTable<I extends string = string, F extends string = string> im
     const i32 = p.i32!;
     const u32 = p.u32!;
     const n = this.length;
-    const data = this._ints.data;
     const step = stride >>> 2;
     let w = (intOff + 8 * c) >>> 2;
-    for (let r = 0; r < n; r++, w += step) {
-      const hi = i32[w + 1];
-      if (hi > 2097151 || hi < -2097152) this._ints.setHiLo(c, r, hi, u32[w]);
-      else data[c * n + r] = hi * 4294967296 + u32[w];
-    }
+    for (let r = 0; r < n; r++, w += step) this.storeInt(c, r, i32[w + 1], u32[w]);
     this.intLoaded[c] = 1;
+  }
+
+  /** Counter c of row r from its two 32-bit halves: a double when exact, else kept exactly by the block. */
+  private storeInt(c: number, r: number, hi: number, lo: number): void {
+    if (hi > 2097151 || hi < -2097152) this._ints.setHiLo(c, r, hi, lo);
+    else this._ints.data[c * this.length + r] = hi * 4294967296 + lo;
   }
 
   private loadFloat(c: number): void {

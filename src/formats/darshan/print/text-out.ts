@@ -21,28 +21,27 @@ export class StringOut implements TextOut {
  * text then goes to `out` (tests, callers that post-process), so that every caller gets the same bytes.
  */
 export function printAsBytes(out: TextOut | ByteSink, print: (sink: ByteSink) => void): void {
-  if (out instanceof ByteSink) {
-    print(out);
-    return;
-  }
-  const sink = new ByteSink(null);
+  const target = bytesTarget(out);
   try {
-    print(sink);
+    print(target.sink);
   } finally {
-    out.write(sink.text());
+    target.done();
   }
 }
 
 /** `printAsBytes` for a printer that reads as it prints (a large DXT region inflated piece by piece). */
 export async function printAsBytesAsync(out: TextOut | ByteSink, print: (sink: ByteSink) => Promise<void>): Promise<void> {
-  if (out instanceof ByteSink) {
-    await print(out);
-    return;
-  }
-  const sink = new ByteSink(null);
+  const target = bytesTarget(out);
   try {
-    await print(sink);
+    await print(target.sink);
   } finally {
-    out.write(sink.text());
+    target.done();
   }
+}
+
+/** The sink a byte printer writes to for `out`, and what to do once it has printed. */
+function bytesTarget(out: TextOut | ByteSink): { sink: ByteSink; done(): void } {
+  if (out instanceof ByteSink) return { sink: out, done: () => {} };
+  const sink = new ByteSink(null);
+  return { sink, done: () => out.write(sink.text()) };
 }
