@@ -1,4 +1,5 @@
 import { defineFact } from './define-fact.js';
+import { groupAllById } from './group.js';
 
 const utf8 = (s: string): string => (/[\u0080-\u00ff]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s);
 
@@ -25,12 +26,9 @@ export default defineFact({
     const fsTypes = new Set<string>();
     const posix = log.has('POSIX') ? src.fixed('POSIX') : null;
     if (posix) {
-      const seen = new Set<bigint>();
-      for (let r = 0; r < posix.length; r++) {
-        const id = posix.ids[r];
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const m = log.mountOf(log.names.get(id));
+      const { keys } = groupAllById(posix.ids);
+      for (let i = 0; i < keys.length; i++) {
+        const m = log.mountOf(log.names.get(keys[i]));
         if (m) fsTypes.add(m.fsType);
       }
     }

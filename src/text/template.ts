@@ -89,13 +89,40 @@ function formatValue(v: number | string, fmt: string | undefined, style: Templat
   }
 }
 
-/** Renders a message template with its data. Throws on a placeholder without data (a bug in the check). */
+/** A template split at its placeholders: literal text, then placeholder, text, … (odd indexes are placeholders). */
+type Compiled = (string | { readonly name: string; readonly fmt: string | undefined })[];
+
+const compiled = new Map<string, Compiled>();
+
+function compile(template: string): Compiled {
+  const parts: Compiled = [];
+  let last = 0;
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(last, m.index), { name: m[1]!, fmt: m[2] });
+    last = m.index! + m[0].length;
+  }
+  parts.push(template.slice(last));
+  return parts;
+}
+
+/**
+ * Renders a message template with its data. Throws on a placeholder without data (a bug in the check). Templates are
+ * split once and kept (a report on a large log renders the same detail template for thousands of files).
+ */
 export function renderTemplate(template: string, data: MessageData, style: TemplateStyle = 'drishti'): string {
-  return template.replace(PLACEHOLDER, (_m, name: string, fmt: string | undefined) => {
-    const v = data[name];
-    if (v === undefined) throw new Error(`message placeholder {${name}} has no value`);
-    return formatValue(v, fmt, style);
-  });
+  let parts = compiled.get(template);
+  if (parts === undefined) {
+    if (compiled.size >= 4096) compiled.clear();
+    compiled.set(template, (parts = compile(template)));
+  }
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const p = parts[i] as { name: string; fmt: string | undefined };
+    const v = data[p.name];
+    if (v === undefined) throw new Error(`message placeholder {${p.name}} has no value`);
+    out += formatValue(v, p.fmt, style) + (parts[i + 1] as string);
+  }
+  return out;
 }
 
 /** Placeholder names used by a template (for meta-tests and the check tester). */

@@ -5,6 +5,8 @@ import { indexOf, jobIoSeconds, significant, subjectName } from './diagnosis-com
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX' | 'STDIO';
 interface Row { readonly id: bigint; readonly layer: Layer; readonly small: number; readonly total: number; readonly collective: boolean; readonly independent: number; readonly time: number }
+/** What files left without a row add: their requests, and 0 times their time (NaN where a time is not finite). */
+interface Rest { total: number; zeroTime: number }
 
 /** Requests at or above this size are not small (1 MiB sits in Darshan's 100K_1M bin, MANIFEST caveat 3). */
 const SMALL_LIMIT = 1048576;
@@ -74,7 +76,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     return { id, layer: 'MPI-IO' as const, small, total: coll + indep, collective: coll > indep && posixLarge(id, read), independent: indep, time: posixTime(id, read) };
   };
   /** The files' rows for one direction, each judged at one layer, and the time of that direction. */
-  const build = (read: boolean): { rows: Row[]; allTime: number } => {
+  const build = (read: boolean): { rows: Row[]; allTime: number; rest: Rest } => {
     const judged = new Set<bigint>();
     const rows: Row[] = [];
     if (hl) for (let i = 0; i < hl.ids.length; i++) {
@@ -140,21 +142,29 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     }
     // Streams moving little in all (an input deck read line by line) are not a data path.
     for (const r of streams) rows.push(streamBytes >= ctx.options.minBytes ? r : { ...r, small: 0 });
-    // the rest of the POSIX files (ids are distinct: row i is the file's POSIX row, its time is row i's)
+    // the rest of the POSIX files (ids are distinct: row i is the file's POSIX row, its time is row i's). A file with
+    // no small requests only adds to the totals: no row for it (a log may hold 100,000 such files).
+    const rest: Rest = { total: 0, zeroTime: 0 };
     if (px) for (let i = 0; i < px.ids.length; i++) {
       const time = Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
       allTime += time;
       if (judged.size > 0 && judged.has(px.ids[i])) continue;
       const n = read ? px.reads[i] : px.writes[i];
-      rows.push({ id: px.ids[i], layer: 'POSIX', small: read ? px.smallReads[i] : px.smallWrites[i], total: n, collective: false, independent: n, time });
+      const small = read ? px.smallReads[i] : px.smallWrites[i];
+      if (small > 0) rows.push({ id: px.ids[i], layer: 'POSIX', small, total: n, collective: false, independent: n, time });
+      else {
+        rest.total += Math.max(0, n);
+        if (n > 0) rest.zeroTime += time * 0;
+      }
     }
-    return { rows, allTime };
+    return { rows, allTime, rest };
   };
   const read = dir === 'read';
-  const { rows, allTime } = build(read);
+  const { rows, allTime, rest } = build(read);
   const other = build(!read);
 
-  let small = 0, total = 0, costly = 0, smallTime = 0;
+  // Files without small requests weigh in the totals only (`zeroTime` keeps a NaN or infinite time as a row would).
+  let small = 0, total = rest.total, costly = 0, smallTime = rest.zeroTime;
   for (const r of rows) {
     small += Math.max(0, r.small);
     total += Math.max(0, r.total);
@@ -162,7 +172,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     if (r.total > 0) smallTime += r.time * Math.min(1, Math.max(0, r.small) / r.total);
   }
   const share = total ? small / total : 0;
-  let requests = total;
+  let requests = total + other.rest.total;
   for (const r of other.rows) requests += Math.max(0, r.total);
   // Time spent on the files with small requests, in proportion to their small share, against the job's I/O time.
   const ioSeconds = jobIoSeconds(ctx);
