@@ -14,13 +14,37 @@ const allRowsCache = new WeakMap<BigUint64Array, IdGroups>();
 export function groupAllById(ids: BigUint64Array): IdGroups {
   let g = allRowsCache.get(ids);
   if (!g) {
-    g = groupById(ids);
+    g = hashGroups(ids);
     allRowsCache.set(ids, g);
   }
   return g;
 }
 
+/**
+ * Groups the rows `include` selects (all when omitted). Derived from the column's grouping of all rows (hashed once
+ * per column, however many facts group it): the groups with a selected row, in the same ascending order.
+ */
 export function groupById(ids: BigUint64Array, include?: (row: number) => boolean): IdGroups {
+  const all = groupAllById(ids);
+  if (!include) return all;
+  const n = ids.length;
+  const picked = new Uint8Array(n);
+  const newIndex = new Int32Array(all.keys.length).fill(-1);
+  for (let r = 0; r < n; r++) {
+    if (!include(r)) continue;
+    picked[r] = 1;
+    newIndex[all.groupOf[r]] = 0;
+  }
+  let distinct = 0;
+  for (let g = 0; g < newIndex.length; g++) if (newIndex[g] === 0) newIndex[g] = distinct++;
+  const keys = new BigUint64Array(distinct);
+  for (let g = 0; g < newIndex.length; g++) if (newIndex[g] >= 0) keys[newIndex[g]] = all.keys[g];
+  const groupOf = new Int32Array(n).fill(-1);
+  for (let r = 0; r < n; r++) if (picked[r]) groupOf[r] = newIndex[all.groupOf[r]];
+  return { keys, groupOf };
+}
+
+function hashGroups(ids: BigUint64Array): IdGroups {
   // Open addressing on the two 32-bit halves of each id: no BigInt arithmetic and no Map in the loop, so 50 000
   // records group in a few milliseconds. Keys are written and read through the same Uint32 view, so the platform's
   // byte order does not matter.
@@ -32,7 +56,7 @@ export function groupById(ids: BigUint64Array, include?: (row: number) => boolea
   const tLo = new Uint32Array(cap);
   const tHi = new Uint32Array(cap);
   const used = new Uint8Array(cap);
-  const slotOf = new Int32Array(n).fill(-1);
+  const slotOf = new Int32Array(n);
   const find = (lo: number, hi: number): number => {
     let h = (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
     while (used[h] && (tLo[h] !== lo || tHi[h] !== hi)) h = (h + 1) & mask;
@@ -40,7 +64,6 @@ export function groupById(ids: BigUint64Array, include?: (row: number) => boolea
   };
   let distinct = 0;
   for (let r = 0; r < n; r++) {
-    if (include && !include(r)) continue;
     const lo = u[2 * r];
     const hi = u[2 * r + 1];
     const h = find(lo, hi);
@@ -64,8 +87,8 @@ export function groupById(ids: BigUint64Array, include?: (row: number) => boolea
   keys.sort();
   const slotRank = new Int32Array(cap);
   for (let i = 0; i < distinct; i++) slotRank[find(kv[2 * i], kv[2 * i + 1])] = i;
-  const groupOf = new Int32Array(n).fill(-1);
-  for (let r = 0; r < n; r++) if (slotOf[r] >= 0) groupOf[r] = slotRank[slotOf[r]];
+  const groupOf = new Int32Array(n);
+  for (let r = 0; r < n; r++) groupOf[r] = slotRank[slotOf[r]];
   return { keys, groupOf };
 }
 

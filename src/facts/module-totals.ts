@@ -1,5 +1,6 @@
 import { FixedTable } from '../formats/darshan/index.js';
 import { defineFact } from './define-fact.js';
+import { groupAllById } from './group.js';
 import { MODULE_TOTALS, TOTAL_MEASURES, measureColumn, sumOf } from './module-measures.js';
 import type { ModuleTotals } from './types.js';
 
@@ -13,11 +14,9 @@ export default defineFact({
       if (!src.log.has(spec.module)) continue;
       const t = src.fixed(spec.module);
       if (!(t instanceof FixedTable)) continue;
-      const distinct = new Set<bigint>();
-      for (let r = 0; r < t.length; r++) distinct.add(t.ids[r]);
       const sums = TOTAL_MEASURES.map((m) => sumOf(measureColumn(t, spec[m])));
       const [opens, reads, writes, bytesRead, bytesWritten, readTime, writeTime, metaTime] = sums;
-      modules.push({ key: spec.key, module: spec.module, iface: spec.iface, records: t.length, files: distinct.size, opens, reads, writes, bytesRead, bytesWritten, readTime, writeTime, metaTime });
+      modules.push({ key: spec.key, module: spec.module, iface: spec.iface, records: t.length, files: groupAllById(t.ids).keys.length, opens, reads, writes, bytesRead, bytesWritten, readTime, writeTime, metaTime });
     }
     return { modules };
   },

@@ -56,16 +56,22 @@ export default defineCheck({
       details.push({ messageId: 'file', data: { switches: s, ops: n, file: subjectName(subject) }, subject });
       return true;
     };
-    const seen = new Set<bigint>();
+    // POSIX files with requests: a stream with such a POSIX record (through fileno()) is judged there, not again.
+    const seenRow = new Uint8Array(p.ids.length);
+    const pi = sf ? indexOf(p.ids) : null;
+    const seen = (id: bigint) => {
+      const i = pi!.get(id);
+      return i !== undefined && seenRow[i] === 1;
+    };
     for (let i = 0; i < p.ids.length; i++) {
       const m = mi.get(p.ids[i]);
       const n = m === undefined ? p.reads[i] + p.writes[i] : mp!.indepReads[m] + mp!.indepWrites[m] + mp!.collReads[m] + mp!.collWrites[m] + mp!.nbReads[m] + mp!.nbWrites[m] + mp!.splitReads[m] + mp!.splitWrites[m];
       const s = m === undefined ? p.rwSwitches[i] : mp!.rwSwitches[m];
-      if (n > 0) seen.add(p.ids[i]);
+      if (n > 0) seenRow[i] = 1;
       consider(p.ids[i], n, s);
     }
     if (sf) for (let i = 0; i < sf.ids.length; i++) {
-      if (seen.has(sf.ids[i])) continue;
+      if (seen(sf.ids[i])) continue;
       const fewer = Math.min(sf.reads[i], sf.writes[i]);
       const repositions = sf.seeks[i] + sf.flushes[i] - sf.opens[i];
       if (fewer >= 1 && repositions >= fewer && consider(sf.ids[i], sf.reads[i] + sf.writes[i], 2 * fewer - 1)) estimated = true;
@@ -73,7 +79,7 @@ export default defineCheck({
     if (!details.length || switches < ctx.options.min) return;
     let all = 0;
     for (let i = 0; i < p.ids.length; i++) all += p.reads[i] + p.writes[i];
-    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!seen.has(sf.ids[i])) all += sf.reads[i] + sf.writes[i];
+    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!seen(sf.ids[i])) all += sf.reads[i] + sf.writes[i];
     ctx.report({
       ...(estimated ? { level: 'WARN' as const } : {}),
       cost: { share: all ? Math.min(1, ops / all) : 0, basis: 'operations' },

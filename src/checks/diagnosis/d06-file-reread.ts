@@ -56,14 +56,20 @@ export default defineCheck({
       const subject = ctx.file(id);
       details.push({ messageId: 'file', data: { file: subjectName(subject), read: r, extent: e, everyRank }, subject });
     };
-    const posixRead = new Set<bigint>();
+    const posixRead = new Uint8Array(p ? p.ids.length : 0);
     if (p) for (let i = 0; i < p.ids.length; i++) {
       const m = mi.get(p.ids[i]);
       const r = m === undefined ? p.bytesRead[i] : mp!.bytesRead[m], e = p.extent[i];
-      if (r > 0) posixRead.add(p.ids[i]);
+      if (r > 0) posixRead[i] = 1;
       consider(p.ids[i], r, e, p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '');
     }
-    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!posixRead.has(sf.ids[i])) consider(sf.ids[i], sf.bytesRead[i], sf.extent[i], '');
+    // A stream whose POSIX record (through fileno()) read is judged there, not again.
+    const pi = sf && p ? indexOf(p.ids) : null;
+    const readByPosix = (id: bigint) => {
+      const i = pi?.get(id);
+      return i !== undefined && posixRead[i] === 1;
+    };
+    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!readByPosix(sf.ids[i])) consider(sf.ids[i], sf.bytesRead[i], sf.extent[i], '');
     if (!details.length) return;
     const share = allRead ? extra / allRead : 0;
     ctx.report({

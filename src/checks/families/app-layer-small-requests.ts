@@ -75,8 +75,9 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     if (mergedAggregates(id, coll, indep, read ? mp!.bytesRead[i] : mp!.bytesWritten[i], mp!.shared[i] > 0, read)) small = Math.round((small * indep) / (coll + indep));
     return { id, layer: 'MPI-IO' as const, small, total: coll + indep, collective: coll > indep && posixLarge(id, read), independent: indep, time: posixTime(id, read) };
   };
-  /** The files' rows for one direction, each judged at one layer, and the time of that direction. */
-  const build = (read: boolean): { rows: Row[]; allTime: number; rest: Rest } => {
+  /** The files' rows for one direction, each judged at one layer, and the time of that direction (`posixRows`: false
+   *  when only the direction's request total is wanted). */
+  const build = (read: boolean, posixRows: boolean): { rows: Row[]; allTime: number; rest: Rest } => {
     const judged = new Set<bigint>();
     const rows: Row[] = [];
     if (hl) for (let i = 0; i < hl.ids.length; i++) {
@@ -143,7 +144,8 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     // Streams moving little in all (an input deck read line by line) are not a data path.
     for (const r of streams) rows.push(streamBytes >= ctx.options.minBytes ? r : { ...r, small: 0 });
     // the rest of the POSIX files (ids are distinct: row i is the file's POSIX row, its time is row i's). A file with
-    // no small requests only adds to the totals: no row for it (a log may hold 100,000 such files).
+    // no small requests only adds to the totals: no row for it (a log may hold 100,000 files), nor for any file
+    // when only the direction's totals are asked for.
     const rest: Rest = { total: 0, zeroTime: 0 };
     if (px) for (let i = 0; i < px.ids.length; i++) {
       const time = Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
@@ -151,7 +153,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
       if (judged.size > 0 && judged.has(px.ids[i])) continue;
       const n = read ? px.reads[i] : px.writes[i];
       const small = read ? px.smallReads[i] : px.smallWrites[i];
-      if (small > 0) rows.push({ id: px.ids[i], layer: 'POSIX', small, total: n, collective: false, independent: n, time });
+      if (small > 0 && posixRows) rows.push({ id: px.ids[i], layer: 'POSIX', small, total: n, collective: false, independent: n, time });
       else {
         rest.total += Math.max(0, n);
         if (n > 0) rest.zeroTime += time * 0;
@@ -160,8 +162,8 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     return { rows, allTime, rest };
   };
   const read = dir === 'read';
-  const { rows, allTime, rest } = build(read);
-  const other = build(!read);
+  const { rows, allTime, rest } = build(read, true);
+  const other = build(!read, false);
 
   // Files without small requests weigh in the totals only (`zeroTime` keeps a NaN or infinite time as a row would).
   let small = 0, total = rest.total, costly = 0, smallTime = rest.zeroTime;

@@ -1,6 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { significant, subjectName } from './diagnosis-common.js';
+import { indexOf, significant, subjectName } from './diagnosis-common.js';
 
 /**
  * D16/D17: random POSIX access. Darshan counts a request as sequential when its offset is past the previous one
@@ -41,7 +41,7 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
     // Ranks that issued requests of this direction: the per-rank records, or every rank for a shared record.
     const firsts = p.shared[i] ? nprocs : Math.max(1, p.rankRecords[i]);
     let n = Math.max(0, ops[i] - Math.max(0, seq[i]) - Math.min(firsts, ops[i]));
-    if (managed.has(p.ids[i]) && small) n = Math.max(0, n - Math.max(0, small[i]));
+    if (managed.size > 0 && small && managed.has(p.ids[i])) n = Math.max(0, n - Math.max(0, small[i]));
     random += n;
     total += ops[i];
     if (n > 0) {
@@ -52,12 +52,15 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
   }
   let estimated = false;
   if (sf) {
-    const posixOps = new Set<bigint>();
-    for (let i = 0; i < p.ids.length; i++) if (p.reads[i] + p.writes[i] > 0) posixOps.add(p.ids[i]);
+    const pi = indexOf(p.ids);
+    const posixOps = (id: bigint) => {
+      const i = pi.get(id);
+      return i !== undefined && p.reads[i] + p.writes[i] > 0;
+    };
     for (let i = 0; i < sf.ids.length; i++) {
       const mine = dir === 'read' ? sf.reads[i] : sf.writes[i];
       const theirs = dir === 'read' ? sf.writes[i] : sf.reads[i];
-      if (!(mine > 0) || theirs > 0 || posixOps.has(sf.ids[i])) continue;
+      if (!(mine > 0) || theirs > 0 || posixOps(sf.ids[i])) continue;
       const n = Math.min(mine - 1, Math.max(0, sf.seeks[i] - sf.opens[i]));
       total += mine;
       if (!(n > 0)) continue;
