@@ -48,6 +48,38 @@ function cString(bytes: Uint8Array, start: number, end: number): string {
 const WS = /[ \t\n\v\f\r]/;
 
 /** Parses the mount table as darshan-util does: `sscanf("%s\t%s")` after every newline of the text. */
+/**
+ * The mount entry of a name: the first of `mounts` (longest first, as the job record lists them) whose path is a
+ * plain prefix of the name, or null. Names in one directory share their mount unless a mount path checked before
+ * theirs reaches past that directory (a mount at "/scratch/ab" matches "/scratch/abc" but not "/scratch/x"), so the
+ * lookup is kept per directory, not per name: a log may name 100,000 files in a handful of directories.
+ */
+export function mountLookup(mounts: readonly MountEntry[]): (name: string) => MountEntry | null {
+  // per directory: its mount entry (null: none), or false where a mount path reaches past the directory
+  const byDir = new Map<string, MountEntry | null | false>();
+  return (name) => {
+    const dir = name.slice(0, name.lastIndexOf('/') + 1);
+    let m = byDir.get(dir);
+    if (m === undefined) {
+      m = null;
+      for (const e of mounts) {
+        if (dir.startsWith(e.path)) {
+          m = e;
+          break;
+        }
+        if (e.path.length > dir.length && e.path.startsWith(dir)) {
+          m = false;
+          break;
+        }
+      }
+      byDir.set(dir, m);
+    }
+    if (m !== false) return m;
+    for (const e of mounts) if (name.startsWith(e.path)) return e;
+    return null;
+  };
+}
+
 export function parseMounts(text: string): MountEntry[] {
   const out: MountEntry[] = [];
   let nl = text.indexOf('\n');

@@ -7,7 +7,7 @@ import { openRegularFile, readRegularFile } from '../../util/read-file.js';
 import { DarshanFormatError } from './errors.js';
 import { inflateFileChunks, inflateOffThread } from './inflate-thread.js';
 import { HEADER_SIZE_341, parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
-import { parseJob, type JobRecord, type MountEntry } from './job.js';
+import { mountLookup, parseJob, type JobRecord, type MountEntry } from './job.js';
 import { parseNames, type NameTable } from './names.js';
 import { Payload } from './payload.js';
 import { MODULES, moduleByName } from './modules/registry.js';
@@ -48,7 +48,7 @@ export class DarshanLog {
   /** Budget already charged per region offset: a region inflated again (regionBytes) is not charged twice. */
   private readonly charged = new Map<number, number>();
   private readonly cache = new Map<number, DecodeOutcome>();
-  private readonly mountCache = new Map<string, MountEntry | null>();
+  private mountLookup: ((name: string) => MountEntry | null) | null = null;
 
   /** The file a log opened with `openFile` reads its regions from (`buf` then holds only the header, job and names). */
   private readonly file: { path: string; size: number } | null;
@@ -204,19 +204,11 @@ export class DarshanLog {
 
   /** Mount entry for a record name: the first (longest) mount path that is a plain prefix of the name. */
   mountOf(name: string | null): MountEntry | null {
-    if (name === null) return null;
-    let m = this.mountCache.get(name);
-    if (m !== undefined) return m;
-    m = null;
-    for (const e of this.job.mounts) {
-      if (name.startsWith(e.path)) {
-        m = e;
-        break;
-      }
-    }
-    this.mountCache.set(name, m);
-    return m;
+    return name === null ? null : (this.mountLookup ??= mountLookup(this.job.mounts))(name);
   }
+
+
+
 
   /** darshan-parser's name/mount lookups. */
   parserNames(): NameResolver {
