@@ -6,9 +6,8 @@ import type { CounterInput } from './source.js';
 /** Distinct ids of a table that have a name record (Drishti walks the name records). */
 function namedIds(log: CounterInput, t: FixedTable | null): number {
   if (!t) return 0;
-  const { keys } = groupAllById(t.ids);
   let n = 0;
-  for (let i = 0; i < keys.length; i++) if (log.names.get(keys[i]) !== null) n++;
+  for (const name of log.names.getAll(groupAllById(t.ids).keys)) if (name !== null) n++;
   return n;
 }
 

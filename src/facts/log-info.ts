@@ -26,9 +26,8 @@ export default defineFact({
     const fsTypes = new Set<string>();
     const posix = log.has('POSIX') ? src.fixed('POSIX') : null;
     if (posix) {
-      const { keys } = groupAllById(posix.ids);
-      for (let i = 0; i < keys.length; i++) {
-        const m = log.mountOf(log.names.get(keys[i]));
+      for (const name of log.names.getAll(groupAllById(posix.ids).keys)) {
+        const m = log.mountOf(name);
         if (m) fsTypes.add(m.fsType);
       }
     }

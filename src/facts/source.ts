@@ -10,6 +10,8 @@ export interface CounterInput {
   readonly names: {
     readonly size: number;
     get(id: bigint): string | null;
+    /** `get` of every id of a column. */
+    getAll(ids: BigUint64Array): (string | null)[];
     getAsDarshanUtil(id: bigint): string | null;
   };
   readonly job: Pick<JobRecord, 'uid' | 'startTimeSec' | 'startTimeNsec' | 'endTimeSec' | 'endTimeNsec' | 'nprocs' | 'jobid' | 'metadata' | 'exe' | 'runTimeSeconds'>;

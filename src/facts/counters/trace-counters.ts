@@ -115,7 +115,7 @@ function toTable(layout: ModuleLayout, b: Built, absent: AbsentCounters): Derive
  * (`absent`); facts that need them are unavailable, and so are the checks that need those facts.
  */
 export class TraceCounters implements CounterInput {
-  readonly names: { readonly size: number; get(id: bigint): string | null; getAsDarshanUtil(id: bigint): string | null };
+  readonly names: CounterInput['names'];
   readonly job: CounterInput['job'];
   readonly header = { versionString: '' };
   readonly absent: AbsentCounters;
@@ -161,6 +161,7 @@ export class TraceCounters implements CounterInput {
     this.names = {
       size: names.size,
       get: (id) => names.get(id) ?? null,
+      getAll: (ids) => Array.from(ids, (id) => names.get(id) ?? null),
       getAsDarshanUtil: (id) => names.get(id) ?? null,
     };
     const sec = Math.floor(start);

@@ -20,6 +20,46 @@ export class NameTable {
     return this.names.get(id) ?? null;
   }
 
+  /**
+   * `get` of every id of a column, through an open-addressing table on the ids' 32-bit halves (built on first use):
+   * a `Map` lookup by bigint costs ~150 ns, and a report on a log of 100,000 files asks for every one several times.
+   */
+  getAll(ids: BigUint64Array): (string | null)[] {
+    const t = (this.index ??= this.buildIndex());
+    const u = new Uint32Array(ids.buffer, ids.byteOffset, ids.length * 2);
+    const out = new Array<string | null>(ids.length);
+    for (let r = 0; r < ids.length; r++) {
+      const lo = u[2 * r];
+      const hi = u[2 * r + 1];
+      let h = slotHash(lo, hi, t.mask);
+      while (t.value[h] !== undefined && (t.lo[h] !== lo || t.hi[h] !== hi)) h = (h + 1) & t.mask;
+      out[r] = t.value[h] ?? null;
+    }
+    return out;
+  }
+
+  private index: IdIndex | null = null;
+
+  private buildIndex(): IdIndex {
+    let cap = 16;
+    while (cap < this.names.size * 2) cap <<= 1;
+    const t: IdIndex = { lo: new Uint32Array(cap), hi: new Uint32Array(cap), value: new Array<string | undefined>(cap).fill(undefined), mask: cap - 1 };
+    // ids are split through a 64-bit cell and its two 32-bit halves (the same view getAll reads columns through)
+    const cell = new BigUint64Array(1);
+    const half = new Uint32Array(cell.buffer);
+    for (const [id, name] of this.names) {
+      cell[0] = id;
+      const lo = half[0];
+      const hi = half[1];
+      let h = slotHash(lo, hi, t.mask);
+      while (t.value[h] !== undefined) h = (h + 1) & t.mask;
+      t.lo[h] = lo;
+      t.hi[h] = hi;
+      t.value[h] = name;
+    }
+    return t;
+  }
+
   getAsDarshanUtil(id: bigint): string | null {
     if (this.lost.has(id)) return this.readded.get(id) ?? null;
     return this.names.get(id) ?? null;
@@ -31,6 +71,7 @@ export class NameTable {
 
   /** Adds one occurrence, applying the duplicate rules of format 3.10+ (`legacy`: 3.00, first one wins). */
   add(id: bigint, name: string, legacy: boolean): void {
+    this.index = null;
     const cur = this.names.get(id);
     if (cur === undefined) {
       this.names.set(id, name);
@@ -47,6 +88,18 @@ export class NameTable {
       if (name.length > 15) this.lost.add(id);
     }
   }
+}
+
+interface IdIndex {
+  lo: Uint32Array;
+  hi: Uint32Array;
+  /** The name in each slot; undefined for a free slot. */
+  value: (string | undefined)[];
+  mask: number;
+}
+
+function slotHash(lo: number, hi: number, mask: number): number {
+  return (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
 }
 
 /** Decodes the name-record region payload. */
