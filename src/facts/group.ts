@@ -1,3 +1,5 @@
+import { idSlot } from '../util/id-hash.js';
+
 /**
  * Groups rows by 64-bit record id without per-row objects: returns the distinct ids in ascending (unsigned) order —
  * the order of a pandas `groupby('id')`, which Drishti's detail lines follow — and each row's group index.
@@ -58,7 +60,7 @@ function hashGroups(ids: BigUint64Array): IdGroups {
   const used = new Uint8Array(cap);
   const slotOf = new Int32Array(n);
   const find = (lo: number, hi: number): number => {
-    let h = (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
+    let h = idSlot(lo, hi, mask);
     while (used[h] && (tLo[h] !== lo || tHi[h] !== hi)) h = (h + 1) & mask;
     return h;
   };

@@ -1,3 +1,4 @@
+import { idSlot } from '../../util/id-hash.js';
 import { DarshanFormatError } from './errors.js';
 
 /**
@@ -31,7 +32,7 @@ export class NameTable {
     for (let r = 0; r < ids.length; r++) {
       const lo = u[2 * r];
       const hi = u[2 * r + 1];
-      let h = slotHash(lo, hi, t.mask);
+      let h = idSlot(lo, hi, t.mask);
       while (t.value[h] !== undefined && (t.lo[h] !== lo || t.hi[h] !== hi)) h = (h + 1) & t.mask;
       out[r] = t.value[h] ?? null;
     }
@@ -51,7 +52,7 @@ export class NameTable {
       cell[0] = id;
       const lo = half[0];
       const hi = half[1];
-      let h = slotHash(lo, hi, t.mask);
+      let h = idSlot(lo, hi, t.mask);
       while (t.value[h] !== undefined) h = (h + 1) & t.mask;
       t.lo[h] = lo;
       t.hi[h] = hi;
@@ -96,10 +97,6 @@ interface IdIndex {
   /** The name in each slot; undefined for a free slot. */
   value: (string | undefined)[];
   mask: number;
-}
-
-function slotHash(lo: number, hi: number, mask: number): number {
-  return (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
 }
 
 /** Decodes the name-record region payload. */
