@@ -48,6 +48,26 @@ function cString(bytes: Uint8Array, start: number, end: number): string {
 const WS = /[ \t\n\v\f\r]/;
 
 /** Parses the mount table as darshan-util does: `sscanf("%s\t%s")` after every newline of the text. */
+export function parseMounts(text: string): MountEntry[] {
+  const out: MountEntry[] = [];
+  let nl = text.indexOf('\n');
+  while (nl >= 0) {
+    let i = nl + 1;
+    const token = (): string | null => {
+      while (i < text.length && WS.test(text[i])) i++;
+      const s = i;
+      while (i < text.length && !WS.test(text[i])) i++;
+      return i > s ? text.slice(s, i) : null;
+    };
+    const fsType = token();
+    const path = fsType === null ? null : token();
+    if (fsType === null || path === null) throw new DarshanFormatError('poorly formatted mount table in darshan log file');
+    out.push({ path, fsType });
+    nl = text.indexOf('\n', nl + 1);
+  }
+  return out;
+}
+
 /**
  * The mount entry of a name: the first of `mounts` (longest first, as the job record lists them) whose path is a
  * plain prefix of the name, or null. Names in one directory share their mount unless a mount path checked before
@@ -78,26 +98,6 @@ export function mountLookup(mounts: readonly MountEntry[]): (name: string) => Mo
     for (const e of mounts) if (name.startsWith(e.path)) return e;
     return null;
   };
-}
-
-export function parseMounts(text: string): MountEntry[] {
-  const out: MountEntry[] = [];
-  let nl = text.indexOf('\n');
-  while (nl >= 0) {
-    let i = nl + 1;
-    const token = (): string | null => {
-      while (i < text.length && WS.test(text[i])) i++;
-      const s = i;
-      while (i < text.length && !WS.test(text[i])) i++;
-      return i > s ? text.slice(s, i) : null;
-    };
-    const fsType = token();
-    const path = fsType === null ? null : token();
-    if (fsType === null || path === null) throw new DarshanFormatError('poorly formatted mount table in darshan log file');
-    out.push({ path, fsType });
-    nl = text.indexOf('\n', nl + 1);
-  }
-  return out;
 }
 
 /** Decodes the job region payload (already decompressed). */

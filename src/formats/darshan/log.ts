@@ -207,9 +207,6 @@ export class DarshanLog {
     return name === null ? null : (this.mountLookup ??= mountLookup(this.job.mounts))(name);
   }
 
-
-
-
   /** darshan-parser's name/mount lookups. */
   parserNames(): NameResolver {
     return { name: (id) => this.names.getAsDarshanUtil(id), mount: (n) => this.mountOf(n) };
