@@ -1,4 +1,4 @@
-import { idSlot } from '../util/id-hash.js';
+import { IdSlots } from '../util/id-hash.js';
 
 /**
  * Groups rows by 64-bit record id without per-row objects: returns the distinct ids in ascending (unsigned) order —
@@ -52,43 +52,22 @@ function hashGroups(ids: BigUint64Array): IdGroups {
   // byte order does not matter.
   const n = ids.length;
   const u = new Uint32Array(ids.buffer, ids.byteOffset, n * 2);
-  let cap = 16;
-  while (cap < n * 2) cap <<= 1;
-  const mask = cap - 1;
-  const tLo = new Uint32Array(cap);
-  const tHi = new Uint32Array(cap);
-  const used = new Uint8Array(cap);
+  const t = new IdSlots(n);
   const slotOf = new Int32Array(n);
-  const find = (lo: number, hi: number): number => {
-    let h = idSlot(lo, hi, mask);
-    while (used[h] && (tLo[h] !== lo || tHi[h] !== hi)) h = (h + 1) & mask;
-    return h;
-  };
-  let distinct = 0;
-  for (let r = 0; r < n; r++) {
-    const lo = u[2 * r];
-    const hi = u[2 * r + 1];
-    const h = find(lo, hi);
-    if (!used[h]) {
-      used[h] = 1;
-      tLo[h] = lo;
-      tHi[h] = hi;
-      distinct++;
-    }
-    slotOf[r] = h;
-  }
+  for (let r = 0; r < n; r++) slotOf[r] = t.add(u[2 * r], u[2 * r + 1]);
+  const distinct = t.count;
   const keys = new BigUint64Array(distinct);
   const kv = new Uint32Array(keys.buffer);
   let k = 0;
-  for (let h = 0; h < cap; h++) {
-    if (!used[h]) continue;
-    kv[2 * k] = tLo[h];
-    kv[2 * k + 1] = tHi[h];
+  for (let h = 0; h < t.size; h++) {
+    if (!t.used[h]) continue;
+    kv[2 * k] = t.lo[h];
+    kv[2 * k + 1] = t.hi[h];
     k++;
   }
   keys.sort();
-  const slotRank = new Int32Array(cap);
-  for (let i = 0; i < distinct; i++) slotRank[find(kv[2 * i], kv[2 * i + 1])] = i;
+  const slotRank = new Int32Array(t.size);
+  for (let i = 0; i < distinct; i++) slotRank[t.find(kv[2 * i], kv[2 * i + 1])] = i;
   const groupOf = new Int32Array(n);
   for (let r = 0; r < n; r++) groupOf[r] = slotRank[slotOf[r]];
   return { keys, groupOf };

@@ -26,3 +26,10 @@ test('renderTemplate fills placeholders and rejects missing data', () => {
   assert.equal(renderTemplate('{n} ({r:pct}) to "{file}"', { n: 3, r: 0.5, file: 'a' }), '3 (50.00%) to "a"');
   assert.throws(() => renderTemplate('{missing}', {}), /missing/);
 });
+
+test('renderTemplate: a template rendered again with other data (its split is kept) prints that data', () => {
+  const t = '{a} then {b:bytes}{a}, literal {not a placeholder';
+  assert.equal(renderTemplate(t, { a: 1, b: 1024 }, 'iec'), '1 then 1.00 KiB1, literal {not a placeholder');
+  assert.equal(renderTemplate(t, { a: 'x', b: 2 }, 'drishti'), 'x then 2 bytesx, literal {not a placeholder');
+  assert.throws(() => renderTemplate(t, { a: 1 }), /\{b\} has no value/);
+});

@@ -89,43 +89,45 @@ function formatValue(v: number | string, fmt: string | undefined, style: Templat
   }
 }
 
-/** A template split at its placeholders: literal text, then placeholder, text, … (odd indexes are placeholders). */
-type Compiled = (string | { readonly name: string; readonly fmt: string | undefined })[];
-
-const compiled = new Map<string, Compiled>();
-
-function compile(template: string): Compiled {
-  const parts: Compiled = [];
-  let last = 0;
-  for (const m of template.matchAll(PLACEHOLDER)) {
-    parts.push(template.slice(last, m.index), { name: m[1]!, fmt: m[2] });
-    last = m.index! + m[0].length;
-  }
-  parts.push(template.slice(last));
-  return parts;
+/** A template split at its placeholders: `texts[i]` comes before `holes[i]`, the last text after the last hole. */
+interface Compiled {
+  readonly texts: string[];
+  readonly holes: { readonly name: string; readonly fmt: string | undefined }[];
 }
 
-/**
- * Renders a message template with its data. Throws on a placeholder without data (a bug in the check). Templates are
- * split once and kept (a report on a large log renders the same detail template for thousands of files).
- */
-export function renderTemplate(template: string, data: MessageData, style: TemplateStyle = 'drishti'): string {
-  let parts = compiled.get(template);
-  if (parts === undefined) {
-    if (compiled.size >= 4096) compiled.clear();
-    compiled.set(template, (parts = compile(template)));
+const compiledTemplates = new Map<string, Compiled>();
+
+/** The template split once and kept (a report on a large log renders one detail template for thousands of files). */
+function compiled(template: string): Compiled {
+  let c = compiledTemplates.get(template);
+  if (c === undefined) {
+    c = { texts: [], holes: [] };
+    let last = 0;
+    for (const m of template.matchAll(PLACEHOLDER)) {
+      c.texts.push(template.slice(last, m.index));
+      c.holes.push({ name: m[1]!, fmt: m[2] });
+      last = m.index! + m[0].length;
+    }
+    c.texts.push(template.slice(last));
+    if (compiledTemplates.size >= 4096) compiledTemplates.clear();
+    compiledTemplates.set(template, c);
   }
-  let out = parts[0] as string;
-  for (let i = 1; i < parts.length; i += 2) {
-    const p = parts[i] as { name: string; fmt: string | undefined };
-    const v = data[p.name];
-    if (v === undefined) throw new Error(`message placeholder {${p.name}} has no value`);
-    out += formatValue(v, p.fmt, style) + (parts[i + 1] as string);
+  return c;
+}
+
+/** Renders a message template with its data. Throws on a placeholder without data (a bug in the check). */
+export function renderTemplate(template: string, data: MessageData, style: TemplateStyle = 'drishti'): string {
+  const { texts, holes } = compiled(template);
+  let out = texts[0]!;
+  for (let i = 0; i < holes.length; i++) {
+    const v = data[holes[i]!.name];
+    if (v === undefined) throw new Error(`message placeholder {${holes[i]!.name}} has no value`);
+    out += formatValue(v, holes[i]!.fmt, style) + texts[i + 1]!;
   }
   return out;
 }
 
 /** Placeholder names used by a template (for meta-tests and the check tester). */
 export function templatePlaceholders(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+  return compiled(template).holes.map((h) => h.name);
 }

@@ -1,4 +1,4 @@
-import { idSlot } from '../../util/id-hash.js';
+import { IdSlots } from '../../util/id-hash.js';
 import { DarshanFormatError } from './errors.js';
 
 /**
@@ -21,6 +21,15 @@ export class NameTable {
     return this.names.get(id) ?? null;
   }
 
+  getAsDarshanUtil(id: bigint): string | null {
+    if (this.lost.has(id)) return this.readded.get(id) ?? null;
+    return this.names.get(id) ?? null;
+  }
+
+  entries(): IterableIterator<[bigint, string]> {
+    return this.names.entries();
+  }
+
   /**
    * `get` of every id of a column, through an open-addressing table on the ids' 32-bit halves (built on first use):
    * a `Map` lookup by bigint costs ~150 ns, and a report on a log of 100,000 files asks for every one several times.
@@ -30,44 +39,25 @@ export class NameTable {
     const u = new Uint32Array(ids.buffer, ids.byteOffset, ids.length * 2);
     const out = new Array<string | null>(ids.length);
     for (let r = 0; r < ids.length; r++) {
-      const lo = u[2 * r];
-      const hi = u[2 * r + 1];
-      let h = idSlot(lo, hi, t.mask);
-      while (t.value[h] !== undefined && (t.lo[h] !== lo || t.hi[h] !== hi)) h = (h + 1) & t.mask;
-      out[r] = t.value[h] ?? null;
+      const h = t.slots.find(u[2 * r], u[2 * r + 1]);
+      out[r] = t.slots.used[h] ? t.value[h] : null;
     }
     return out;
   }
 
-  private index: IdIndex | null = null;
+  private index: { slots: IdSlots; value: string[] } | null = null;
 
-  private buildIndex(): IdIndex {
-    let cap = 16;
-    while (cap < this.names.size * 2) cap <<= 1;
-    const t: IdIndex = { lo: new Uint32Array(cap), hi: new Uint32Array(cap), value: new Array<string | undefined>(cap).fill(undefined), mask: cap - 1 };
+  private buildIndex(): { slots: IdSlots; value: string[] } {
+    const slots = new IdSlots(this.names.size);
+    const value = new Array<string>(slots.size);
     // ids are split through a 64-bit cell and its two 32-bit halves (the same view getAll reads columns through)
     const cell = new BigUint64Array(1);
     const half = new Uint32Array(cell.buffer);
     for (const [id, name] of this.names) {
       cell[0] = id;
-      const lo = half[0];
-      const hi = half[1];
-      let h = idSlot(lo, hi, t.mask);
-      while (t.value[h] !== undefined) h = (h + 1) & t.mask;
-      t.lo[h] = lo;
-      t.hi[h] = hi;
-      t.value[h] = name;
+      value[slots.add(half[0], half[1])] = name;
     }
-    return t;
-  }
-
-  getAsDarshanUtil(id: bigint): string | null {
-    if (this.lost.has(id)) return this.readded.get(id) ?? null;
-    return this.names.get(id) ?? null;
-  }
-
-  entries(): IterableIterator<[bigint, string]> {
-    return this.names.entries();
+    return { slots, value };
   }
 
   /** Adds one occurrence, applying the duplicate rules of format 3.10+ (`legacy`: 3.00, first one wins). */
@@ -89,14 +79,6 @@ export class NameTable {
       if (name.length > 15) this.lost.add(id);
     }
   }
-}
-
-interface IdIndex {
-  lo: Uint32Array;
-  hi: Uint32Array;
-  /** The name in each slot; undefined for a free slot. */
-  value: (string | undefined)[];
-  mask: number;
 }
 
 /** Decodes the name-record region payload. */
