@@ -5,6 +5,8 @@
  * derived from `JSON.parse` of the same line (`fillFromObject` is that derivation). Anything else (escapes, `null`,
  * `true`/`false`, arrays, deeper nesting, malformed JSON, non-ASCII whitespace) makes `scan` return false, and the
  * caller falls back to `JSON.parse` of the line, which also produces the error messages for malformed lines.
+ * Consecutive lines of one tracer mostly share their keys and most values: a line is first compared with the previous
+ * one, member by member, and only the members that differ are read (`DfScanner.scan`).
  */
 
 /** The fields of one event line the DFTracer reader uses, with `JSON.parse` semantics. */
@@ -43,8 +45,11 @@ export class DfRecord {
   argName: string | undefined = undefined;
   execHash: string | undefined = undefined;
   cmdHash: string | undefined = undefined;
+  /** Set by the scanner that filled this record last; any reset clears it (see `DfScanner.scan`). */
+  stamp = 0;
 
   reset(): void {
+    this.stamp = 0;
     this.name = '';
     this.cat = '';
     this.ph = undefined;
@@ -372,17 +377,199 @@ export class DfScanner {
   /**
    * Scans the event object in `b[s, e)` (the line with surrounding whitespace already trimmed; a trailing `,` is
    * allowed) into `r`. Returns false when the line must go through `JSON.parse` instead.
+   *
+   * Lines written by one tracer mostly repeat the previous line's keys in the same order, and most values too. When
+   * `r` still holds what this scanner put there for the previous line, the line is first read against that line's
+   * shape (`again`): a member whose bytes (key, value and the separators up to the next key) equal the previous
+   * line's leaves its field as it is; a member with the same key and another value is read and assigned. Any other
+   * difference (another key, another nesting, a duplicate key in the shape) sends the line through the general scan.
    */
   scan(b: Buffer, s: number, e: number, r: DfRecord): boolean {
     if (b[s] !== 123) return false;
+    if (this.shaped && r.stamp === this.stamp && this.again(b, s, e, r)) {
+      this.keep(b, s, e, this.nextStart);
+      this.reused++;
+      return true;
+    }
     r.reset();
     this.pos = s + 1;
+    this.lineStart = s;
+    this.segN = 0;
+    this.seen = 0;
+    this.seenArgs = 0;
+    this.recording = true;
+    this.shaped = false;
     if (!this.object(b, e, r, false)) return false;
     // after the object: optional whitespace and one optional trailing comma, then the end
     this.skipWs(b, e);
     if (this.pos < e && b[this.pos] === 44) this.pos++;
-    return this.pos === e;
+    if (this.pos !== e) return false;
+    if (this.recording && this.segN > 0) {
+      this.keep(b, s, e, this.segStart);
+      this.shaped = true;
+      r.stamp = this.stamp = nextStamp();
+    }
+    return true;
   }
+
+  // ---- the previous line's shape ----
+
+  /** Lines read against the previous line's shape so far. */
+  reused = 0;
+
+  /** The previous line may guide the next (`scan` recorded it completely, without duplicate keys). */
+  private shaped = false;
+  /** Stamp of the record that holds the previous line's values. */
+  private stamp = 0;
+  /** The previous line: `prevBuf[prevOff, prevOff + prevLen)`. */
+  private prevBuf: Buffer | null = null;
+  private prevOff = 0;
+  private prevLen = 0;
+  /** Views of the buffers `again` read last (the lines of one chunk share one). */
+  private view: DataView = new DataView(new ArrayBuffer(0));
+  private viewOf: Buffer | null = null;
+  private prevView: DataView = this.view;
+  private prevViewOf: Buffer | null = null;
+  /** Per member of the previous line (both levels, in order): where it starts (its key's quote, relative to the line)… */
+  private segStart: Int32Array = new Int32Array(MAX_SEGMENTS);
+  /** …the bytes from there to its value… */
+  private segKeyLen = new Int32Array(MAX_SEGMENTS);
+  /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object). */
+  private segK = new Uint8Array(MAX_SEGMENTS);
+  private segFlags = new Uint8Array(MAX_SEGMENTS);
+  private segN = 0;
+  /** The same starts in the line being read against the shape. */
+  private nextStart: Int32Array = new Int32Array(MAX_SEGMENTS);
+  // recording during the general scan
+  private lineStart = 0;
+  private recording = false;
+  /** fields seen so far (bit K), at the top level and inside `args`: a repeated field makes the shape unusable */
+  private seen = 0;
+  private seenArgs = 0;
+
+  /**
+   * Takes `b[s, e)` as the previous line, with member starts `starts`. The bytes are not copied: the caller must not
+   * change them before the next `scan` (the reader's line splitter never reuses a buffer it has handed out).
+   */
+  private keep(b: Buffer, s: number, e: number, starts: Int32Array): void {
+    this.prevBuf = b;
+    this.prevOff = s;
+    this.prevLen = e - s;
+    if (starts !== this.segStart) {
+      this.nextStart = this.segStart;
+      this.segStart = starts;
+    }
+  }
+
+  /** Records the member whose key starts at `pos` (general scan). */
+  private beginMember(): void {
+    const n = this.segN;
+    if (n === MAX_SEGMENTS) {
+      this.recording = false;
+      return;
+    }
+    this.segStart[n] = this.pos - this.lineStart;
+    this.segN = n + 1;
+  }
+
+  /** Completes the member begun last: its value starts at `pos`. */
+  private endKey(k: K, inArgs: boolean): void {
+    const n = this.segN - 1;
+    this.segKeyLen[n] = this.pos - this.lineStart - this.segStart[n];
+    this.segK[n] = k;
+    this.segFlags[n] = (inArgs ? 1 : 0) | (k === K.ARGS && !inArgs ? 2 : 0);
+    if (k !== K.OTHER) {
+      const bit = 1 << k;
+      if (inArgs) {
+        if ((this.seenArgs & bit) !== 0) this.recording = false;
+        this.seenArgs |= bit;
+      } else {
+        if ((this.seen & bit) !== 0) this.recording = false;
+        this.seen |= bit;
+      }
+    }
+  }
+
+  /**
+   * Reads `b[s, e)` against the previous line's shape into `r` (which holds the previous line's values). Returns
+   * false, with `r` partly updated, when the line has another shape; the caller then scans it from scratch.
+   */
+  private again(b: Buffer, s: number, e: number, r: DfRecord): boolean {
+    if (b !== this.viewOf) {
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      this.viewOf = b;
+    }
+    const bv = this.view;
+    if (this.prevBuf !== this.prevViewOf) {
+      const p = this.prevBuf!;
+      this.prevView = p === b ? bv : new DataView(p.buffer, p.byteOffset, p.byteLength);
+      this.prevViewOf = p;
+    }
+    const pv = this.prevView;
+    const po = this.prevOff;
+    const starts = this.segStart;
+    const next = this.nextStart;
+    const n = this.segN;
+    const prevLen = this.prevLen;
+    let j = 0; // the first member not known equal yet
+    let i = s; // where the line and the previous line are compared from…
+    let a = 0; // …and the same place in the previous line
+    for (;;) {
+      // the longest equal run from here, four bytes at a time
+      const lim = Math.min(prevLen - a, e - i);
+      let k = 0;
+      while (k + 4 <= lim && bv.getInt32(i + k, true) === pv.getInt32(po + a + k, true)) k += 4;
+      while (k < lim && bv.getUint8(i + k) === pv.getUint8(po + a + k)) k++;
+      const shift = i - a - s; // previous-line offset + shift = offset in this line
+      if (k === lim) {
+        // equal to the end of one of the two lines: the same line only if both end here
+        if (prevLen - a !== e - i) return false;
+        for (; j < n; j++) next[j] = starts[j] + shift;
+        return true;
+      }
+      const m = a + k;
+      // members that end before the first difference are unchanged
+      while (j + 1 < n && starts[j + 1] <= m) {
+        next[j] = starts[j] + shift;
+        j++;
+      }
+      const at = starts[j];
+      const kl = this.segKeyLen[j];
+      const fl = this.segFlags[j];
+      // a difference before the first key, in a key, or in the `args` member itself: another shape
+      if (m < at + kl || (fl & 2) !== 0) return false;
+      next[j] = at + shift;
+      this.pos = at + shift + s + kl;
+      if (!this.readScalar(b, e)) return false;
+      const key = this.segK[j] as K;
+      const inArgs = (fl & 1) !== 0;
+      if (key !== K.OTHER) this.assign(b, r, key, inArgs);
+      // separators up to the next key, which must be at the level the shape has there
+      i = this.pos;
+      while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+      if (i >= e) return false;
+      let c = b[i++];
+      let level = inArgs;
+      if (c === 125 && inArgs) {
+        while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+        if (i >= e) return false;
+        c = b[i++];
+        level = false;
+      }
+      if (c === 125) {
+        // the end of the event: optional whitespace, one optional comma, the end of the line
+        while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+        if (i < e && b[i] === 44) i++;
+        return i === e && j === n - 1;
+      }
+      if (c !== 44) return false;
+      while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+      j++;
+      if (j === n || i >= e || b[i] !== 34 || ((this.segFlags[j] & 1) !== 0) !== level) return false;
+      a = starts[j];
+    }
+  }
+
 
   /** Scans members after `{` up to and including `}`. Whitespace is skipped only where there is some. */
   private object(b: Buffer, end: number, r: DfRecord, inArgs: boolean): boolean {
@@ -393,6 +580,7 @@ export class DfScanner {
     }
     for (;;) {
       if (this.pos >= end || b[this.pos] !== 34) return false;
+      if (this.recording) this.beginMember();
       if (!this.readString(b, end)) return false;
       const k = this.tokHigh ? K.OTHER : matchKey(b, this.tokStart, this.tokEnd, inArgs);
       if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
@@ -400,6 +588,7 @@ export class DfScanner {
       this.pos++;
       if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
       if (this.pos >= end) return false;
+      if (this.recording) this.endKey(k, inArgs);
       if (k === K.ARGS && !inArgs) {
         if (b[this.pos] !== 123) return false;
         this.pos++;
@@ -494,6 +683,17 @@ export class DfScanner {
     }
   }
 }
+
+let stamps = 0;
+/** A stamp no other scan has given a record (scanners may share records). */
+function nextStamp(): number {
+  stamps = (stamps % 0x3fffffff) + 1;
+  return stamps;
+}
+
+/** Members of one line a shape holds at most (a longer line is always scanned from scratch). */
+const MAX_SEGMENTS = 64;
+
 
 function sameBytes(a: Uint8Array, b: Uint8Array, s: number, e: number): boolean {
   if (a.length !== e - s) return false;

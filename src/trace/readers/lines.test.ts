@@ -84,3 +84,27 @@ test('item 5: a corrupt gzip stream is a trace error', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('bytes handed to onLine are never changed afterwards (plain and gzip, lines across chunks)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    // 5 MB of lines of varied length (some spanning the 1 MiB chunks), as .pfw and as .pfw.gz
+    const parts: string[] = [];
+    for (let i = 0; parts.join('').length < 5 << 20; i++) parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
+    const text = parts.join('');
+    const plain = join(dir, 'a.pfw');
+    const gz = join(dir, 'b.pfw.gz');
+    writeFileSync(plain, text);
+    writeFileSync(gz, gzipSync(text));
+    for (const p of [plain, gz]) {
+      const seen: { b: Buffer; s: number; e: number; copy: Buffer }[] = [];
+      await forEachLineBytes(p, (b, s, e) => seen.push({ b, s, e, copy: Buffer.from(b.subarray(s, e)) }));
+      assert.equal(seen.length, parts.length);
+      assert.ok(new Set(seen.map((x) => x.b.buffer)).size > 4, 'several chunks');
+      for (const [i, x] of seen.entries()) assert.ok(x.b.subarray(x.s, x.e).equals(x.copy), `${p}: line ${i + 1} changed after it was handed over`);
+      assert.equal(seen.map((x) => x.copy.toString('latin1')).join('\n') + '\n', text);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

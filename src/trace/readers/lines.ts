@@ -28,8 +28,10 @@ export function openTraceFile(path: string): number {
 
 /**
  * Like `forEachLine`, but hands over the raw bytes: `onLine(buf, start, end, lineNo)` with `end` excluding the
- * newline and a `\r` before it. `buf` is only valid during the call. Empty lines are skipped (but counted).
- * A line that spans chunks is assembled once, when its end arrives (linear in its length, however many chunks).
+ * newline and a `\r` before it. Empty lines are skipped (but counted). A line that spans chunks is assembled once,
+ * when its end arrives (linear in its length, however many chunks). The bytes handed over are never changed
+ * afterwards (every chunk is a buffer of its own, never refilled), so a caller may keep a reference to an earlier
+ * line instead of copying it — the DFTracer scanner reads each line against the previous one that way.
  */
 export async function forEachLineBytes(
   path: string,
