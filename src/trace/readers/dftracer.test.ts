@@ -107,3 +107,61 @@ test('malformed JSON line and corrupt gzip give a TraceInputError naming the fil
   writeFileSync(g, Buffer.concat([good.subarray(0, 20), Buffer.alloc(30, 7)]));
   await assert.rejects(read([g]), (e: unknown) => e instanceof TraceInputError && /bad\.pfw\.gz/.test(e.message));
 });
+
+test('file positions, file hashes and host hashes follow descriptors, streams and metadata records in order', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-dfpos-'));
+  let ts = 1000;
+  const ev = (name: string, args: Record<string, unknown>, cat = 'POSIX') => ({ name, cat, pid: 1, tid: 1, ts: (ts += 10), dur: 1, ph: 'X', args: { hhash: 'aa', ...args } });
+  const meta = (name: string, value: string, s: string) => ({ name, cat: 'dftracer', pid: 1, tid: 1, ph: 'M', args: { name: s, value } });
+  const lines = [
+    meta('HH', 'aa', 'node1'),
+    meta('FH', 'f1', '/d/a'),
+    meta('FH', 'f2', '/d/b'),
+    ev('open64', { fhash: 'f1', ret: 3 }),
+    ev('open64', { fhash: 'f2', ret: 4 }),
+    ev('write', { fhash: 'f1', fd: 3, ret: 100 }),
+    ev('write', { fhash: 'f2', fd: 4, ret: 10 }),
+    ev('write', { fhash: 'f1', fd: 3, ret: 100 }),
+    ev('lseek64', { fhash: 'f1', fd: 3, ret: 1000 }),
+    ev('read', { fhash: 'f1', fd: 3, ret: 50 }),
+    ev('close', { fhash: 'f1', fd: 3 }),
+    ev('write', { fhash: 'f1', fd: 3, ret: 5 }), // closed: no position
+    ev('open', { fhash: 'f2', ret: 3 }), // descriptor 3 again, another file
+    ev('write', { fhash: 'f2', fd: 3, ret: 7 }),
+    ev('write', { fhash: 'f1', fd: 4, ret: 10 }),
+    meta('FH', 'f1', '/d/c'), // the hash names another file from here on
+    ev('write', { fhash: 'f1', fd: 4, ret: 1 }),
+    meta('HH', 'aa', 'node2'),
+    ev('write', { fhash: 'f1', fd: 4, ret: 1 }),
+    ev('fopen', { fhash: 'f2', ret: 1 }, 'STDIO'),
+    ev('fwrite', { fhash: 'f2', size: 4, ret: 2 }, 'STDIO'),
+    ev('fwrite', { fhash: 'f2', size: 4, ret: 2 }, 'STDIO'),
+    ev('fclose', { fhash: 'f2' }, 'STDIO'),
+    ev('fwrite', { fhash: 'f2', size: 4, ret: 2 }, 'STDIO'), // closed stream
+  ];
+  const p = join(dir, 'app-1.pfw');
+  writeFileSync(p, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const { t } = await read([p]);
+  const rows = Array.from({ length: t.length }, (_, i) => [t.dicts.funcs.get(t.func[i]), t.dicts.files.get(t.file[i]), t.dicts.hosts.get(t.host[i]), t.offset[i], t.size[i]]);
+  assert.deepEqual(rows, [
+    ['open64', '/d/a', 'node1', -1, -1],
+    ['open64', '/d/b', 'node1', -1, -1],
+    ['write', '/d/a', 'node1', 0, 100],
+    ['write', '/d/b', 'node1', 0, 10],
+    ['write', '/d/a', 'node1', 100, 100],
+    ['lseek64', '/d/a', 'node1', -1, -1],
+    ['read', '/d/a', 'node1', 1000, 50],
+    ['close', '/d/a', 'node1', -1, -1],
+    ['write', '/d/a', 'node1', -1, 5],
+    ['open', '/d/b', 'node1', -1, -1],
+    ['write', '/d/b', 'node1', 0, 7],
+    ['write', '/d/a', 'node1', 10, 10],
+    ['write', '/d/c', 'node1', 20, 1],
+    ['write', '/d/c', 'node2', 21, 1],
+    ['fopen', '/d/b', 'node2', -1, -1],
+    ['fwrite', '/d/b', 'node2', 0, 8],
+    ['fwrite', '/d/b', 'node2', 8, 8],
+    ['fclose', '/d/b', 'node2', -1, -1],
+    ['fwrite', '/d/b', 'node2', -1, 8],
+  ]);
+});

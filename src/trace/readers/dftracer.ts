@@ -66,6 +66,11 @@ function layerOf(cat: string, type: number, name: string): Layer {
   }
 }
 
+/** A file position (a box, so that the next call on the same descriptor moves it without another lookup). */
+interface Position {
+  at: number;
+}
+
 /** How a call moves the file position: none, open (fd → 0), fopen (stream → 0), lseek, pread/pwrite, close. */
 const enum PosOp {
   NONE,
@@ -78,6 +83,7 @@ const enum PosOp {
 
 /** Everything derived from (name, cat, type) alone, computed once per distinct triple. */
 interface FuncInfo {
+  name: string;
   cat: string;
   type: number;
   func: number;
@@ -98,7 +104,7 @@ function funcInfo(name: string, cat: string, type: number, func: number): FuncIn
   else if (base === 'lseek') posOp = PosOp.LSEEK;
   else if (base === 'pread' || base === 'pwrite') posOp = PosOp.PRW;
   else if (base === 'close' || base === 'fclose') posOp = PosOp.CLOSE;
-  return { cat, type, func, layer, category, posOp, items: name === 'fread' || name === 'fwrite' };
+  return { name, cat, type, func, layer, category, posOp, items: name === 'fread' || name === 'fwrite' };
 }
 
 export interface DftracerReadOptions {
@@ -117,11 +123,27 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
   const procIds = new Map<string, number>();
   let app: string | undefined;
   /** positions of descriptors (`args.fd`, as text) and of stdio streams (by file hash) */
-  const fdPos = new Map<string | undefined, number>();
-  const streamPos = new Map<string, number>();
+  const fdPos = new Map<string | undefined, Position>();
+  const streamPos = new Map<string | undefined, Position>();
   /** file id per file hash (cleared when an FH record arrives) */
   const fileByHash = new Map<string, number>();
   const funcs = new Map<string, FuncInfo | FuncInfo[]>();
+  // Consecutive events mostly repeat the previous event's host hash, file hash, function and descriptor: the last
+  // lookup of each is kept (and forgotten whenever what it read from changes).
+  let lastHh: string | undefined;
+  let lastHhHost = '';
+  let lastFh: string | undefined;
+  let lastFhFile = -1;
+  let lastInfo: FuncInfo | undefined;
+  let lastPosMap: Map<string | undefined, Position> | null = null;
+  let lastPosKey: string | undefined;
+  let lastPos: Position | undefined;
+  /** Sets (or, with `at` undefined, deletes) a position, forgetting the kept lookup. */
+  const setPos = (map: Map<string | undefined, Position>, key: string | undefined, at: number | undefined): void => {
+    lastPosMap = null;
+    if (at === undefined) map.delete(key);
+    else map.set(key, { at });
+  };
   let lastHost: string | undefined;
   let lastPid: string | undefined;
   let lastProc = -1;
@@ -145,7 +167,11 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
         if (name === 'FH') {
           files.set(v, s);
           fileByHash.clear();
-        } else if (name === 'HH') hosts.set(v, s);
+          lastFh = undefined;
+        } else if (name === 'HH') {
+          hosts.set(v, s);
+          lastHh = undefined;
+        }
         else if (name === 'SH') strings.set(v, s);
       }
       return;
@@ -172,7 +198,16 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     if (!Number.isFinite(ts)) throw new TraceInputError(`${path}:${lineNo}: event without a numeric "ts"`);
     const pid = r.pid ?? '0';
     const hh = r.hhash;
-    const host = r.hostname ?? (hh !== undefined ? hosts.get(hh) : undefined) ?? 'unknown';
+    let host: string;
+    if (r.hostname !== undefined) host = r.hostname;
+    else if (hh === undefined) host = 'unknown';
+    else {
+      if (hh !== lastHh) {
+        lastHhHost = hosts.get(hh) ?? 'unknown';
+        lastHh = hh;
+      }
+      host = lastHhHost;
+    }
     let proc: number;
     if (host === lastHost && pid === lastPid) proc = lastProc;
     else {
@@ -190,26 +225,34 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     let file: number;
     if (r.fname !== undefined) file = dicts.files.id(r.fname);
     else if (fh !== undefined) {
-      let f = fileByHash.get(fh);
-      if (f === undefined) {
-        f = dicts.files.id(files.get(fh) ?? `<fhash:${fh}>`);
-        fileByHash.set(fh, f);
+      if (fh !== lastFh) {
+        let f = fileByHash.get(fh);
+        if (f === undefined) {
+          f = dicts.files.id(files.get(fh) ?? `<fhash:${fh}>`);
+          fileByHash.set(fh, f);
+        }
+        lastFh = fh;
+        lastFhFile = f;
       }
-      file = f;
+      file = lastFhFile;
     } else file = -1;
     const type = r.type;
-    let info: FuncInfo | undefined;
-    const known = funcs.get(name);
-    if (known !== undefined) {
-      if (Array.isArray(known)) {
-        for (const k of known) if (k.cat === cat && k.type === type) info = k;
-      } else if (known.cat === cat && known.type === type) info = known;
-    }
-    if (info === undefined) {
-      info = funcInfo(name, cat, type, dicts.funcs.id(name));
-      if (known === undefined) funcs.set(name, info);
-      else if (Array.isArray(known)) known.push(info);
-      else funcs.set(name, [known, info]);
+    let info = lastInfo;
+    if (info === undefined || info.name !== name || info.cat !== cat || info.type !== type) {
+      info = undefined;
+      const known = funcs.get(name);
+      if (known !== undefined) {
+        if (Array.isArray(known)) {
+          for (const k of known) if (k.cat === cat && k.type === type) info = k;
+        } else if (known.cat === cat && known.type === type) info = known;
+      }
+      if (info === undefined) {
+        info = funcInfo(name, cat, type, dicts.funcs.id(name));
+        if (known === undefined) funcs.set(name, info);
+        else if (Array.isArray(known)) known.push(info);
+        else funcs.set(name, [known, info]);
+      }
+      lastInfo = info;
     }
     const { layer, category, func } = info;
 
@@ -241,17 +284,17 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     switch (info.posOp) {
       case PosOp.OPEN: {
         const ret = r.ret;
-        if (ret >= 0) fdPos.set(String(ret), 0);
+        if (ret >= 0) setPos(fdPos, String(ret), 0);
         break;
       }
       case PosOp.FOPEN:
-        if (fh !== undefined) streamPos.set(fh, 0);
+        if (fh !== undefined) setPos(streamPos, fh, 0);
         break;
       case PosOp.LSEEK: {
         const ret = r.ret;
         if (ret >= 0) {
-          if (byFd) fdPos.set(posKey, ret);
-          else if (byStream) streamPos.set(posKey!, ret);
+          if (byFd) setPos(fdPos, posKey, ret);
+          else if (byStream) setPos(streamPos, posKey, ret);
         }
         break;
       }
@@ -261,18 +304,21 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
         break;
       }
       case PosOp.CLOSE:
-        if (byFd) fdPos.delete(posKey);
-        else if (byStream) streamPos.delete(posKey!);
+        if (byFd) setPos(fdPos, posKey, undefined);
+        else if (byStream) setPos(streamPos, posKey, undefined);
         break;
     }
     if (data && offset < 0 && (byFd || byStream)) {
-      const pos = byFd ? fdPos.get(posKey) : streamPos.get(posKey!);
+      const map = byFd ? fdPos : streamPos;
+      if (map !== lastPosMap || posKey !== lastPosKey) {
+        lastPos = map.get(posKey);
+        lastPosMap = map;
+        lastPosKey = posKey;
+      }
+      const pos = lastPos;
       if (pos !== undefined) {
-        offset = pos;
-        if (size > 0) {
-          if (byFd) fdPos.set(posKey, pos + size * cnt);
-          else streamPos.set(posKey!, pos + size * cnt);
-        }
+        offset = pos.at;
+        if (size > 0) pos.at += size * cnt;
       }
     }
     const start = ts / 1e6;
