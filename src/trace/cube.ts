@@ -1,3 +1,4 @@
+import { IntPairMap } from '../util/id-hash.js';
 import { TraceInputError } from './errors.js';
 import { CATEGORY_COUNT, Category, LAYER_COUNT, type EventColumns, type TraceDicts } from './model.js';
 
@@ -22,9 +23,8 @@ export const S_FIRST = S_SMALL_READ + 4;
 export const S_LAST = S_SMALL_READ + 5;
 export const STRIDE = S_SMALL_READ + 6;
 
-const FILE_SPAN = 2 ** 26;
+/** Most windows a user-given granularity may make: a mistaken one is refused instead of making millions of cells. */
 export const WIN_BIAS = 2 ** 17;
-const WIN_SPAN = 2 ** 18;
 /** Coarsen the base window when a trace spans more windows than this. */
 export const MAX_WINDOWS = 20000;
 /**
@@ -68,12 +68,12 @@ export interface CubeData {
 export class Cube {
   base: number;
   originWin = NaN;
-  private pairMap = new Map<number, number>();
+  private pairMap = new IntPairMap();
   pairProc = new Int32Array(1024);
   pairFile = new Int32Array(1024);
   private pairLastEnd = new Float64Array(1024);
   npairs = 0;
-  private cellMap = new Map<number, number>();
+  private cellMap = new IntPairMap(4096);
   cellPair = new Int32Array(4096);
   cellWin = new Int32Array(4096);
   stats = new Float64Array(4096 * STRIDE);
@@ -93,7 +93,7 @@ export class Cube {
     this.cellBudget = opts.fixedBase === undefined ? (opts.maxCells ?? MAX_CELLS) : Infinity;
   }
 
-  private newPair(key: number, proc: number, file: number): number {
+  private newPair(proc: number, file: number): number {
     const i = this.npairs++;
     if (i === this.pairProc.length) {
       const n = i * 2;
@@ -110,11 +110,11 @@ export class Cube {
     this.pairProc[i] = proc;
     this.pairFile[i] = file;
     this.pairLastEnd[i] = -1;
-    this.pairMap.set(key, i);
+    this.pairMap.set(proc, file, i);
     return i;
   }
 
-  private newCell(key: number, pair: number, win: number): number {
+  private newCell(pair: number, win: number): number {
     const i = this.ncells++;
     if (i === this.cellPair.length) {
       const n = i * 2;
@@ -133,7 +133,7 @@ export class Cube {
     const o = i * STRIDE;
     this.stats[o + S_FIRST] = Infinity;
     this.stats[o + S_LAST] = -Infinity;
-    this.cellMap.set(key, i);
+    this.cellMap.set(pair, win, i);
     return i;
   }
 
@@ -144,9 +144,10 @@ export class Cube {
     const small = this.opts.smallBytes;
     let funcCalls = this.funcCalls;
     const layerCalls = this.layerCalls;
-    let lastPk = -1;
+    let lastProc = -1;
+    let lastFile = -2;
     let pair = -1;
-    let lastCk = -1;
+    let lastWin = NaN;
     let cell = -1;
     for (let i = 0; i < n; i++) {
       const f = c.func[i];
@@ -167,11 +168,12 @@ export class Cube {
       this.events++;
       const proc = c.proc[i];
       const file = c.file[i];
-      const pk = proc * FILE_SPAN + (file + 1);
-      if (pk !== lastPk) {
-        lastPk = pk;
-        pair = this.pairMap.get(pk) ?? this.newPair(pk, proc, file);
-        lastCk = -1;
+      if (proc !== lastProc || file !== lastFile) {
+        lastProc = proc;
+        lastFile = file;
+        pair = this.pairMap.get(proc, file);
+        if (pair < 0) pair = this.newPair(proc, file);
+        lastWin = NaN;
       }
       let absWin = Math.floor(start / this.base);
       if (this.originWin !== this.originWin) this.originWin = absWin;
@@ -188,25 +190,23 @@ export class Cube {
         }
         if (w < this.minWin) this.minWin = w;
         if (w > this.maxWin) this.maxWin = w;
-        lastCk = -1;
+        lastWin = NaN;
       }
-      let ck = pair * WIN_SPAN + (w + WIN_BIAS);
-      if (ck !== lastCk) {
-        let found = this.cellMap.get(ck);
-        if (found === undefined && this.ncells >= this.cellBudget) {
+      if (w !== lastWin) {
+        let found = this.cellMap.get(pair, w);
+        if (found < 0 && this.ncells >= this.cellBudget) {
           if (this.base * 10 <= (this.maxEnd - this.minStart) / DEFAULT_TIME_WINDOWS) {
             this.coarsen();
             w = Math.floor(start / this.base) - this.originWin;
             if (w < this.minWin) this.minWin = w;
             if (w > this.maxWin) this.maxWin = w;
-            ck = pair * WIN_SPAN + (w + WIN_BIAS);
-            found = this.cellMap.get(ck);
+            found = this.cellMap.get(pair, w);
           }
           // past the cells left (or those kept when the base may not widen): the next check comes after as many again
           this.cellBudget = Math.max(this.cellBudget, 2 * this.ncells);
         }
-        lastCk = ck;
-        cell = found ?? this.newCell(ck, pair, w);
+        lastWin = w;
+        cell = found >= 0 ? found : this.newCell(pair, w);
       }
       const cat = c.category[i];
       const size = c.size[i];
@@ -253,8 +253,8 @@ export class Cube {
     this.stats = new Float64Array(this.stats.length);
     for (let i = 0; i < count; i++) {
       const w = mapWin(oldWin[i]);
-      const key = oldPair[i] * WIN_SPAN + (w + WIN_BIAS);
-      const cell = this.cellMap.get(key) ?? this.newCell(key, oldPair[i], w);
+      let cell = this.cellMap.get(oldPair[i], w);
+      if (cell < 0) cell = this.newCell(oldPair[i], w);
       mergeStats(this.stats, cell * STRIDE, oldStats, i * STRIDE);
     }
     this.base = newBase;
@@ -297,10 +297,10 @@ export function mergeCubes(
   let originWin = Infinity;
   for (const p of withData) originWin = Math.min(originWin, Math.floor(p.data.originWin / Math.round(base / p.data.base)));
   if (!Number.isFinite(originWin)) originWin = 0;
-  const pairMap = new Map<number, number>();
+  const pairMap = new IntPairMap();
   const pairProc: number[] = [];
   const pairFile: number[] = [];
-  const cellMap = new Map<number, number>();
+  const cellMap = new IntPairMap(withData.reduce((a, p) => a + p.data.cellPair.length, 0));
   const cellPair: number[] = [];
   const cellWin: number[] = [];
   let stats = new Float64Array(1024 * STRIDE);
@@ -329,13 +329,12 @@ export function mergeCubes(
     for (let p = 0; p < data.pairProc.length; p++) {
       const proc = procMap[data.pairProc[p]];
       const file = data.pairFile[p] < 0 ? -1 : fileMap[data.pairFile[p]];
-      const key = proc * FILE_SPAN + (file + 1);
-      let id = pairMap.get(key);
-      if (id === undefined) {
+      let id = pairMap.get(proc, file);
+      if (id < 0) {
         id = pairProc.length;
         pairProc.push(proc);
         pairFile.push(file);
-        pairMap.set(key, id);
+        pairMap.set(proc, file, id);
       }
       localPair[p] = id;
     }
@@ -343,13 +342,12 @@ export function mergeCubes(
       const abs = Math.floor((data.originWin + data.cellWin[c]) / ratio);
       const w = abs - originWin;
       const pair = localPair[data.cellPair[c]];
-      const key = pair * WIN_SPAN + (w + WIN_BIAS);
-      let id = cellMap.get(key);
-      if (id === undefined) {
+      let id = cellMap.get(pair, w);
+      if (id < 0) {
         id = cellPair.length;
         cellPair.push(pair);
         cellWin.push(w);
-        cellMap.set(key, id);
+        cellMap.set(pair, w, id);
         if ((id + 1) * STRIDE > stats.length) {
           const s2 = new Float64Array(stats.length * 2);
           s2.set(stats);

@@ -1,3 +1,8 @@
+/** Where the probe for the pair (lo, hi) of 32-bit integers starts in a table of `mask + 1` slots (a power of 2). */
+function home(lo: number, hi: number, mask: number): number {
+  return (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
+}
+
 /**
  * An open-addressing set of 64-bit ids, each given as its two 32-bit halves: the tables that group or look up Darshan
  * record ids without BigInt arithmetic or a bigint `Map`. Sized for `n` ids (at most half full); slots are numbered
@@ -27,7 +32,7 @@ export class IdSlots {
   /** The slot holding the id, or the free slot where it would go (`used[slot]` says which). */
   find(lo: number, hi: number): number {
     const { used, mask } = this;
-    let h = (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
+    let h = home(lo, hi, mask);
     while (used[h] && (this.lo[h] !== lo || this.hi[h] !== hi)) h = (h + 1) & mask;
     return h;
   }
@@ -42,5 +47,71 @@ export class IdSlots {
       this.count++;
     }
     return h;
+  }
+}
+
+/**
+ * A map from pairs of 32-bit integers to non-negative integers, growing as entries are added: the cube's index of
+ * (process, file) pairs and of (pair, window) cells. Unlike a `Map` keyed by `a * 2^k + b`, a key past 2^31 is not a
+ * heap number, and the table lives in typed arrays outside the JavaScript heap.
+ */
+export class IntPairMap {
+  private a: Int32Array;
+  private b: Int32Array;
+  /** value + 1 per slot; 0 = empty */
+  private v: Int32Array;
+  private mask: number;
+  /** Entries. */
+  size = 0;
+
+  constructor(capacity = 1024) {
+    let cap = 16;
+    while (cap < capacity * 2) cap <<= 1;
+    this.mask = cap - 1;
+    this.a = new Int32Array(cap);
+    this.b = new Int32Array(cap);
+    this.v = new Int32Array(cap);
+  }
+
+  /** The value of (a, b), or -1. */
+  get(a: number, b: number): number {
+    const { mask, v } = this;
+    let h = home(a, b, mask);
+    for (;;) {
+      const x = v[h];
+      if (x === 0) return -1;
+      if (this.a[h] === a && this.b[h] === b) return x - 1;
+      h = (h + 1) & mask;
+    }
+  }
+
+  /** Sets (a, b) to `value` (≥ 0). */
+  set(a: number, b: number, value: number): void {
+    if (2 * (this.size + 1) > this.v.length) this.grow();
+    const { mask, v } = this;
+    let h = home(a, b, mask);
+    while (v[h] !== 0 && (this.a[h] !== a || this.b[h] !== b)) h = (h + 1) & mask;
+    if (v[h] === 0) {
+      this.size++;
+      this.a[h] = a;
+      this.b[h] = b;
+    }
+    v[h] = value + 1;
+  }
+
+  clear(): void {
+    this.v.fill(0);
+    this.size = 0;
+  }
+
+  private grow(): void {
+    const { a, b, v } = this;
+    const cap = v.length * 2;
+    this.mask = cap - 1;
+    this.a = new Int32Array(cap);
+    this.b = new Int32Array(cap);
+    this.v = new Int32Array(cap);
+    this.size = 0;
+    for (let h = 0; h < v.length; h++) if (v[h] !== 0) this.set(a[h], b[h], v[h] - 1);
   }
 }
