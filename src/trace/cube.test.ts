@@ -163,6 +163,27 @@ test('mergeCubes: cubes built with their own dictionaries merge into the cube of
   assert.deepEqual(Array.from(same.stats), Array.from(whole.cube.stats));
 });
 
+test('mergeCubes: parts that share pairs and windows, one with a finer base, add up cell by cell', () => {
+  const whole = handCube(EVENTS, { fixedBase: 1 });
+  // split in time: the first two calls in one part, the rest (same pairs, one window shared) in a part of half-second
+  // windows, which the merge brings to whole seconds (two of its cells fall into one)
+  const parts = [handCube(EVENTS.slice(0, 2), { fixedBase: 1 }), handCube(EVENTS.slice(2), { fixedBase: 0.5 })];
+  const global = new TraceDicts();
+  const merged = mergeCubes(
+    parts.map(({ cube, dicts }) => ({
+      data: cube,
+      procMap: Int32Array.from(dicts.procs.values, (label, i) => global.proc(label, dicts.hosts.get(dicts.procHost[i]), dicts.apps.get(dicts.procApp[i]))),
+      fileMap: Int32Array.from(dicts.files.values, (f) => global.files.id(f)),
+      funcMap: Int32Array.from(dicts.funcs.values, (f) => global.funcs.id(f)),
+    })),
+  );
+  assert.equal(merged.base, 1);
+  assert.equal(merged.cellPair.length, whole.cube.cellPair.length);
+  for (const [p, f] of [['0', '/d/a'], ['1', '/d/a'], ['1', null]] as const) {
+    for (let w = 0; w < 7; w++) assert.deepEqual(cell(merged, global, p, f, w), cell(whole.cube, whole.dicts, p, f, w), `${p} ${f} ${w}`);
+  }
+});
+
 test('Cube.add through a ChunkWriter: the chunk arrays are reused and nothing is kept from them', () => {
   const dicts = new TraceDicts();
   const cube = new Cube({ layerMask: 1 << Layer.POSIX, smallBytes: 64 * KiB });

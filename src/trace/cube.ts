@@ -297,19 +297,41 @@ export function mergeCubes(
   let originWin = Infinity;
   for (const p of withData) originWin = Math.min(originWin, Math.floor(p.data.originWin / Math.round(base / p.data.base)));
   if (!Number.isFinite(originWin)) originWin = 0;
+  // Pairs first: the merged pair of every part's pairs, and in how many parts each merged pair occurs.
   const pairMap = new IntPairMap();
   const pairProc: number[] = [];
   const pairFile: number[] = [];
-  const cellMap = new IntPairMap(withData.reduce((a, p) => a + p.data.cellPair.length, 0));
-  const cellPair: number[] = [];
-  const cellWin: number[] = [];
-  let stats = new Float64Array(1024 * STRIDE);
+  const pairParts: number[] = [];
+  const localPairs = parts.map(({ data, procMap, fileMap }) => {
+    const localPair = new Int32Array(data.pairProc.length);
+    for (let p = 0; p < data.pairProc.length; p++) {
+      const proc = procMap[data.pairProc[p]];
+      const file = data.pairFile[p] < 0 ? -1 : fileMap[data.pairFile[p]];
+      let id = pairMap.get(proc, file);
+      if (id < 0) {
+        id = pairProc.length;
+        pairProc.push(proc);
+        pairFile.push(file);
+        pairParts.push(0);
+        pairMap.set(proc, file, id);
+      }
+      pairParts[id]++;
+      localPair[p] = id;
+    }
+    return localPair;
+  });
+  const most = parts.reduce((a, p) => a + p.data.cellPair.length, 0);
+  const cellMap = new IntPairMap(most);
+  const cellPair = new Int32Array(most);
+  const cellWin = new Int32Array(most);
+  const stats = new Float64Array(most * STRIDE);
+  let ncells = 0;
   let funcCalls = new Float64Array(0);
   const layerCalls = new Float64Array(LAYER_COUNT);
   let events = 0;
   let minStart = Infinity;
   let maxEnd = -Infinity;
-  for (const { data, procMap, fileMap, funcMap } of parts) {
+  for (const [i, { data, funcMap }] of parts.entries()) {
     events += data.events;
     minStart = Math.min(minStart, data.minStart);
     maxEnd = Math.max(maxEnd, data.maxEnd);
@@ -325,34 +347,20 @@ export function mergeCubes(
       funcCalls[g] += data.funcCalls[f];
     }
     const ratio = Math.round(base / data.base);
-    const localPair = new Int32Array(data.pairProc.length);
-    for (let p = 0; p < data.pairProc.length; p++) {
-      const proc = procMap[data.pairProc[p]];
-      const file = data.pairFile[p] < 0 ? -1 : fileMap[data.pairFile[p]];
-      let id = pairMap.get(proc, file);
-      if (id < 0) {
-        id = pairProc.length;
-        pairProc.push(proc);
-        pairFile.push(file);
-        pairMap.set(proc, file, id);
-      }
-      localPair[p] = id;
-    }
+    const localPair = localPairs[i];
     for (let c = 0; c < data.cellPair.length; c++) {
       const abs = Math.floor((data.originWin + data.cellWin[c]) / ratio);
       const w = abs - originWin;
       const pair = localPair[data.cellPair[c]];
-      let id = cellMap.get(pair, w);
+      // A cell of a pair no other part has, in a part whose windows are the merged ones, is new: a part (a cube's
+      // snapshot, or a partial-cube file one wrote) holds one cell per pair and window. Only cells that may meet
+      // others go through the index.
+      let id = ratio === 1 && pairParts[pair] === 1 ? -1 : cellMap.get(pair, w);
       if (id < 0) {
-        id = cellPair.length;
-        cellPair.push(pair);
-        cellWin.push(w);
-        cellMap.set(pair, w, id);
-        if ((id + 1) * STRIDE > stats.length) {
-          const s2 = new Float64Array(stats.length * 2);
-          s2.set(stats);
-          stats = s2;
-        }
+        id = ncells++;
+        cellPair[id] = pair;
+        cellWin[id] = w;
+        if (ratio !== 1 || pairParts[pair] !== 1) cellMap.set(pair, w, id);
         stats[id * STRIDE + S_FIRST] = Infinity;
         stats[id * STRIDE + S_LAST] = -Infinity;
       }
@@ -364,9 +372,10 @@ export function mergeCubes(
     originWin,
     pairProc: Int32Array.from(pairProc),
     pairFile: Int32Array.from(pairFile),
-    cellPair: Int32Array.from(cellPair),
-    cellWin: Int32Array.from(cellWin),
-    stats: stats.slice(0, cellPair.length * STRIDE),
+    // (no copy when no two parts shared a cell: then every cell was new)
+    cellPair: ncells === most ? cellPair : cellPair.slice(0, ncells),
+    cellWin: ncells === most ? cellWin : cellWin.slice(0, ncells),
+    stats: ncells === most ? stats : stats.slice(0, ncells * STRIDE),
     funcCalls,
     layerCalls,
     events,
