@@ -45,11 +45,8 @@ export class DfRecord {
   argName: string | undefined = undefined;
   execHash: string | undefined = undefined;
   cmdHash: string | undefined = undefined;
-  /** Set by the scanner that filled this record last; any reset clears it (see `DfScanner.scan`). */
-  stamp = 0;
 
   reset(): void {
-    this.stamp = 0;
     this.name = '';
     this.cat = '';
     this.ph = undefined;
@@ -227,6 +224,52 @@ interface InternEntry {
   str: string;
 }
 
+/** The shape of a recent line: its bytes, where its members start, their fields, and the record of its values. */
+class Shape {
+  /** The values of the shape's line (what `scan` returns for lines of this shape). */
+  readonly rec = new DfRecord();
+  /** The shape may guide other lines (its line was recorded completely, without a repeated field). */
+  ok = false;
+  /** The line: `buf[off, off + len)`. */
+  buf: Buffer | null = null;
+  off = 0;
+  len = 0;
+  /** Per member (both levels, in order): where it starts (its key's quote, relative to the line)… */
+  start: Int32Array = new Int32Array(MAX_SEGMENTS);
+  /** …the bytes from there to its value… */
+  keyLen = new Int32Array(MAX_SEGMENTS);
+  /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object). */
+  key = new Uint8Array(MAX_SEGMENTS);
+  flags = new Uint8Array(MAX_SEGMENTS);
+  n = 0;
+  private view: DataView = new DataView(new ArrayBuffer(0));
+  private viewOf: Buffer | null = null;
+
+  /** Takes `b[s, e)` as the shape's line. */
+  keep(b: Buffer, s: number, e: number): void {
+    this.buf = b;
+    this.off = s;
+    this.len = e - s;
+  }
+
+  /** Takes `starts` as the member starts; returns the ones it had. */
+  swapStarts(starts: Int32Array): Int32Array {
+    const old = this.start;
+    this.start = starts;
+    return old;
+  }
+
+  /** A view of the line's buffer. */
+  viewOfBuf(): DataView {
+    const b = this.buf!;
+    if (b !== this.viewOf) {
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      this.viewOf = b;
+    }
+    return this.view;
+  }
+}
+
 /**
  * Scans event lines. One scanner per reader: it interns the strings it produces (names, categories, hashes,
  * pids), so repeated values cost no allocation.
@@ -376,108 +419,114 @@ export class DfScanner {
 
   /**
    * Scans the event object in `b[s, e)` (the line with surrounding whitespace already trimmed; a trailing `,` is
-   * allowed) into `r`. Returns false when the line must go through `JSON.parse` instead.
+   * allowed). Returns the record of its values — the scanner's own, valid until the next call; read it, do not change
+   * it — or null when the line must go through `JSON.parse` instead.
    *
-   * Lines written by one tracer mostly repeat the previous line's keys in the same order, and most values too. When
-   * `r` still holds what this scanner put there for the previous line, the line is first read against that line's
-   * shape (`again`): a member whose bytes (key, value and the separators up to the next key) equal the previous
-   * line's leaves its field as it is; a member with the same key and another value is read and assigned. Any other
-   * difference (another key, another nesting, a duplicate key in the shape) sends the line through the general scan.
+   * Lines written by one tracer mostly repeat the keys of a recent line in the same order, and most values too (in
+   * DFTracer's own traces, events alternate with the metadata lines that name their files). The scanner keeps the
+   * shapes of the last two lines of different shapes, each with the record of its values, and first reads a line
+   * against them (`again`): a member whose bytes (key, value and the separators up to the next key) equal those of the
+   * shape's line keeps its field; a member with the same key and another value is read and assigned once the whole
+   * line is known to have the shape. Any other difference (another key, another nesting) sends the line through the
+   * general scan, which records its shape in place of the one used less recently. A line with a repeated key is never
+   * used as a shape (its first value would be kept where the last one counts).
+   *
+   * The bytes of a shape's line are not copied: the caller must not change bytes it has handed to `scan` (the reader's
+   * line splitter never reuses a buffer it has handed out).
    */
-  scan(b: Buffer, s: number, e: number, r: DfRecord): boolean {
-    if (b[s] !== 123) return false;
-    if (this.shaped && r.stamp === this.stamp && this.again(b, s, e, r)) {
-      this.keep(b, s, e, this.nextStart);
-      this.reused++;
-      return true;
+  scan(b: Buffer, s: number, e: number): DfRecord | null {
+    if (b[s] !== 123) return null;
+    const first = this.alternating ? 1 - this.last : this.last;
+    for (let t = 0; t < 2; t++) {
+      const x = t === 0 ? first : 1 - first;
+      const sh = this.shapes[x];
+      if (sh.ok && this.again(sh, b, s, e)) {
+        sh.keep(b, s, e);
+        this.next = sh.swapStarts(this.next);
+        this.use(x);
+        this.reused++;
+        return sh.rec;
+      }
     }
+    // the general scan, recording the line's shape in place of the one used less recently
+    const x = 1 - this.last;
+    const sh = this.shapes[x];
+    const r = sh.rec;
+    sh.ok = false;
     r.reset();
+    this.rec = sh;
     this.pos = s + 1;
     this.lineStart = s;
-    this.segN = 0;
+    sh.n = 0;
     this.seen = 0;
     this.seenArgs = 0;
     this.recording = true;
-    this.shaped = false;
-    if (!this.object(b, e, r, false)) return false;
+    if (!this.object(b, e, r, false)) return null;
     // after the object: optional whitespace and one optional trailing comma, then the end
     this.skipWs(b, e);
     if (this.pos < e && b[this.pos] === 44) this.pos++;
-    if (this.pos !== e) return false;
-    if (this.recording && this.segN > 0) {
-      this.keep(b, s, e, this.segStart);
-      this.shaped = true;
-      r.stamp = this.stamp = nextStamp();
+    if (this.pos !== e) return null;
+    if (this.recording && sh.n > 0) {
+      sh.keep(b, s, e);
+      sh.ok = true;
     }
-    return true;
+    this.use(x);
+    return r;
   }
 
-  // ---- the previous line's shape ----
+  // ---- the shapes of recent lines ----
 
-  /** Lines read against the previous line's shape so far. */
+  /** Lines read against a recent line's shape so far. */
   reused = 0;
 
-  /** The previous line may guide the next (`scan` recorded it completely, without duplicate keys). */
-  private shaped = false;
-  /** Stamp of the record that holds the previous line's values. */
-  private stamp = 0;
-  /** The previous line: `prevBuf[prevOff, prevOff + prevLen)`. */
-  private prevBuf: Buffer | null = null;
-  private prevOff = 0;
-  private prevLen = 0;
-  /** Views of the buffers `again` read last (the lines of one chunk share one). */
+  private shapes = [new Shape(), new Shape()];
+  /** The shape the last line used, and whether it differs from the one the line before used. */
+  private last = 0;
+  private alternating = false;
+  /** Member starts of the line being read against a shape (swapped with the shape's own when it matches). */
+  private next: Int32Array = new Int32Array(MAX_SEGMENTS);
+  /** A view of the buffer `again` read last (the lines of one chunk share it). */
   private view: DataView = new DataView(new ArrayBuffer(0));
   private viewOf: Buffer | null = null;
-  private prevView: DataView = this.view;
-  private prevViewOf: Buffer | null = null;
-  /** Per member of the previous line (both levels, in order): where it starts (its key's quote, relative to the line)… */
-  private segStart: Int32Array = new Int32Array(MAX_SEGMENTS);
-  /** …the bytes from there to its value… */
-  private segKeyLen = new Int32Array(MAX_SEGMENTS);
-  /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object). */
-  private segK = new Uint8Array(MAX_SEGMENTS);
-  private segFlags = new Uint8Array(MAX_SEGMENTS);
-  private segN = 0;
-  /** The same starts in the line being read against the shape. */
-  private nextStart: Int32Array = new Int32Array(MAX_SEGMENTS);
+  // the members whose values differ from the shape's line, read and assigned once the line is known to fit
+  private chSeg = new Int32Array(MAX_SEGMENTS);
+  private chKind = new Uint8Array(MAX_SEGMENTS);
+  private chHigh = new Uint8Array(MAX_SEGMENTS);
+  private chStart = new Int32Array(MAX_SEGMENTS);
+  private chEnd = new Int32Array(MAX_SEGMENTS);
+  private chNum = new Float64Array(MAX_SEGMENTS);
   // recording during the general scan
+  private rec: Shape = this.shapes[0];
   private lineStart = 0;
   private recording = false;
   /** fields seen so far (bit K), at the top level and inside `args`: a repeated field makes the shape unusable */
   private seen = 0;
   private seenArgs = 0;
 
-  /**
-   * Takes `b[s, e)` as the previous line, with member starts `starts`. The bytes are not copied: the caller must not
-   * change them before the next `scan` (the reader's line splitter never reuses a buffer it has handed out).
-   */
-  private keep(b: Buffer, s: number, e: number, starts: Int32Array): void {
-    this.prevBuf = b;
-    this.prevOff = s;
-    this.prevLen = e - s;
-    if (starts !== this.segStart) {
-      this.nextStart = this.segStart;
-      this.segStart = starts;
-    }
+  private use(x: number): void {
+    this.alternating = x !== this.last;
+    this.last = x;
   }
 
   /** Records the member whose key starts at `pos` (general scan). */
   private beginMember(): void {
-    const n = this.segN;
+    const sh = this.rec;
+    const n = sh.n;
     if (n === MAX_SEGMENTS) {
       this.recording = false;
       return;
     }
-    this.segStart[n] = this.pos - this.lineStart;
-    this.segN = n + 1;
+    sh.start[n] = this.pos - this.lineStart;
+    sh.n = n + 1;
   }
 
   /** Completes the member begun last: its value starts at `pos`. */
   private endKey(k: K, inArgs: boolean): void {
-    const n = this.segN - 1;
-    this.segKeyLen[n] = this.pos - this.lineStart - this.segStart[n];
-    this.segK[n] = k;
-    this.segFlags[n] = (inArgs ? 1 : 0) | (k === K.ARGS && !inArgs ? 2 : 0);
+    const sh = this.rec;
+    const n = sh.n - 1;
+    sh.keyLen[n] = this.pos - this.lineStart - sh.start[n];
+    sh.key[n] = k;
+    sh.flags[n] = (inArgs ? 1 : 0) | (k === K.ARGS && !inArgs ? 2 : 0);
     if (k !== K.OTHER) {
       const bit = 1 << k;
       if (inArgs) {
@@ -491,41 +540,37 @@ export class DfScanner {
   }
 
   /**
-   * Reads `b[s, e)` against the previous line's shape into `r` (which holds the previous line's values). Returns
-   * false, with `r` partly updated, when the line has another shape; the caller then scans it from scratch.
+   * Reads `b[s, e)` against the shape `sh` into its record (which holds the values of the shape's line). Returns false,
+   * with the record untouched, when the line has another shape.
    */
-  private again(b: Buffer, s: number, e: number, r: DfRecord): boolean {
+  private again(sh: Shape, b: Buffer, s: number, e: number): boolean {
     if (b !== this.viewOf) {
       this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
       this.viewOf = b;
     }
     const bv = this.view;
-    if (this.prevBuf !== this.prevViewOf) {
-      const p = this.prevBuf!;
-      this.prevView = p === b ? bv : new DataView(p.buffer, p.byteOffset, p.byteLength);
-      this.prevViewOf = p;
-    }
-    const pv = this.prevView;
-    const po = this.prevOff;
-    const starts = this.segStart;
-    const next = this.nextStart;
-    const n = this.segN;
-    const prevLen = this.prevLen;
+    const pv = sh.buf === b ? bv : sh.viewOfBuf();
+    const po = sh.off;
+    const starts = sh.start;
+    const next = this.next;
+    const n = sh.n;
+    const prevLen = sh.len;
+    let changes = 0;
     let j = 0; // the first member not known equal yet
-    let i = s; // where the line and the previous line are compared from…
-    let a = 0; // …and the same place in the previous line
+    let i = s; // where the line and the shape's line are compared from…
+    let a = 0; // …and the same place in the shape's line
     for (;;) {
       // the longest equal run from here, four bytes at a time
       const lim = Math.min(prevLen - a, e - i);
       let k = 0;
       while (k + 4 <= lim && bv.getInt32(i + k, true) === pv.getInt32(po + a + k, true)) k += 4;
       while (k < lim && bv.getUint8(i + k) === pv.getUint8(po + a + k)) k++;
-      const shift = i - a - s; // previous-line offset + shift = offset in this line
+      const shift = i - a - s; // shape-line offset + shift = offset in this line
       if (k === lim) {
         // equal to the end of one of the two lines: the same line only if both end here
         if (prevLen - a !== e - i) return false;
         for (; j < n; j++) next[j] = starts[j] + shift;
-        return true;
+        break;
       }
       const m = a + k;
       // members that end before the first difference are unchanged
@@ -534,17 +579,24 @@ export class DfScanner {
         j++;
       }
       const at = starts[j];
-      const kl = this.segKeyLen[j];
-      const fl = this.segFlags[j];
+      const kl = sh.keyLen[j];
+      const fl = sh.flags[j];
       // a difference before the first key, in a key, or in the `args` member itself: another shape
       if (m < at + kl || (fl & 2) !== 0) return false;
       next[j] = at + shift;
       this.pos = at + shift + s + kl;
       if (!this.readScalar(b, e)) return false;
-      const key = this.segK[j] as K;
-      const inArgs = (fl & 1) !== 0;
-      if (key !== K.OTHER) this.assign(b, r, key, inArgs);
+      if (sh.key[j] !== K.OTHER) {
+        this.chSeg[changes] = j;
+        this.chKind[changes] = this.tokKind;
+        this.chHigh[changes] = this.tokHigh ? 1 : 0;
+        this.chStart[changes] = this.tokStart;
+        this.chEnd[changes] = this.tokEnd;
+        this.chNum[changes] = this.tokNum;
+        changes++;
+      }
       // separators up to the next key, which must be at the level the shape has there
+      const inArgs = (fl & 1) !== 0;
       i = this.pos;
       while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
       if (i >= e) return false;
@@ -560,16 +612,27 @@ export class DfScanner {
         // the end of the event: optional whitespace, one optional comma, the end of the line
         while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
         if (i < e && b[i] === 44) i++;
-        return i === e && j === n - 1;
+        if (i !== e || j !== n - 1) return false;
+        break;
       }
       if (c !== 44) return false;
       while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
       j++;
-      if (j === n || i >= e || b[i] !== 34 || ((this.segFlags[j] & 1) !== 0) !== level) return false;
+      if (j === n || i >= e || b[i] !== 34 || ((sh.flags[j] & 1) !== 0) !== level) return false;
       a = starts[j];
     }
+    // the line has the shape: assign what changed
+    for (let c = 0; c < changes; c++) {
+      const seg = this.chSeg[c];
+      this.tokKind = this.chKind[c];
+      this.tokHigh = this.chHigh[c] === 1;
+      this.tokStart = this.chStart[c];
+      this.tokEnd = this.chEnd[c];
+      this.tokNum = this.chNum[c];
+      this.assign(b, sh.rec, sh.key[seg] as K, (sh.flags[seg] & 1) !== 0);
+    }
+    return true;
   }
-
 
   /** Scans members after `{` up to and including `}`. Whitespace is skipped only where there is some. */
   private object(b: Buffer, end: number, r: DfRecord, inArgs: boolean): boolean {
@@ -682,13 +745,6 @@ export class DfScanner {
         break;
     }
   }
-}
-
-let stamps = 0;
-/** A stamp no other scan has given a record (scanners may share records). */
-function nextStamp(): number {
-  stamps = (stamps % 0x3fffffff) + 1;
-  return stamps;
 }
 
 /** Members of one line a shape holds at most (a longer line is always scanned from scratch). */

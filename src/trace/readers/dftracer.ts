@@ -360,7 +360,8 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     while (s < e && (buf[s] === 32 || buf[s] === 9 || buf[s] === 13)) s++;
     while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9 || buf[e - 1] === 13)) e--;
     if (s === e) return;
-    if (scanner !== null && buf[s] === 123 && scanner.scan(buf, s, e, rec)) handle(rec, lineNo);
+    const scanned = scanner !== null && buf[s] === 123 ? scanner.scan(buf, s, e) : null;
+    if (scanned !== null) handle(scanned, lineNo);
     else parseLine(buf.toString('utf8', s, e), lineNo);
   }, opts.limits?.maxLineBytes);
   return stats;
