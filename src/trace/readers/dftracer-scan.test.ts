@@ -162,8 +162,8 @@ test('fuzzed lines: whenever the scanner accepts a line, it yields exactly what 
 test('lines read against recent lines: every accepted line of a run yields exactly what JSON.parse yields', () => {
   // Runs of lines as a tracer writes them: two kinds of line (events, metadata), each line of a kind repeating the
   // members of the kind's line before or changing some values, and now and then a key, the nesting, the spacing or a
-  // byte (damage); the kinds follow each other in any order (runs, alternation). One scanner reads the whole run, so
-  // a line is read against a recent line's shape whenever it can be.
+  // byte (damage); the kinds follow each other in any order (runs, alternation). One scanner reads all the runs, so
+  // a line is read against a recent line's shape whenever it can be, shapes of earlier runs included.
   const num = fc.oneof(fc.integer({ min: -1000, max: 100000 }).map(String), fc.constantFrom('0', '-0', '1727387307981693', '9007199254740993', '1.5', '2e3'));
   const str = fc.oneof(
     fc.constantFrom('"X"', '"M"', '"write"', '"read"', '"POSIX"', '"/a/b.dat"', '""', '"12"', '"\u00e9t\u00e9"'),
@@ -230,7 +230,7 @@ test('lines read against recent lines: every accepted line of a run yields exact
   assert.ok(sc.reused > 4000, `read against a recent line ${sc.reused}`);
 });
 
-test('events between metadata lines are read against the event before; a repeated key is never a shape', () => {
+test('events between metadata lines, and open / writes / close cycles, are read against the line of their kind', () => {
   const sc = new DfScanner();
   const scan = (l: string) => {
     const b = Buffer.from(l);
@@ -241,9 +241,17 @@ test('events between metadata lines are read against the event before; a repeate
   const event = (id: number, fh: number, size: number) => `{"id":${id},"name":"read","cat":"POSIX","pid":7,"ts":${1000 + id},"dur":2,"ph":"X","args":{"fhash":${fh},"fd":3,"size":${size}}}`;
   const meta = (id: number, fh: number) => `{"id":${id},"name":"FH","cat":"dftracer","pid":7,"ph":"M","args":{"name":"/d/f${fh}","value":${fh}}}`;
   const lines = [event(1, 10, 5), meta(2, 11), event(3, 11, 6), meta(4, 12), event(5, 12, 6), event(6, 12, 7), event(7, 12, 7), meta(8, 13), event(9, 13, 8)];
+  // three kinds in a cycle, the last two differing only late in `args`
+  const call = (id: number, name: string, args: string) => `{"id":${id},"name":"${name}","cat":"POSIX","pid":7,"ts":${2000 + id},"dur":1,"ph":"X","args":{"fhash":5,${args}}}`;
+  for (let c = 0; c < 3; c++) {
+    const id = 100 + 10 * c;
+    lines.push(call(id, 'open64', `"flags":2,"ret":${3 + c}`));
+    for (let w = 1; w <= 4; w++) lines.push(call(id + w, 'write', `"fd":${3 + c},"count":${w},"ret":${w}`));
+    lines.push(call(id + 5, 'close', `"fd":${3 + c},"ret":0`));
+  }
   for (const l of lines) assert.deepEqual(scan(l), fields(reference(l) as DfRecord), l);
-  // every line after the first of each kind was read against a recent line of its kind
-  assert.equal(sc.reused, lines.length - 2);
+  // every line after the first of each of the five kinds was read against a line of its kind
+  assert.equal(sc.reused, lines.length - 5);
   // a line with a repeated field: its last value counts, and it guides no line after it
   const dup = '{"name":"read","ts":1,"args":{"size":1,"size":2}}';
   assert.equal(scan(dup).size, 2);

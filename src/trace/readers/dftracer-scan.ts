@@ -230,6 +230,8 @@ class Shape {
   readonly rec = new DfRecord();
   /** The shape may guide other lines (its line was recorded completely, without a repeated field). */
   ok = false;
+  /** The shape of the line that followed a line of this shape last time (the first one tried after it). */
+  follow: Shape | null = null;
   /** The line: `buf[off, off + len)`. */
   buf: Buffer | null = null;
   off = 0;
@@ -422,35 +424,30 @@ export class DfScanner {
    * allowed). Returns the record of its values — the scanner's own, valid until the next call; read it, do not change
    * it — or null when the line must go through `JSON.parse` instead.
    *
-   * Lines written by one tracer mostly repeat the keys of a recent line in the same order, and most values too (in
-   * DFTracer's own traces, events alternate with the metadata lines that name their files). The scanner keeps the
-   * shapes of the last two lines of different shapes, each with the record of its values, and first reads a line
-   * against them (`again`): a member whose bytes (key, value and the separators up to the next key) equal those of the
-   * shape's line keeps its field; a member with the same key and another value is read and assigned once the whole
-   * line is known to have the shape. Any other difference (another key, another nesting) sends the line through the
-   * general scan, which records its shape in place of the one used less recently. A line with a repeated key is never
-   * used as a shape (its first value would be kept where the last one counts).
+   * Lines written by one tracer mostly repeat the keys of a recent line in the same order, and most values too (an
+   * open, many writes, a close; in DFTracer's own traces, events after the metadata lines that name their files). The
+   * scanner keeps the shapes of the last `SHAPES` lines of different shapes, each with the record of its values, and
+   * first reads a line against them (`again`): a member whose bytes (key, value and the separators up to the next key)
+   * equal those of the shape's line keeps its field; a member with the same key and another value is read and
+   * assigned once the whole line is known to have the shape. Any other difference (another key, another nesting) sends
+   * the line through the general scan, which records its shape in place of the one used least recently. A line with a
+   * repeated key is never used as a shape (its first value would be kept where the last one counts).
    *
    * The bytes of a shape's line are not copied: the caller must not change bytes it has handed to `scan` (the reader's
    * line splitter never reuses a buffer it has handed out).
    */
   scan(b: Buffer, s: number, e: number): DfRecord | null {
     if (b[s] !== 123) return null;
-    const first = this.alternating ? 1 - this.last : this.last;
-    for (let t = 0; t < 2; t++) {
-      const x = t === 0 ? first : 1 - first;
-      const sh = this.shapes[x];
-      if (sh.ok && this.again(sh, b, s, e)) {
-        sh.keep(b, s, e);
-        this.next = sh.swapStarts(this.next);
-        this.use(x);
-        this.reused++;
-        return sh.rec;
-      }
+    // first the shape that followed the last line's shape last time, then the others, most recently used first
+    const mru = this.mru;
+    const guess = mru[0].follow;
+    if (guess !== null && guess.ok && this.again(guess, b, s, e)) return this.fits(guess, b, s, e);
+    for (let t = 0; t < mru.length; t++) {
+      const sh = mru[t];
+      if (sh !== guess && sh.ok && this.again(sh, b, s, e)) return this.fits(sh, b, s, e);
     }
-    // the general scan, recording the line's shape in place of the one used less recently
-    const x = 1 - this.last;
-    const sh = this.shapes[x];
+    // the general scan, recording the line's shape in place of the one used least recently
+    const sh = mru[mru.length - 1];
     const r = sh.rec;
     sh.ok = false;
     r.reset();
@@ -470,8 +467,17 @@ export class DfScanner {
       sh.keep(b, s, e);
       sh.ok = true;
     }
-    this.use(x);
+    this.use(sh);
     return r;
+  }
+
+  /** The line `b[s, e)` fitted `sh`: it becomes the shape's line. */
+  private fits(sh: Shape, b: Buffer, s: number, e: number): DfRecord {
+    sh.keep(b, s, e);
+    this.next = sh.swapStarts(this.next);
+    this.use(sh);
+    this.reused++;
+    return sh.rec;
   }
 
   // ---- the shapes of recent lines ----
@@ -479,10 +485,8 @@ export class DfScanner {
   /** Lines read against a recent line's shape so far. */
   reused = 0;
 
-  private shapes = [new Shape(), new Shape()];
-  /** The shape the last line used, and whether it differs from the one the line before used. */
-  private last = 0;
-  private alternating = false;
+  /** The shapes, most recently used first. */
+  private mru = Array.from({ length: SHAPES }, () => new Shape());
   /** Member starts of the line being read against a shape (swapped with the shape's own when it matches). */
   private next: Int32Array = new Int32Array(MAX_SEGMENTS);
   /** A view of the buffer `again` read last (the lines of one chunk share it). */
@@ -496,16 +500,20 @@ export class DfScanner {
   private chEnd = new Int32Array(MAX_SEGMENTS);
   private chNum = new Float64Array(MAX_SEGMENTS);
   // recording during the general scan
-  private rec: Shape = this.shapes[0];
+  private rec: Shape = this.mru[0];
   private lineStart = 0;
   private recording = false;
   /** fields seen so far (bit K), at the top level and inside `args`: a repeated field makes the shape unusable */
   private seen = 0;
   private seenArgs = 0;
 
-  private use(x: number): void {
-    this.alternating = x !== this.last;
-    this.last = x;
+  /** `sh` is the shape of the line just read: it follows the last line's shape, and is now the most recent. */
+  private use(sh: Shape): void {
+    const mru = this.mru;
+    mru[0].follow = sh;
+    let i = mru.indexOf(sh);
+    for (; i > 0; i--) mru[i] = mru[i - 1];
+    mru[0] = sh;
   }
 
   /** Records the member whose key starts at `pos` (general scan). */
@@ -746,6 +754,13 @@ export class DfScanner {
     }
   }
 }
+
+/**
+ * Shapes a scanner keeps. Tracers write a few kinds of line in patterns (open, many reads or writes, close; an event
+ * after the metadata line that names its file): a line is tried against the shape that followed its predecessor's
+ * shape last time, then against the others (a try that fails mostly stops at the first key that differs).
+ */
+const SHAPES = 4;
 
 /** Members of one line a shape holds at most (a longer line is always scanned from scratch). */
 const MAX_SEGMENTS = 64;
