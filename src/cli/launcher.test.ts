@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../testing/corpus.js';
+import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 
 // bin/iolens.cjs runs a command from its bundle with a V8 code cache (npm run build makes both), and falls back to
 // the compiled tree. These tests run the built package as a user would.
@@ -103,6 +103,35 @@ test('a bundle older than the compiled tree is not used; a code cache older than
     const r = run(join(dir, 'bin', 'iolens.cjs'), ['parse', SAMPLE]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, run(LAUNCHER, ['parse', SAMPLE]).stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the optional libraries (zod, yaml, hyparquet) are loaded only by the runs that use them', () => {
+  // A preload script records every bundled library the launcher's bundles require, and prints the list at exit.
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-vendor-'));
+  try {
+    const hook = join(dir, 'hook.cjs');
+    const rules = join(dir, 'rules.yaml');
+    writeFileSync(
+      hook,
+      `const M = require('node:module'); const seen = new Set(); const load = M._load;
+       M._load = function (req, ...rest) { const m = /vendor\\/([a-z-]+)\\.cjs$/.exec(req); if (m) seen.add(m[1]); return load.call(this, req, ...rest); };
+       process.on('exit', () => process.stderr.write('VENDOR ' + [...seen].sort().join(',') + '\\n'));`,
+    );
+    writeFileSync(rules, 'rules: []\n');
+    const trace = join(SHARED, 'traces', 'dftracer', 'legacy-string-fields', 'dftracer-test.pfw');
+    const vendors = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--require', hook, LAUNCHER, ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      return /VENDOR (.*)/.exec(r.stderr)![1];
+    };
+    assert.equal(vendors(['report', SAMPLE]), '');
+    assert.equal(vendors(['parse', SAMPLE]), '');
+    assert.equal(vendors(['trace', trace]), '');
+    // the hook sees them when a run needs them
+    assert.equal(vendors(['trace', trace, '--rules', rules]), 'yaml,zod');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

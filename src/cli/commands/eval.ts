@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { FdSink } from '../../util/output.js';
-import { ConfigError, parseConfig } from '../../config/load.js';
-import type { ReportConfig } from '../../config/defaults.js';
+import { readConfigFile } from '../config-file.js';
 import { evaluateDirectory, formatEvaluation } from '../../eval/evaluate.js';
 import { evaluateLab, formatLabEvaluation, isLabDirectory } from '../../eval/lab.js';
 
@@ -19,15 +18,6 @@ interface EvalFlags {
 
 /** The directories evaluated when none is named: the shared generated logs and the lab, those present. */
 const DEFAULT_DIRS = [join('..', 'shared', 'darshan-logs', 'generated'), 'lab'];
-
-function readConfig(file: string): ReportConfig {
-  try {
-    return parseConfig(readFileSync(file, 'utf8'), file);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UserError(err.message);
-    throw new UserError(`--config ${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-}
 
 const evalCommand: CommandModule = {
   name: 'eval',
@@ -44,12 +34,12 @@ const evalCommand: CommandModule = {
       .option('--no-held-out', 'lab: skip the leave-one-family-out tuning (shipped thresholds only)')
       .option('--all-runs', 'lab: list every run, not only those with a miss or a false alarm')
       .option('--strict', 'exit with status 3 when a label is missed or a HIGH false alarm is raised')
-      .action((dirs: string[], flags: EvalFlags) => {
+      .action(async (dirs: string[], flags: EvalFlags) => {
         const named = dirs.length > 0;
         const chosen = named ? dirs : DEFAULT_DIRS.filter((d) => existsSync(join(d, 'MANIFEST.md')) || isLabDirectory(d));
         if (!chosen.length) throw new UserError(`no labelled logs here: name a directory with MANIFEST.md or MANIFEST.json (default: ${DEFAULT_DIRS.join(', ')})`);
         for (const d of chosen) if (!existsSync(join(d, 'MANIFEST.md')) && !isLabDirectory(d)) throw new UserError(`${d}: no MANIFEST.md or MANIFEST.json there`);
-        const config = flags.config ? readConfig(flags.config) : undefined;
+        const config = flags.config ? await readConfigFile(flags.config) : undefined;
         const out = new FdSink(1);
         const json: unknown[] = [];
         let failed = false;
