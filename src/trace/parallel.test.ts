@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeTrace } from './analyze.js';
+import { PARALLEL_MIN_BYTES, workersPayOff } from './parallel.js';
 
 const opts = { top: 0 };
 
@@ -25,3 +26,19 @@ for (const path of ['../shared/traces/recorder/flash_sedov3d_hdf5-ranks0-3', '..
     assert.deepEqual(r2.insights.map((f) => [f.code, f.level, f.details.length]), r1.insights.map((f) => [f.code, f.level, f.details.length]));
   });
 }
+
+test('worker threads by default: DFTracer from two cores and 8 MiB, Recorder from three cores and 12 MiB, never one part', () => {
+  const MiB = 2 ** 20;
+  assert.equal(PARALLEL_MIN_BYTES, 48 * MiB);
+  const table: [format: 'dftracer' | 'recorder', parts: number, bytes: number, cores: number, expected: boolean][] = [
+    ['dftracer', 8, 55 * MiB, 2, true],
+    ['dftracer', 8, 55 * MiB, 1, false],
+    ['dftracer', 8, 7 * MiB, 16, false],
+    ['dftracer', 1, 900 * MiB, 16, false],
+    ['recorder', 16, 40 * MiB, 2, false],
+    ['recorder', 16, 40 * MiB, 3, true],
+    ['recorder', 16, 11 * MiB, 16, false],
+    ['recorder', 1, 400 * MiB, 16, false],
+  ];
+  for (const [format, parts, bytes, cores, expected] of table) assert.equal(workersPayOff(format, parts, bytes, cores), expected, `${format} ${parts} ${bytes} ${cores}`);
+});

@@ -87,15 +87,26 @@ function units(src: TraceSource): { units: WorkUnit[]; weights: number[]; warnin
   return null;
 }
 
-/** True when the input is large enough for worker threads to pay off. */
-export function shouldUseWorkers(src: TraceSource): boolean {
-  if (availableParallelism() < 2) return false;
-  // JSON decoding is CPU-bound: split DFTracer inputs sooner than binary ones
-  if (src.format === 'dftracer') return src.files.length >= 2 && src.files.reduce((a, f) => a + size(f), 0) >= PARALLEL_MIN_BYTES / 6;
+/**
+ * Whether worker threads pay off for an input of `parts` files (DFTracer) or per-rank files (Recorder) holding `bytes`
+ * on disk, on `cores` cores. DFTracer: from two cores and 8 MiB (a JSON line costs ~1 µs to read: two workers read
+ * 5 M events in 2.8 s against 3.2 s on one thread, BENCHMARKS.md). Recorder: from three cores and 12 MiB (an event
+ * costs ~0.1 µs to decode; on two cores two workers, each starting cold and merged afterwards, took longer than one
+ * thread at every size measured: 5 M events 0.84 against 0.64 s, 30 M 4.8 against 3.2 s).
+ */
+export function workersPayOff(format: 'dftracer' | 'recorder', parts: number, bytes: number, cores: number): boolean {
+  if (parts < 2) return false;
+  if (format === 'dftracer') return cores >= 2 && bytes >= PARALLEL_MIN_BYTES / 6;
+  return cores >= 3 && bytes >= PARALLEL_MIN_BYTES / 4;
+}
+
+/** True when the input is large enough for worker threads to pay off on this machine (`workersPayOff`). */
+export function shouldUseWorkers(src: TraceSource, cores = availableParallelism()): boolean {
+  if (src.format === 'dftracer') return workersPayOff('dftracer', src.files.length, src.files.reduce((a, f) => a + size(f), 0), cores);
   if (src.format === 'recorder') {
     try {
       const { present, meta } = recorderRanks(src.dir);
-      return meta.layout === 'per-rank' && present.length >= 2 && present.reduce((a, r) => a + size(join(src.dir, `${r}.ts`)), 0) >= PARALLEL_MIN_BYTES / 4;
+      return meta.layout === 'per-rank' && workersPayOff('recorder', present.length, present.reduce((a, r) => a + size(join(src.dir, `${r}.ts`)), 0), cores);
     } catch {
       return false;
     }
