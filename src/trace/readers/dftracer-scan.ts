@@ -5,8 +5,8 @@
  * derived from `JSON.parse` of the same line (`fillFromObject` is that derivation). Anything else (escapes, `null`,
  * `true`/`false`, arrays, deeper nesting, malformed JSON, non-ASCII whitespace) makes `scan` return false, and the
  * caller falls back to `JSON.parse` of the line, which also produces the error messages for malformed lines.
- * Consecutive lines of one tracer mostly share their keys and most values: a line is first compared with the previous
- * one, member by member, and only the members that differ are read (`DfScanner.scan`).
+ * Lines of one tracer mostly repeat the keys and most values of an earlier line of the same kind: a line is first
+ * compared with a recent line of its shape, and only the members that differ are read (`DfScanner.scan`).
  */
 
 /** The fields of one event line the DFTracer reader uses, with `JSON.parse` semantics. */
@@ -764,7 +764,6 @@ const SHAPES = 4;
 
 /** Members of one line a shape holds at most (a longer line is always scanned from scratch). */
 const MAX_SEGMENTS = 64;
-
 
 function sameBytes(a: Uint8Array, b: Uint8Array, s: number, e: number): boolean {
   if (a.length !== e - s) return false;
