@@ -138,10 +138,8 @@ test('a fixed granularity never coarsens; too many windows is an input error', (
   assert.throws(() => handCube([ev(0), ev(1e6)], { fixedBase: 1 }), (e: unknown) => e instanceof TraceInputError && /choose a coarser one/.test(e.message));
 });
 
-test('mergeCubes: cubes built with their own dictionaries merge into the cube of all the calls', () => {
-  const whole = handCube(EVENTS, { fixedBase: 1 });
-  // split by process, as worker threads split by rank: each part has its own dictionaries
-  const parts = ['0', '1'].map((p) => handCube(EVENTS.filter((e) => e.proc === p), { fixedBase: 1 }));
+/** Merges cubes built with their own dictionaries into one over new global dictionaries, as the workers' cubes are. */
+function mergeOwn(parts: ReturnType<typeof handCube>[]): { merged: CubeData; global: TraceDicts } {
   const global = new TraceDicts();
   const merged = mergeCubes(
     parts.map(({ cube, dicts }) => ({
@@ -151,6 +149,14 @@ test('mergeCubes: cubes built with their own dictionaries merge into the cube of
       funcMap: Int32Array.from(dicts.funcs.values, (f) => global.funcs.id(f)),
     })),
   );
+  return { merged, global };
+}
+
+test('mergeCubes: cubes built with their own dictionaries merge into the cube of all the calls', () => {
+  const whole = handCube(EVENTS, { fixedBase: 1 });
+  // split by process, as worker threads split by rank: each part has its own dictionaries
+  const parts = ['0', '1'].map((p) => handCube(EVENTS.filter((e) => e.proc === p), { fixedBase: 1 }));
+  const { merged, global } = mergeOwn(parts);
   assert.equal(merged.events, whole.cube.events);
   assert.equal(merged.minStart, whole.cube.minStart);
   assert.equal(merged.maxEnd, whole.cube.maxEnd);
@@ -168,15 +174,7 @@ test('mergeCubes: parts that share pairs and windows, one with a finer base, add
   // split in time: the first two calls in one part, the rest (same pairs, one window shared) in a part of half-second
   // windows, which the merge brings to whole seconds (two of its cells fall into one)
   const parts = [handCube(EVENTS.slice(0, 2), { fixedBase: 1 }), handCube(EVENTS.slice(2), { fixedBase: 0.5 })];
-  const global = new TraceDicts();
-  const merged = mergeCubes(
-    parts.map(({ cube, dicts }) => ({
-      data: cube,
-      procMap: Int32Array.from(dicts.procs.values, (label, i) => global.proc(label, dicts.hosts.get(dicts.procHost[i]), dicts.apps.get(dicts.procApp[i]))),
-      fileMap: Int32Array.from(dicts.files.values, (f) => global.files.id(f)),
-      funcMap: Int32Array.from(dicts.funcs.values, (f) => global.funcs.id(f)),
-    })),
-  );
+  const { merged, global } = mergeOwn(parts);
   assert.equal(merged.base, 1);
   assert.equal(merged.cellPair.length, whole.cube.cellPair.length);
   for (const [p, f] of [['0', '/d/a'], ['1', '/d/a'], ['1', null]] as const) {

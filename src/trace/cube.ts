@@ -24,7 +24,7 @@ export const S_LAST = S_SMALL_READ + 5;
 export const STRIDE = S_SMALL_READ + 6;
 
 /** Most windows a user-given granularity may make: a mistaken one is refused instead of making millions of cells. */
-export const WIN_BIAS = 2 ** 17;
+export const MAX_FIXED_WINDOWS = 2 ** 17;
 /** Coarsen the base window when a trace spans more windows than this. */
 export const MAX_WINDOWS = 20000;
 /**
@@ -185,8 +185,8 @@ export class Cube {
             absWin = Math.floor(start / this.base);
             w = absWin - this.originWin;
           }
-        } else if (Math.max(this.maxWin, w) - Math.min(this.minWin, w) >= WIN_BIAS) {
-          throw new TraceInputError(`time granularity ${this.base} s gives more than ${WIN_BIAS} windows; choose a coarser one`);
+        } else if (Math.max(this.maxWin, w) - Math.min(this.minWin, w) >= MAX_FIXED_WINDOWS) {
+          throw new TraceInputError(`time granularity ${this.base} s gives more than ${MAX_FIXED_WINDOWS} windows; choose a coarser one`);
         }
         if (w < this.minWin) this.minWin = w;
         if (w > this.maxWin) this.maxWin = w;

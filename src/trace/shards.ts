@@ -4,7 +4,7 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { layerMask, type AnalyzeOptions, type BuiltCube, type CubeSource } from './analyze.js';
 import { defaultConfig } from '../config/defaults.js';
-import { Cube, MAX_WINDOWS, STRIDE, WIN_BIAS, type CubeData, type CubeOptions } from './cube.js';
+import { Cube, MAX_WINDOWS, STRIDE, MAX_FIXED_WINDOWS, type CubeData, type CubeOptions } from './cube.js';
 import { TraceInputError } from './errors.js';
 import { ChunkWriter, Layer, LAYER_COUNT, TraceDicts } from './model.js';
 import { dictData, mergeParts, type DictData } from './parallel.js';
@@ -358,7 +358,7 @@ function mergedBase(cubes: readonly CubeData[], fixed: boolean): number {
       hi = Math.max(hi, Math.floor((c.originWin + b) / ratio));
     }
     if (fixed) {
-      if (hi - lo >= WIN_BIAS) throw new TraceInputError(`time granularity ${base} s gives more than ${WIN_BIAS} windows; choose a coarser one`);
+      if (hi - lo >= MAX_FIXED_WINDOWS) throw new TraceInputError(`time granularity ${base} s gives more than ${MAX_FIXED_WINDOWS} windows; choose a coarser one`);
       return base;
     }
     if (!(hi - lo > MAX_WINDOWS)) return base;

@@ -171,8 +171,7 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
         } else if (name === 'HH') {
           hosts.set(v, s);
           lastHh = undefined;
-        }
-        else if (name === 'SH') strings.set(v, s);
+        } else if (name === 'SH') strings.set(v, s);
       }
       return;
     }
