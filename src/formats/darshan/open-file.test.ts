@@ -12,6 +12,7 @@ async function everything(log: () => DarshanLog, offThread: boolean | 'always' =
   try {
     const l = log();
     const modules: unknown[] = [];
+    let streamFailed = false;
     const outcome = (f: () => unknown) => {
       try {
         return f();
@@ -34,12 +35,15 @@ async function everything(log: () => DarshanLog, offThread: boolean | 'always' =
           streamed = Buffer.concat(parts);
         } catch (err) {
           streamed = [(err as Error).constructor.name, (err as Error).message];
+          streamFailed = true;
         }
         assert.deepEqual(streamed, whole, `${m.name} pieces`);
       }
       modules.push([m.name, Buffer.isBuffer(whole) ? whole.toString('base64') : whole]);
     }
-    return { header: l.header, job: l.job, names: l.names, fileBytes: l.fileBytes, slots: l.slots(), modules, inflated: l.inflatedBytes };
+    // The bytes inflated so far count toward the budget; once a streamed region has failed, how many pieces a thread
+    // inflated ahead of the failure depends on timing, so the count is compared only when every stream succeeded.
+    return { header: l.header, job: l.job, names: l.names, fileBytes: l.fileBytes, slots: l.slots(), modules, inflated: streamFailed ? 'after a failed stream' : l.inflatedBytes };
   } catch (err) {
     return [(err as Error).constructor.name, (err as Error).message];
   }

@@ -90,7 +90,10 @@ test('bytes handed to onLine are never changed afterwards (plain and gzip, lines
   try {
     // 5 MB of lines of varied length (some spanning the 1 MiB chunks), as .pfw and as .pfw.gz
     const parts: string[] = [];
-    for (let i = 0; parts.join('').length < 5 << 20; i++) parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
+    for (let i = 0, len = 0; len < 5 << 20; i++) {
+      parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
+      len += parts[i].length;
+    }
     const text = parts.join('');
     const plain = join(dir, 'a.pfw');
     const gz = join(dir, 'b.pfw.gz');
