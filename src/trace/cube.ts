@@ -321,7 +321,8 @@ export function mergeCubes(
     return localPair;
   });
   const most = parts.reduce((a, p) => a + p.data.cellPair.length, 0);
-  const cellMap = new IntPairMap(most);
+  // only cells that may meet others are indexed (none when the parts hold distinct pairs at one base)
+  const cellMap = new IntPairMap();
   const cellPair = new Int32Array(most);
   const cellWin = new Int32Array(most);
   const stats = new Float64Array(most * STRIDE);

@@ -1,3 +1,10 @@
+/** Slots of a table for `n` entries: a power of 2, at least twice `n` (so that it is at most half full). */
+function slotsFor(n: number): number {
+  let cap = 16;
+  while (cap < n * 2) cap <<= 1;
+  return cap;
+}
+
 /** Where the probe for the pair (lo, hi) of 32-bit integers starts in a table of `mask + 1` slots (a power of 2). */
 function home(lo: number, hi: number, mask: number): number {
   return (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & mask;
@@ -17,8 +24,7 @@ export class IdSlots {
   private readonly mask: number;
 
   constructor(n: number) {
-    let cap = 16;
-    while (cap < n * 2) cap <<= 1;
+    const cap = slotsFor(n);
     this.mask = cap - 1;
     this.lo = new Uint32Array(cap);
     this.hi = new Uint32Array(cap);
@@ -65,8 +71,7 @@ export class IntPairMap {
   size = 0;
 
   constructor(capacity = 1024) {
-    let cap = 16;
-    while (cap < capacity * 2) cap <<= 1;
+    const cap = slotsFor(capacity);
     this.mask = cap - 1;
     this.a = new Int32Array(cap);
     this.b = new Int32Array(cap);

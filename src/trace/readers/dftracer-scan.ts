@@ -224,6 +224,20 @@ interface InternEntry {
   str: string;
 }
 
+/** A `DataView` of the last buffer asked for (the lines of one chunk share their buffer). */
+class ViewCache {
+  private view: DataView = new DataView(new ArrayBuffer(0));
+  private of: Buffer | null = null;
+
+  get(b: Buffer): DataView {
+    if (b !== this.of) {
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      this.of = b;
+    }
+    return this.view;
+  }
+}
+
 /** The shape of a recent line: its bytes, where its members start, their fields, and the record of its values. */
 class Shape {
   /** The values of the shape's line (what `scan` returns for lines of this shape). */
@@ -244,8 +258,8 @@ class Shape {
   key = new Uint8Array(MAX_SEGMENTS);
   flags = new Uint8Array(MAX_SEGMENTS);
   n = 0;
-  private view: DataView = new DataView(new ArrayBuffer(0));
-  private viewOf: Buffer | null = null;
+  /** A view of the line's buffer (`again` reads it four bytes at a time). */
+  readonly view = new ViewCache();
 
   /** Takes `b[s, e)` as the shape's line. */
   keep(b: Buffer, s: number, e: number): void {
@@ -261,15 +275,6 @@ class Shape {
     return old;
   }
 
-  /** A view of the line's buffer. */
-  viewOfBuf(): DataView {
-    const b = this.buf!;
-    if (b !== this.viewOf) {
-      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      this.viewOf = b;
-    }
-    return this.view;
-  }
 }
 
 /**
@@ -410,13 +415,7 @@ export class DfScanner {
   }
 
   private skipWs(b: Buffer, end: number): void {
-    let i = this.pos;
-    while (i < end) {
-      const c = b[i];
-      if (c === 32 || c === 9 || c === 13 || c === 10) i++;
-      else break;
-    }
-    this.pos = i;
+    this.pos = afterWs(b, this.pos, end);
   }
 
   /**
@@ -431,27 +430,33 @@ export class DfScanner {
    * equal those of the shape's line keeps its field; a member with the same key and another value is read and
    * assigned once the whole line is known to have the shape. Any other difference (another key, another nesting) sends
    * the line through the general scan, which records its shape in place of the one used least recently. A line with a
-   * repeated key is never used as a shape (its first value would be kept where the last one counts).
+   * repeated key is never used as a shape (its first value would be kept where the last one counts), nor is a line
+   * longer than `MAX_SHAPE_LINE`; lines that keep fitting no shape are compared with the shapes only now and then.
    *
    * The bytes of a shape's line are not copied: the caller must not change bytes it has handed to `scan` (the reader's
    * line splitter never reuses a buffer it has handed out).
    */
   scan(b: Buffer, s: number, e: number): DfRecord | null {
     if (b[s] !== 123) return null;
-    // first the shape that followed the last line's shape last time, then the others, most recently used first
+    // first the shape that followed the last line's shape last time, then the others, most recently used first;
+    // after MISS_RUN lines in a row that fitted none, only every MISS_RUN-th line tries them (lines of ever new or
+    // rotating shapes would otherwise be compared with every shape before their general scan)
     const mru = this.mru;
-    const guess = mru[0].follow;
-    if (guess !== null && guess.ok && this.again(guess, b, s, e)) return this.fits(guess, b, s, e);
-    for (let t = 0; t < mru.length; t++) {
-      const sh = mru[t];
-      if (sh !== guess && sh.ok && this.again(sh, b, s, e)) return this.fits(sh, b, s, e);
+    if (this.misses < MISS_RUN || this.misses % MISS_RUN === 0) {
+      const guess = mru[0].follow;
+      if (guess !== null && guess.ok && this.tryShape(guess, b, s, e)) return this.fits(guess, b, s, e);
+      for (let t = 0; t < mru.length; t++) {
+        const sh = mru[t];
+        if (sh !== guess && sh.ok && this.tryShape(sh, b, s, e)) return this.fits(sh, b, s, e);
+      }
     }
+    this.misses++;
     // the general scan, recording the line's shape in place of the one used least recently
     const sh = mru[mru.length - 1];
     const r = sh.rec;
     sh.ok = false;
     r.reset();
-    this.rec = sh;
+    this.recorded = sh;
     this.pos = s + 1;
     this.lineStart = s;
     sh.n = 0;
@@ -463,7 +468,7 @@ export class DfScanner {
     this.skipWs(b, e);
     if (this.pos < e && b[this.pos] === 44) this.pos++;
     if (this.pos !== e) return null;
-    if (this.recording && sh.n > 0) {
+    if (this.recording && sh.n > 0 && e - s <= MAX_SHAPE_LINE) {
       sh.keep(b, s, e);
       sh.ok = true;
     }
@@ -471,8 +476,15 @@ export class DfScanner {
     return r;
   }
 
+  /** Compares the line with a shape (counted in `tries`). */
+  private tryShape(sh: Shape, b: Buffer, s: number, e: number): boolean {
+    this.tries++;
+    return this.again(sh, b, s, e);
+  }
+
   /** The line `b[s, e)` fitted `sh`: it becomes the shape's line. */
   private fits(sh: Shape, b: Buffer, s: number, e: number): DfRecord {
+    this.misses = 0;
     sh.keep(b, s, e);
     this.next = sh.swapStarts(this.next);
     this.use(sh);
@@ -482,16 +494,18 @@ export class DfScanner {
 
   // ---- the shapes of recent lines ----
 
-  /** Lines read against a recent line's shape so far. */
+  /** Lines read against a recent line's shape so far, and comparisons of a line with a shape. */
   reused = 0;
+  tries = 0;
+  /** Lines in a row that fitted no shape. */
+  private misses = 0;
 
   /** The shapes, most recently used first. */
   private mru = Array.from({ length: SHAPES }, () => new Shape());
   /** Member starts of the line being read against a shape (swapped with the shape's own when it matches). */
   private next: Int32Array = new Int32Array(MAX_SEGMENTS);
-  /** A view of the buffer `again` read last (the lines of one chunk share it). */
-  private view: DataView = new DataView(new ArrayBuffer(0));
-  private viewOf: Buffer | null = null;
+  /** A view of the line being read against a shape. */
+  private readonly view = new ViewCache();
   // the members whose values differ from the shape's line, read and assigned once the line is known to fit
   private chSeg = new Int32Array(MAX_SEGMENTS);
   private chKind = new Uint8Array(MAX_SEGMENTS);
@@ -500,7 +514,8 @@ export class DfScanner {
   private chEnd = new Int32Array(MAX_SEGMENTS);
   private chNum = new Float64Array(MAX_SEGMENTS);
   // recording during the general scan
-  private rec: Shape = this.mru[0];
+  /** The shape the general scan records the line into. */
+  private recorded: Shape = this.mru[0];
   private lineStart = 0;
   private recording = false;
   /** fields seen so far (bit K), at the top level and inside `args`: a repeated field makes the shape unusable */
@@ -518,7 +533,7 @@ export class DfScanner {
 
   /** Records the member whose key starts at `pos` (general scan). */
   private beginMember(): void {
-    const sh = this.rec;
+    const sh = this.recorded;
     const n = sh.n;
     if (n === MAX_SEGMENTS) {
       this.recording = false;
@@ -530,7 +545,7 @@ export class DfScanner {
 
   /** Completes the member begun last: its value starts at `pos`. */
   private endKey(k: K, inArgs: boolean): void {
-    const sh = this.rec;
+    const sh = this.recorded;
     const n = sh.n - 1;
     sh.keyLen[n] = this.pos - this.lineStart - sh.start[n];
     sh.key[n] = k;
@@ -552,12 +567,8 @@ export class DfScanner {
    * with the record untouched, when the line has another shape.
    */
   private again(sh: Shape, b: Buffer, s: number, e: number): boolean {
-    if (b !== this.viewOf) {
-      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      this.viewOf = b;
-    }
-    const bv = this.view;
-    const pv = sh.buf === b ? bv : sh.viewOfBuf();
+    const bv = this.view.get(b);
+    const pv = sh.buf === b ? bv : sh.view.get(sh.buf!);
     const po = sh.off;
     const starts = sh.start;
     const next = this.next;
@@ -605,26 +616,25 @@ export class DfScanner {
       }
       // separators up to the next key, which must be at the level the shape has there
       const inArgs = (fl & 1) !== 0;
-      i = this.pos;
-      while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+      i = afterWs(b, this.pos, e);
       if (i >= e) return false;
       let c = b[i++];
       let level = inArgs;
       if (c === 125 && inArgs) {
-        while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+        i = afterWs(b, i, e);
         if (i >= e) return false;
         c = b[i++];
         level = false;
       }
       if (c === 125) {
         // the end of the event: optional whitespace, one optional comma, the end of the line
-        while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+        i = afterWs(b, i, e);
         if (i < e && b[i] === 44) i++;
         if (i !== e || j !== n - 1) return false;
         break;
       }
       if (c !== 44) return false;
-      while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 13 || b[i] === 10)) i++;
+      i = afterWs(b, i, e);
       j++;
       if (j === n || i >= e || b[i] !== 34 || ((sh.flags[j] & 1) !== 0) !== level) return false;
       a = starts[j];
@@ -755,12 +765,31 @@ export class DfScanner {
   }
 }
 
+/** The first byte at or after `i` (before `end`) that is not JSON whitespace. */
+function afterWs(b: Uint8Array, i: number, end: number): number {
+  while (i < end) {
+    const c = b[i];
+    if (c === 32 || c === 9 || c === 13 || c === 10) i++;
+    else break;
+  }
+  return i;
+}
+
 /**
  * Shapes a scanner keeps. Tracers write a few kinds of line in patterns (open, many reads or writes, close; an event
  * after the metadata line that names its file): a line is tried against the shape that followed its predecessor's
  * shape last time, then against the others (a try that fails mostly stops at the first key that differs).
  */
 const SHAPES = 4;
+
+/** After this many lines in a row that fit no shape, only every this-many-th line is compared with the shapes. */
+const MISS_RUN = 8;
+
+/**
+ * Longest line kept as a shape. A shape holds on to its line's buffer (a chunk of the file, or a line assembled from
+ * several chunks): four shapes keep at most four chunks alive, not four lines of up to the line limit.
+ */
+const MAX_SHAPE_LINE = 64 * 1024;
 
 /** Members of one line a shape holds at most (a longer line is always scanned from scratch). */
 const MAX_SEGMENTS = 64;
