@@ -37,7 +37,8 @@ function compile(name, useCache = true) {
   if (built < 0 || built < mtime(join(__dirname, '..', 'dist', 'cli', 'main.js'))) return null;
   const vm = require('node:vm');
   const { createRequire } = require('node:module');
-  const source = readFileSync(file, 'utf8');
+  // Bundles are ASCII (scripts/bundle.mjs makes them so): latin1 reads them without decoding UTF-8.
+  const source = readFileSync(file, 'latin1');
   const cacheFile = `${file}.v8cache`;
   let cachedData;
   if (useCache && mtime(cacheFile) >= built) {

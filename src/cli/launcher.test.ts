@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,17 @@ test('every command has a bundle and a code cache that this Node accepts', () =>
     assert.ok(b, name);
     assert.equal(b.cache, 'used', `${name}: V8 rejected the code cache`);
     assert.equal(typeof b.main, 'function');
+  }
+});
+
+test('every bundle is ASCII (the launcher reads bundles as latin1)', () => {
+  const vendor = join(BUNDLES, 'vendor');
+  const files = [...readdirSync(BUNDLES).map((f) => join(BUNDLES, f)), ...readdirSync(vendor).map((f) => join(vendor, f))].filter((f) => f.endsWith('.cjs'));
+  assert.ok(files.length > 10, files.join(' '));
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    const at = bytes.findIndex((b) => b > 127);
+    assert.equal(at, -1, `${f}: byte ${at} is not ASCII`);
   }
 });
 
