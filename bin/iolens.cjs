@@ -84,6 +84,10 @@ function start() {
     .then(
       (code) => {
         process.exitCode = code;
+        // With nothing left that keeps the event loop alive (no handle, request or timer: output went to a file, a
+        // terminal or /dev/null and every write was synchronous), exit now: the same exit Node is about to make, less
+        // tearing the heap down (~3 ms of a report on a small log). Anything still pending is waited for as usual.
+        if (typeof process.getActiveResourcesInfo === 'function' && process.getActiveResourcesInfo().length === 0) process.exit();
       },
       (err) => {
         // main() never rejects by design; this is the last line of defence.

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,33 @@ test('every bundle is ASCII (the launcher reads bundles as latin1)', () => {
     const bytes = readFileSync(f);
     const at = bytes.findIndex((b) => b > 127);
     assert.equal(at, -1, `${f}: byte ${at} is not ASCII`);
+  }
+});
+
+test('output to a file is complete and the exit status kept when the launcher exits as soon as nothing is pending', () => {
+  // To a pipe (spawnSync's default) the stdout handle stays active and Node exits as usual; to a file nothing is
+  // pending once the command returns, and the launcher calls process.exit itself.
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-exit-'));
+  try {
+    const cases: [string[], number][] = [
+      [['parse', SAMPLE], 0],
+      [['report', '--json', SAMPLE, SAMPLE], 0],
+      [['report', SAMPLE, join(REPO_ROOT, 'README.md')], 2],
+      [['report', '--fail-on', 'high', SAMPLE], 3],
+    ];
+    for (const [args, status] of cases) {
+      const piped = run(LAUNCHER, args);
+      const file = join(dir, 'out.txt');
+      const fd = openSync(file, 'w');
+      const toFile = spawnSync(process.execPath, [LAUNCHER, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      closeSync(fd);
+      assert.equal(piped.status, status, `${args.join(' ')} (pipe): ${piped.stderr}`);
+      assert.equal(toFile.status, status, `${args.join(' ')} (file): ${toFile.stderr}`);
+      assert.equal(readFileSync(file, 'utf8'), piped.stdout, args.join(' '));
+      assert.equal(toFile.stderr, piped.stderr, args.join(' '));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
