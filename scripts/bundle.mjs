@@ -101,7 +101,11 @@ for (const dir of [out, join(out, 'vendor')]) {
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.cjs'))) {
     const path = join(dir, f);
     const text = readFileSync(path, 'utf8');
-    const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const ascii = text.replace(/[^\x00-\x7f]/g, (c, at) => {
+      // after a backslash the escape would change meaning (`\é` in a pattern): such a source must spell it \u itself
+      if (text[at - 1] === '\\') throw new Error(`${f}: a non-ASCII character follows a backslash at offset ${at}; write it as a \\u escape in the source`);
+      return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
     if (ascii !== text) writeFileSync(path, ascii);
   }
 }
