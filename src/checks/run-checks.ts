@@ -87,9 +87,16 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     }));
     const emitted: Finding[] = [];
     const used = new Set<FactName>(meta.requires);
+    // A check's message ids, qualified with its code and recorded in `messages` once each (a finding may have
+    // tens of thousands of details sharing one).
+    const qualified = new Map<string, string>();
     const qualify = (id: string) => {
-      const q = `${meta.code}.${id}`;
-      messages[q] = (meta.messages as Record<string, string>)[id];
+      let q = qualified.get(id);
+      if (q === undefined) {
+        q = `${meta.code}.${id}`;
+        messages[q] = (meta.messages as Record<string, string>)[id];
+        qualified.set(id, q);
+      }
       return q;
     };
     const ctx: CheckContext<string, string, string> = {
@@ -105,7 +112,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
         return facts.tryGet(name);
       },
       hasModule: (name) => modules.has(name),
-      file: (id, rank): Subject => ({ kind: 'file', id: id.toString(), name: facts.fileName(id), ...(rank !== undefined ? { rank } : {}) }),
+      file: (id, rank): Subject => (rank === undefined ? { kind: 'file', id: id.toString(), name: facts.fileName(id) } : { kind: 'file', id: id.toString(), name: facts.fileName(id), rank }),
       report(input: FindingInput<string, string>) {
         const proposed = input.level ?? level;
         // The default mode's level rule caps what a check proposes by what the finding costs (level-policy.ts).

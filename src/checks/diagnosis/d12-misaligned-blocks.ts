@@ -57,7 +57,7 @@ export default defineCheck({
     const details: DetailInput<'file'>[] = [];
     let count = 0, large = 0, alignment = 0, exact = false;
     for (let i = 0; i < p.ids.length; i++) {
-      const d = traced.get(p.ids[i]);
+      const d = traced.size ? traced.get(p.ids[i]) : undefined;
       const ops = p.reads[i] + p.writes[i];
       const big = d ? d.large : Math.max(0, ops - p.subBlockOps[i]);
       const bad = d ? d.bad : Math.max(0, p.notAligned[i] - p.subBlockOps[i]);
