@@ -58,8 +58,8 @@ function compile(name, useCache = true) {
   return { script, main: mod.exports.main, cache };
 }
 
-async function loadMain(argv) {
-  const bundle = compile(bundleName(argv));
+async function loadMain(name) {
+  const bundle = compile(name);
   if (bundle) return bundle.main;
   return (await import('../dist/cli/main.js')).main;
 }
@@ -81,7 +81,8 @@ function start() {
     process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
     return;
   }
-  loadMain(argv)
+  const name = bundleName(argv);
+  loadMain(name)
     .then((main) => main(argv))
     .then(
       (code) => {
@@ -91,7 +92,7 @@ function start() {
         // the same exit Node is about to make, less tearing the heap down (~3 ms of a report on a small log). Anything
         // still pending is waited for as usual. Not the job-store commands: a native library's clean-up (DuckDB
         // closing a database it was not asked to close) runs only in Node's own exit.
-        if (FAST_EXIT.has(bundleName(argv)) && typeof process.getActiveResourcesInfo === 'function' && process.getActiveResourcesInfo().length === 0) process.exit();
+        if (FAST_EXIT.has(name) && typeof process.getActiveResourcesInfo === 'function' && process.getActiveResourcesInfo().length === 0) process.exit();
       },
       (err) => {
         // main() never rejects by design; this is the last line of defence.

@@ -50,22 +50,33 @@ test('output to a file is complete and the exit status kept when the launcher ex
   // pending once the command returns, and the launcher calls process.exit itself.
   const dir = mkdtempSync(join(tmpdir(), 'iolens-exit-'));
   try {
-    const cases: [string[], number][] = [
-      [['parse', SAMPLE], 0],
-      [['report', '--json', SAMPLE, SAMPLE], 0],
-      [['report', SAMPLE, join(REPO_ROOT, 'README.md')], 2],
-      [['report', '--fail-on', 'high', SAMPLE], 3],
+    // a preload that notes in a file whether the launcher called process.exit itself
+    const hook = join(dir, 'hook.cjs');
+    const marker = join(dir, 'early');
+    writeFileSync(hook, `const e = process.exit; process.exit = function (...a) { require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'early'); return e.apply(process, a); };`);
+    const db = join(dir, 'jobs.duckdb');
+    assert.equal(run(LAUNCHER, ['ingest', '--db', db, SAMPLE]).status, 0);
+    // [arguments, exit status, whether the launcher exits early when output goes to a file (null: not asserted)]
+    const cases: [string[], number, boolean | null][] = [
+      [['parse', SAMPLE], 0, true],
+      [['report', '--json', SAMPLE, SAMPLE], 0, true],
+      [['report', SAMPLE, join(REPO_ROOT, 'README.md')], 2, null],
+      [['report', '--fail-on', 'high', SAMPLE], 3, null],
+      // a job-store command always leaves its exit to Node (DuckDB's clean-up runs there)
+      [['query', '--db', db, 'select count(*) from jobs'], 0, false],
     ];
-    for (const [args, status] of cases) {
+    for (const [args, status, early] of cases) {
       const piped = run(LAUNCHER, args);
       const file = join(dir, 'out.txt');
       const fd = openSync(file, 'w');
-      const toFile = spawnSync(process.execPath, [LAUNCHER, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      rmSync(marker, { force: true });
+      const toFile = spawnSync(process.execPath, ['--require', hook, LAUNCHER, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
       closeSync(fd);
       assert.equal(piped.status, status, `${args.join(' ')} (pipe): ${piped.stderr}`);
       assert.equal(toFile.status, status, `${args.join(' ')} (file): ${toFile.stderr}`);
       assert.equal(readFileSync(file, 'utf8'), piped.stdout, args.join(' '));
       assert.equal(toFile.stderr, piped.stderr, args.join(' '));
+      if (early !== null) assert.equal(existsSync(marker), early, `${args.join(' ')}: early exit`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

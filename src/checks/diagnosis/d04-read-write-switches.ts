@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, subjectName } from '../families/diagnosis-common.js';
+import { hasRow, indexOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D04: reads and writes alternate on the same file, judged where the application calls: MPIIO_RW_SWITCHES for
@@ -58,11 +58,7 @@ export default defineCheck({
     };
     // POSIX files with requests: a stream with such a POSIX record (through fileno()) is judged there, not again.
     const seenRow = new Uint8Array(p.ids.length);
-    const pi = sf ? indexOf(p.ids) : null;
-    const seen = (id: bigint) => {
-      const i = pi!.get(id);
-      return i !== undefined && seenRow[i] === 1;
-    };
+    const seen = sf ? hasRow(p.ids, (i) => seenRow[i] === 1) : () => false;
     for (let i = 0; i < p.ids.length; i++) {
       const m = mi.get(p.ids[i]);
       const n = m === undefined ? p.reads[i] + p.writes[i] : mp!.indepReads[m] + mp!.indepWrites[m] + mp!.collReads[m] + mp!.collWrites[m] + mp!.nbReads[m] + mp!.nbWrites[m] + mp!.splitReads[m] + mp!.splitWrites[m];

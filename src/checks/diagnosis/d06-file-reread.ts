@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, subjectName } from '../families/diagnosis-common.js';
+import { hasRow, indexOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D06: files read more than once: bytes read exceed the file's extent (typically every rank reading the whole shared
@@ -64,11 +64,7 @@ export default defineCheck({
       consider(p.ids[i], r, e, p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '');
     }
     // A stream whose POSIX record (through fileno()) read is judged there, not again.
-    const pi = sf && p ? indexOf(p.ids) : null;
-    const readByPosix = (id: bigint) => {
-      const i = pi?.get(id);
-      return i !== undefined && posixRead[i] === 1;
-    };
+    const readByPosix = sf && p ? hasRow(p.ids, (i) => posixRead[i] === 1) : () => false;
     if (sf) for (let i = 0; i < sf.ids.length; i++) if (!readByPosix(sf.ids[i])) consider(sf.ids[i], sf.bytesRead[i], sf.extent[i], '');
     if (!details.length) return;
     const share = allRead ? extra / allRead : 0;

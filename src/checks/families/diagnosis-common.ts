@@ -51,6 +51,19 @@ export function indexOf(ids: BigUint64Array): ReadonlyMap<bigint, number> {
   return m;
 }
 
+/**
+ * Whether `ids` holds `id` in a row `where` accepts, looked up through the shared index (`indexOf`). The checks that
+ * judge a STDIO stream ask this of the POSIX files: a stream whose descriptor has a POSIX record (through fileno())
+ * that did the I/O is judged there, not again. `where` may read state filled after this call.
+ */
+export function hasRow(ids: BigUint64Array, where: (row: number) => boolean): (id: bigint) => boolean {
+  const index = indexOf(ids);
+  return (id) => {
+    const row = index.get(id);
+    return row !== undefined && where(row);
+  };
+}
+
 /** Median of a list of numbers (NaN when empty). */
 export function median(xs: readonly number[]): number {
   if (!xs.length) return NaN;

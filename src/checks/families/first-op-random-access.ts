@@ -1,6 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { indexOf, significant, subjectName } from './diagnosis-common.js';
+import { hasRow, significant, subjectName } from './diagnosis-common.js';
 
 /**
  * D16/D17: random POSIX access. Darshan counts a request as sequential when its offset is past the previous one
@@ -52,11 +52,7 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
   }
   let estimated = false;
   if (sf) {
-    const pi = indexOf(p.ids);
-    const posixOps = (id: bigint) => {
-      const i = pi.get(id);
-      return i !== undefined && p.reads[i] + p.writes[i] > 0;
-    };
+    const posixOps = hasRow(p.ids, (i) => p.reads[i] + p.writes[i] > 0);
     for (let i = 0; i < sf.ids.length; i++) {
       const mine = dir === 'read' ? sf.reads[i] : sf.writes[i];
       const theirs = dir === 'read' ? sf.writes[i] : sf.reads[i];
