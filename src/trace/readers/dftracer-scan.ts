@@ -274,7 +274,6 @@ class Shape {
     this.start = starts;
     return old;
   }
-
 }
 
 /**
