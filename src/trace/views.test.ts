@@ -170,3 +170,53 @@ test('views are the same with dense id tables and with maps (real traces, every 
     }
   }
 });
+
+test('views without a time dimension are the same summed pair by pair as cell by cell (real traces, restricted too)', async () => {
+  const { analyzeTrace } = await import('./analyze.js');
+  const traces = [
+    join(SHARED, 'traces/recorder/flash_sedov3d_hdf5-ranks0-3'),
+    join(SHARED, 'traces/darshan/wisio-tests/unet3d_a100.darshan'),
+    join(SHARED, 'traces/dftracer/cm1_1_48_20240926'),
+  ];
+  const names = [...VIEWS.map((v) => v.name), 'host>dir>pattern', 'app>proc>file'].filter((n) => !parseView(n).includes('time'));
+  assert.ok(names.length >= 8, names.join(' '));
+  for (const path of traces) {
+    const { cube, dicts } = await analyzeTrace([path], { threads: 1, views: ['file'] });
+    const ctx = new ViewContext(cube, dicts, cube.base * 10);
+    assert.ok(ctx.pairSums() !== null, `${path}: counts are exact integers`);
+    assert.ok(cube.cellPair.length > cube.pairProc.length, `${path}: some pairs span several cells`);
+    for (const name of names) {
+      const dims = parseView(name);
+      const byPair = computeView(ctx, dims);
+      const first = byPair.records.filter((_, i) => i % 3 === 0).map((r) => r.key[dims[0]]);
+      const allowed = firstDimIds(ctx, { ...byPair, records: byPair.records.filter((r) => first.includes(r.key[dims[0]])) }, () => true);
+      const byPairSome = computeView(ctx, dims, allowed);
+      viewTables.byPair = false;
+      try {
+        assert.deepEqual(computeView(ctx, dims), byPair, `${path} ${name}`);
+        assert.deepEqual(computeView(ctx, dims, allowed), byPairSome, `${path} ${name} (restricted)`);
+      } finally {
+        viewTables.byPair = true;
+      }
+      assert.ok(byPair.records.length > 0 && byPairSome.records.length > 0, `${path} ${name}`);
+    }
+  }
+});
+
+test('counts that are not exact integers are summed cell by cell: a fractional size, a total past 2^53', () => {
+  const fractional = EVENTS.map((e, i) => (i === 1 ? { ...e, size: 100.5 } : e));
+  const huge = EVENTS.map((e, i) => (i === 7 || i === 8 ? { ...e, size: 2 ** 52 } : e));
+  for (const events of [fractional, huge]) {
+    const { cube, dicts } = handCube(events, { fixedBase: 0.25 });
+    const ctx = new ViewContext(cube, dicts, 2);
+    assert.equal(ctx.pairSums(), null);
+    const r = computeView(ctx, parseView('file'));
+    viewTables.byPair = false;
+    try {
+      assert.deepEqual(computeView(ctx, parseView('file')), r);
+    } finally {
+      viewTables.byPair = true;
+    }
+  }
+  assert.ok(context().pairSums() !== null);
+});

@@ -108,6 +108,49 @@ export class ViewContext {
   }
 
   private readonly columns = new Map<Dim, { col: Int32Array; slots: number }>();
+  private pairs: PairSums | null | undefined;
+
+  /**
+   * Every (process, file) pair's sums of the cube's count fields, its first start and last end, and its first cell;
+   * null when some count is not a non-negative integer or a field's total reaches 2^53: then a sum of counts depends
+   * on the order of its terms, and views add cells one by one.
+   */
+  pairSums(): PairSums | null {
+    if (this.pairs !== undefined) return this.pairs;
+    const cube = this.cube;
+    const np = cube.pairProc.length;
+    const nc = cube.cellPair.length;
+    const counts = new Float64Array(np * COUNT_FIELDS.length);
+    const first = new Float64Array(np).fill(Infinity);
+    const last = new Float64Array(np).fill(-Infinity);
+    const firstCell = new Int32Array(np).fill(-1);
+    const fieldTotal = new Float64Array(COUNT_FIELDS.length);
+    const st = cube.stats;
+    let exact = true;
+    for (let c = 0; c < nc && exact; c++) {
+      const p = cube.cellPair[c];
+      const o = c * STRIDE;
+      if (firstCell[p] < 0) firstCell[p] = c;
+      for (let k = 0; k < COUNT_FIELDS.length; k++) {
+        const v = st[o + COUNT_FIELDS[k]];
+        if (!(v >= 0 && Number.isInteger(v))) exact = false;
+        counts[p * COUNT_FIELDS.length + k] += v;
+        fieldTotal[k] += v;
+      }
+      if (st[o + S_FIRST] < first[p]) first[p] = st[o + S_FIRST];
+      if (st[o + S_LAST] > last[p]) last[p] = st[o + S_LAST];
+    }
+    for (let k = 0; k < COUNT_FIELDS.length; k++) if (!(fieldTotal[k] < EXACT_LIMIT)) exact = false;
+    if (!exact) return (this.pairs = null);
+    // pairs in the order of their first cell
+    const byCell = new Int32Array(nc).fill(-1);
+    let withCells = 0;
+    for (let p = 0; p < np; p++) if (firstCell[p] >= 0) (byCell[firstCell[p]] = p), withCells++;
+    const order = new Int32Array(withCells);
+    for (let c = 0, i = 0; c < nc; c++) if (byCell[c] >= 0) order[i++] = byCell[c];
+    this.pairs = { counts, first, last, firstCell, order };
+    return this.pairs;
+  }
 
   private column(d: Dim): { col: Int32Array; slots: number } {
     let e = this.columns.get(d);
@@ -119,9 +162,7 @@ export class ViewContext {
         for (let c = 0; c < nc; c++) col[c] = this.cellTime[c] - this.win0;
       } else {
         // the dimension is a property of the cell's (process, file) pair
-        const np = cube.pairProc.length;
-        const byPair = new Int32Array(np);
-        for (let p = 0; p < np; p++) byPair[p] = this.pairDimId(d, p);
+        const byPair = this.pairColumn(d);
         for (let c = 0; c < nc; c++) col[c] = byPair[cube.cellPair[c]];
       }
       let max = -1;
@@ -130,6 +171,20 @@ export class ViewContext {
       this.columns.set(d, e);
     }
     return e;
+  }
+
+  private readonly pairColumns = new Map<Dim, Int32Array>();
+
+  /** Dimension value ids of every (process, file) pair, for a dimension other than time. */
+  pairColumn(d: Exclude<Dim, 'time'>): Int32Array {
+    let byPair = this.pairColumns.get(d);
+    if (byPair === undefined) {
+      const np = this.cube.pairProc.length;
+      byPair = new Int32Array(np);
+      for (let p = 0; p < np; p++) byPair[p] = this.pairDimId(d, p);
+      this.pairColumns.set(d, byPair);
+    }
+    return byPair;
   }
 
   /** Dimension value ids of every cell (−1 = none), computed once per dimension. */
@@ -187,12 +242,34 @@ export class ViewContext {
   }
 }
 
+/** The cube's count fields (operations, bytes, small, random and known-offset operations): sums of integers. */
+const COUNT_FIELDS: readonly number[] = Array.from({ length: S_FIRST }, (_, k) => k).filter((k) => k < S_TIME || k >= S_TIME + CATEGORY_NAMES.length);
+/** Integers below this are exact doubles, so are sums below it, in any order. */
+const EXACT_LIMIT = 2 ** 53;
+/** Where a pair's operation and byte counts start among its COUNT_FIELDS sums. */
+const OPS_AT = COUNT_FIELDS.indexOf(S_OPS);
+const BYTES_AT = COUNT_FIELDS.indexOf(S_BYTES);
+
+interface PairSums {
+  /** pair × COUNT_FIELDS */
+  readonly counts: Float64Array;
+  readonly first: Float64Array;
+  readonly last: Float64Array;
+  /** The pair's first cell (−1: none). */
+  readonly firstCell: Int32Array;
+  /** The pairs that have cells, in the order of their first cell. */
+  readonly order: Int32Array;
+}
+
 function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-/** Id tables up to `denseSlots` slots are dense arrays; larger key spaces use a Map (tests lower it to cover both). */
-export const viewTables = { denseSlots: 1 << 22 };
+/**
+ * Id tables up to `denseSlots` slots are dense arrays; larger key spaces use a Map (tests lower it to cover both).
+ * `byPair`: views without a time dimension add their counts pair by pair (tests turn it off to compare).
+ */
+export const viewTables = { denseSlots: 1 << 22, byPair: true };
 
 /** Numbers keys from [0, slots) in the order they are first seen: a dense array for small key spaces, else a Map. */
 class KeyIds {
@@ -263,29 +340,116 @@ function groupCells(ctx: ViewContext, dims: readonly Dim[], allowed: Set<number>
   return { recOf, recCell };
 }
 
+/** What a view adds up per record, before its metrics are derived. */
+interface Aggregate {
+  /** The first cell of every record, records numbered in the order of their first cell. */
+  readonly recCell: number[];
+  readonly stats: Float64Array;
+  readonly nprocs: Float64Array;
+  readonly nfiles: Float64Array;
+  readonly maxOps: Float64Array;
+  readonly maxBytes: Float64Array;
+  readonly maxTime: Float64Array;
+}
+
 /**
  * Computes a view: groups cube cells by `dims`. When `allowed` is given (ordered combinations), only cells whose
- * first-dimension value is in it are used. Records come in the order of their first cell and every sum is taken in
- * cell order.
+ * first-dimension value is in it are used. Records come in the order of their first cell and every time sum is taken
+ * in cell order. A view without a time dimension groups whole (process, file) pairs: their counts are added pair by
+ * pair (sums of integers below 2^53, the same in any order) and only the times cell by cell.
  */
 export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Set<number>, parent?: string): ViewResult {
+  const pairs = dims.includes('time') || !viewTables.byPair ? null : ctx.pairSums();
+  const a = (pairs && aggregatePairs(ctx, dims as readonly Exclude<Dim, 'time'>[], allowed, pairs)) || aggregateCells(ctx, dims, allowed);
+  const records: ViewRecord[] = [];
+  for (let r = 0; r < a.recCell.length; r++) {
+    const key: Partial<Record<Dim, string | number>> = {};
+    for (const d of dims) key[d] = ctx.dimLabel(d, ctx.dimColumn(d)[a.recCell[r]]);
+    records.push({
+      key,
+      metrics: deriveMetrics(a.stats, r * STRIDE, ctx.totals, ctx.t0, {
+        nprocs: a.nprocs[r],
+        nfiles: a.nfiles[r],
+        maxOps: a.maxOps[r],
+        maxBytes: a.maxBytes[r],
+        maxTime: a.maxTime[r],
+      }),
+    });
+  }
+  return { name: viewName(dims), dims: [...dims], ...(parent ? { parent } : {}), records };
+}
+
+/** Per-record sums and per-(record, process) sums with their maxima. */
+class Sums {
+  readonly stats: Float64Array;
+  readonly nfiles: Float64Array;
+  readonly procIds: KeyIds;
+  readonly fileIds: KeyIds;
+  procAgg = new Float64Array(1024 * 3);
+  procRec = new Int32Array(1024);
+
+  constructor(
+    readonly n: number,
+    private readonly nprocTotal: number,
+    private readonly nfileTotal: number,
+  ) {
+    this.stats = new Float64Array(n * STRIDE);
+    for (let r = 0; r < n; r++) {
+      this.stats[r * STRIDE + S_FIRST] = Infinity;
+      this.stats[r * STRIDE + S_LAST] = -Infinity;
+    }
+    this.nfiles = new Float64Array(n);
+    this.procIds = new KeyIds(n * nprocTotal);
+    this.fileIds = new KeyIds(n * nfileTotal);
+  }
+
+  /** The slot of (record, process) in `procAgg` (ops, bytes, time). */
+  proc(r: number, proc: number): number {
+    const pa = this.procIds.id(r * this.nprocTotal + proc);
+    if (pa === this.procRec.length) {
+      const g = new Float64Array(this.procAgg.length * 2);
+      g.set(this.procAgg);
+      this.procAgg = g;
+      const h = new Int32Array(this.procRec.length * 2);
+      h.set(this.procRec);
+      this.procRec = h;
+    }
+    this.procRec[pa] = r;
+    return pa;
+  }
+
+  /** Counts a file (≥ 0) for record r once. */
+  file(r: number, file: number): void {
+    if (file < 0) return;
+    const before = this.fileIds.size;
+    if (this.fileIds.id(r * this.nfileTotal + file) === before) this.nfiles[r]++;
+  }
+
+  finish(recCell: number[]): Aggregate {
+    const n = this.n;
+    const nprocs = new Float64Array(n);
+    const maxOps = new Float64Array(n);
+    const maxBytes = new Float64Array(n);
+    const maxTime = new Float64Array(n);
+    const { procAgg, procRec } = this;
+    for (let pa = 0; pa < this.procIds.size; pa++) {
+      const r = procRec[pa];
+      nprocs[r]++;
+      if (procAgg[pa * 3] > maxOps[r]) maxOps[r] = procAgg[pa * 3];
+      if (procAgg[pa * 3 + 1] > maxBytes[r]) maxBytes[r] = procAgg[pa * 3 + 1];
+      if (procAgg[pa * 3 + 2] > maxTime[r]) maxTime[r] = procAgg[pa * 3 + 2];
+    }
+    return { recCell, stats: this.stats, nprocs, nfiles: this.nfiles, maxOps, maxBytes, maxTime };
+  }
+}
+
+/** A view's sums over its cells one by one. */
+function aggregateCells(ctx: ViewContext, dims: readonly Dim[], allowed: Set<number> | undefined): Aggregate {
   const cube = ctx.cube;
   const nc = cube.cellPair.length;
   const { recOf, recCell } = groupCells(ctx, dims, allowed);
-  const n = recCell.length;
-  const stats = new Float64Array(n * STRIDE);
-  for (let r = 0; r < n; r++) {
-    stats[r * STRIDE + S_FIRST] = Infinity;
-    stats[r * STRIDE + S_LAST] = -Infinity;
-  }
-  // per (record, process): ops, bytes, time; per (record, file): seen
-  const nprocTotal = ctx.dicts.procs.size;
-  const nfileTotal = ctx.dicts.files.size;
-  const procIds = new KeyIds(n * nprocTotal);
-  const fileIds = new KeyIds(n * nfileTotal);
-  let procAgg = new Float64Array(1024 * 3);
-  let procRec = new Int32Array(1024);
-  const nfiles = new Float64Array(n);
+  const sums = new Sums(recCell.length, ctx.dicts.procs.size, ctx.dicts.files.size);
+  const { stats } = sums;
   const pairProc = cube.pairProc;
   const pairFile = cube.pairFile;
   const cellPair = cube.cellPair;
@@ -296,54 +460,84 @@ export function computeView(ctx: ViewContext, dims: readonly Dim[], allowed?: Se
     const o = c * STRIDE;
     mergeStats(stats, r * STRIDE, cst, o);
     const pair = cellPair[c];
-    const pa = procIds.id(r * nprocTotal + pairProc[pair]);
-    if (pa === procRec.length) {
-      const g = new Float64Array(procAgg.length * 2);
-      g.set(procAgg);
-      procAgg = g;
-      const h = new Int32Array(procRec.length * 2);
-      h.set(procRec);
-      procRec = h;
-    }
-    procRec[pa] = r;
+    const pa = sums.proc(r, pairProc[pair]);
+    const procAgg = sums.procAgg;
     for (let k = 0; k < 5; k++) {
       procAgg[pa * 3] += cst[o + S_OPS + k];
       procAgg[pa * 3 + 1] += cst[o + S_BYTES + k];
       procAgg[pa * 3 + 2] += cst[o + S_TIME + k];
     }
-    const file = pairFile[pair];
-    if (file >= 0) {
-      const before = fileIds.size;
-      if (fileIds.id(r * nfileTotal + file) === before) nfiles[r]++;
+    sums.file(r, pairFile[pair]);
+  }
+  return sums.finish(recCell);
+}
+
+/**
+ * A view without a time dimension, over whole pairs: a pair's cells all belong to one record. Null when the key space
+ * is too large for numeric keys (the cells' path handles it).
+ */
+function aggregatePairs(ctx: ViewContext, dims: readonly Exclude<Dim, 'time'>[], allowed: Set<number> | undefined, ps: PairSums): Aggregate | null {
+  const cube = ctx.cube;
+  const cols = dims.map((d) => ctx.pairColumn(d));
+  const sizes = dims.map((d) => ctx.dimSlots(d));
+  let slots = 1;
+  for (const s of sizes) slots *= s;
+  if (slots > Number.MAX_SAFE_INTEGER) return null;
+  let mask: Uint8Array | null = null;
+  if (allowed) {
+    mask = new Uint8Array(sizes[0]);
+    for (const id of allowed) if (id + 1 >= 0 && id + 1 < sizes[0]) mask[id + 1] = 1;
+  }
+  // records numbered in the order of their first cell: pairs taken in the order of theirs
+  const np = cube.pairProc.length;
+  const recOfPair = new Int32Array(np).fill(-1);
+  const recCell: number[] = [];
+  const ids = new KeyIds(slots);
+  for (let i = 0; i < ps.order.length; i++) {
+    const p = ps.order[i];
+    if (mask !== null && mask[cols[0][p] + 1] !== 1) continue;
+    let key = cols[0][p] + 1;
+    for (let k = 1; k < cols.length; k++) key = key * sizes[k] + (cols[k][p] + 1);
+    const r = ids.id(key);
+    if (r === recCell.length) recCell.push(ps.firstCell[p]);
+    recOfPair[p] = r;
+  }
+  const sums = new Sums(recCell.length, ctx.dicts.procs.size, ctx.dicts.files.size);
+  const { stats } = sums;
+  const nf = COUNT_FIELDS.length;
+  const paOfPair = new Int32Array(np);
+  for (let i = 0; i < ps.order.length; i++) {
+    const p = ps.order[i];
+    const r = recOfPair[p];
+    if (r < 0) continue;
+    const d = r * STRIDE;
+    for (let k = 0; k < nf; k++) stats[d + COUNT_FIELDS[k]] += ps.counts[p * nf + k];
+    if (ps.first[p] < stats[d + S_FIRST]) stats[d + S_FIRST] = ps.first[p];
+    if (ps.last[p] > stats[d + S_LAST]) stats[d + S_LAST] = ps.last[p];
+    const pa = (paOfPair[p] = sums.proc(r, cube.pairProc[p]));
+    for (let k = 0; k < 5; k++) {
+      sums.procAgg[pa * 3] += ps.counts[p * nf + OPS_AT + k];
+      sums.procAgg[pa * 3 + 1] += ps.counts[p * nf + BYTES_AT + k];
+    }
+    sums.file(r, cube.pairFile[p]);
+  }
+  // the times, cell by cell in cell order
+  const procAgg = sums.procAgg;
+  const cellPair = cube.cellPair;
+  const cst = cube.stats;
+  for (let c = 0; c < cellPair.length; c++) {
+    const p = cellPair[c];
+    const r = recOfPair[p];
+    if (r < 0) continue;
+    const o = c * STRIDE + S_TIME;
+    const d = r * STRIDE + S_TIME;
+    const t = paOfPair[p] * 3 + 2;
+    for (let k = 0; k < 5; k++) {
+      stats[d + k] += cst[o + k];
+      procAgg[t] += cst[o + k];
     }
   }
-  const nprocs = new Float64Array(n);
-  const maxOps = new Float64Array(n);
-  const maxBytes = new Float64Array(n);
-  const maxTime = new Float64Array(n);
-  for (let pa = 0; pa < procIds.size; pa++) {
-    const r = procRec[pa];
-    nprocs[r]++;
-    if (procAgg[pa * 3] > maxOps[r]) maxOps[r] = procAgg[pa * 3];
-    if (procAgg[pa * 3 + 1] > maxBytes[r]) maxBytes[r] = procAgg[pa * 3 + 1];
-    if (procAgg[pa * 3 + 2] > maxTime[r]) maxTime[r] = procAgg[pa * 3 + 2];
-  }
-  const records: ViewRecord[] = [];
-  for (let r = 0; r < n; r++) {
-    const key: Partial<Record<Dim, string | number>> = {};
-    for (const d of dims) key[d] = ctx.dimLabel(d, ctx.dimColumn(d)[recCell[r]]);
-    records.push({
-      key,
-      metrics: deriveMetrics(stats, r * STRIDE, ctx.totals, ctx.t0, {
-        nprocs: nprocs[r],
-        nfiles: nfiles[r],
-        maxOps: maxOps[r],
-        maxBytes: maxBytes[r],
-        maxTime: maxTime[r],
-      }),
-    });
-  }
-  return { name: viewName(dims), dims: [...dims], ...(parent ? { parent } : {}), records };
+  return sums.finish(recCell);
 }
 
 /** Id of a record's first-dimension value, to filter child views. */
