@@ -141,17 +141,20 @@ test('the view catalogue: names, aliases, defaults, and docs/trace.md lists ever
   for (const d of DIMENSIONS) for (const a of d.aliases) assert.ok(doc.includes(`\`${a}\``), `docs/trace.md names the alias ${a}`);
 });
 
-test('views are the same with dense id tables and with maps (real traces, every view of up to three dimensions)', async () => {
+/** The view context of each real trace (one thread, windows of ten base units). */
+async function* realContexts(traces: readonly string[]): AsyncGenerator<{ path: string; ctx: ViewContext }> {
   const { analyzeTrace } = await import('./analyze.js');
-  const traces = [
-    join(SHARED, 'traces/recorder/flash_sedov3d_hdf5-ranks0-3'),
-    join(SHARED, 'traces/darshan/wisio-tests/unet3d_a100.darshan'),
-    join(SHARED, 'traces/dftracer/legacy-string-fields/dftracer-test.pfw'),
-  ];
-  const names = [...VIEWS.map((v) => v.name), 'time>file>proc', 'proc>time>file', 'host>dir>pattern'];
-  for (const path of traces) {
+  for (const t of traces) {
+    const path = join(SHARED, 'traces', t);
     const { cube, dicts } = await analyzeTrace([path], { threads: 1, views: ['file'] });
-    const ctx = new ViewContext(cube, dicts, cube.base * 10);
+    yield { path, ctx: new ViewContext(cube, dicts, cube.base * 10) };
+  }
+}
+
+test('views are the same with dense id tables and with maps (real traces, every view of up to three dimensions)', async () => {
+  const traces = ['recorder/flash_sedov3d_hdf5-ranks0-3', 'darshan/wisio-tests/unet3d_a100.darshan', 'dftracer/legacy-string-fields/dftracer-test.pfw'];
+  const names = [...VIEWS.map((v) => v.name), 'time>file>proc', 'proc>time>file', 'host>dir>pattern'];
+  for await (const { path, ctx } of realContexts(traces)) {
     for (const name of names) {
       const dims = parseView(name);
       const dense = computeView(ctx, dims);
@@ -172,19 +175,12 @@ test('views are the same with dense id tables and with maps (real traces, every 
 });
 
 test('views without a time dimension are the same summed pair by pair as cell by cell (real traces, restricted too)', async () => {
-  const { analyzeTrace } = await import('./analyze.js');
-  const traces = [
-    join(SHARED, 'traces/recorder/flash_sedov3d_hdf5-ranks0-3'),
-    join(SHARED, 'traces/darshan/wisio-tests/unet3d_a100.darshan'),
-    join(SHARED, 'traces/dftracer/cm1_1_48_20240926'),
-  ];
+  const traces = ['recorder/flash_sedov3d_hdf5-ranks0-3', 'darshan/wisio-tests/unet3d_a100.darshan', 'dftracer/cm1_1_48_20240926'];
   const names = [...VIEWS.map((v) => v.name), 'host>dir>pattern', 'app>proc>file'].filter((n) => !parseView(n).includes('time'));
   assert.ok(names.length >= 8, names.join(' '));
-  for (const path of traces) {
-    const { cube, dicts } = await analyzeTrace([path], { threads: 1, views: ['file'] });
-    const ctx = new ViewContext(cube, dicts, cube.base * 10);
+  for await (const { path, ctx } of realContexts(traces)) {
     assert.ok(ctx.pairSums() !== null, `${path}: counts are exact integers`);
-    assert.ok(cube.cellPair.length > cube.pairProc.length, `${path}: some pairs span several cells`);
+    assert.ok(ctx.cube.cellPair.length > ctx.cube.pairProc.length, `${path}: some pairs span several cells`);
     for (const name of names) {
       const dims = parseView(name);
       const byPair = computeView(ctx, dims);
