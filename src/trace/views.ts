@@ -1,5 +1,5 @@
 import { TRACE_METRICS, type TraceMetric } from '../contract/index.js';
-import { CATEGORY_NAMES, type TraceDicts } from './model.js';
+import { CATEGORY_COUNT, CATEGORY_NAMES, type TraceDicts } from './model.js';
 import { viewName, type Dim } from './view-catalogue.js';
 import {
   S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,
@@ -112,8 +112,9 @@ export class ViewContext {
 
   /**
    * Every (process, file) pair's sums of the cube's count fields, its first start and last end, and its first cell;
-   * null when some count is not a non-negative integer or a field's total reaches 2^53: then a sum of counts depends
-   * on the order of its terms, and views add cells one by one.
+   * null when some count is not a non-negative integer or the counts of all fields together reach 2^53 (views also add
+   * a process's operations or bytes over the categories): then a sum of counts may depend on the order of its terms,
+   * and views add cells one by one.
    */
   pairSums(): PairSums | null {
     if (this.pairs !== undefined) return this.pairs;
@@ -124,7 +125,7 @@ export class ViewContext {
     const first = new Float64Array(np).fill(Infinity);
     const last = new Float64Array(np).fill(-Infinity);
     const firstCell = new Int32Array(np).fill(-1);
-    const fieldTotal = new Float64Array(COUNT_FIELDS.length);
+    let total = 0;
     const st = cube.stats;
     let exact = true;
     for (let c = 0; c < nc && exact; c++) {
@@ -135,13 +136,12 @@ export class ViewContext {
         const v = st[o + COUNT_FIELDS[k]];
         if (!(v >= 0 && Number.isInteger(v))) exact = false;
         counts[p * COUNT_FIELDS.length + k] += v;
-        fieldTotal[k] += v;
+        total += v;
       }
       if (st[o + S_FIRST] < first[p]) first[p] = st[o + S_FIRST];
       if (st[o + S_LAST] > last[p]) last[p] = st[o + S_LAST];
     }
-    for (let k = 0; k < COUNT_FIELDS.length; k++) if (!(fieldTotal[k] < EXACT_LIMIT)) exact = false;
-    if (!exact) return (this.pairs = null);
+    if (!exact || !(total < EXACT_LIMIT)) return (this.pairs = null);
     // pairs in the order of their first cell
     const byCell = new Int32Array(nc).fill(-1);
     let withCells = 0;
@@ -243,7 +243,7 @@ export class ViewContext {
 }
 
 /** The cube's count fields (operations, bytes, small, random and known-offset operations): sums of integers. */
-const COUNT_FIELDS: readonly number[] = Array.from({ length: S_FIRST }, (_, k) => k).filter((k) => k < S_TIME || k >= S_TIME + CATEGORY_NAMES.length);
+const COUNT_FIELDS: readonly number[] = Array.from({ length: S_FIRST }, (_, k) => k).filter((k) => k < S_TIME || k >= S_TIME + CATEGORY_COUNT);
 /** Integers below this are exact doubles, so are sums below it, in any order. */
 const EXACT_LIMIT = 2 ** 53;
 /** Where a pair's operation and byte counts start among its COUNT_FIELDS sums. */
@@ -294,6 +294,14 @@ class KeyIds {
   }
 }
 
+/** 1 at (id + 1) for every first-dimension id `allowed` holds, of a dimension with `slots` slots; null: all. */
+function allowedMask(allowed: Set<number> | undefined, slots: number): Uint8Array | null {
+  if (!allowed) return null;
+  const mask = new Uint8Array(slots);
+  for (const id of allowed) if (id + 1 >= 0 && id + 1 < slots) mask[id + 1] = 1;
+  return mask;
+}
+
 /**
  * The record of every cell of a view (−1 = filtered out) and the first cell of every record, records numbered in the
  * order of their first cell.
@@ -313,11 +321,7 @@ function groupCells(ctx: ViewContext, dims: readonly Dim[], allowed: Set<number>
     const size = sizes[k];
     for (let c = 0; c < nc; c++) keyOf[c] = keyOf[c] * size + (col[c] + 1);
   }
-  let mask: Uint8Array | null = null;
-  if (allowed) {
-    mask = new Uint8Array(sizes[0]);
-    for (const id of allowed) if (id + 1 >= 0 && id + 1 < sizes[0]) mask[id + 1] = 1;
-  }
+  const mask = allowedMask(allowed, sizes[0]);
   const recOf = new Int32Array(nc);
   const recCell: number[] = [];
   const text = slots > Number.MAX_SAFE_INTEGER ? new Map<string, number>() : null;
@@ -483,11 +487,7 @@ function aggregatePairs(ctx: ViewContext, dims: readonly Exclude<Dim, 'time'>[],
   let slots = 1;
   for (const s of sizes) slots *= s;
   if (slots > Number.MAX_SAFE_INTEGER) return null;
-  let mask: Uint8Array | null = null;
-  if (allowed) {
-    mask = new Uint8Array(sizes[0]);
-    for (const id of allowed) if (id + 1 >= 0 && id + 1 < sizes[0]) mask[id + 1] = 1;
-  }
+  const mask = allowedMask(allowed, sizes[0]);
   // records numbered in the order of their first cell: pairs taken in the order of theirs
   const np = cube.pairProc.length;
   const recOfPair = new Int32Array(np).fill(-1);
@@ -515,7 +515,7 @@ function aggregatePairs(ctx: ViewContext, dims: readonly Exclude<Dim, 'time'>[],
     if (ps.first[p] < stats[d + S_FIRST]) stats[d + S_FIRST] = ps.first[p];
     if (ps.last[p] > stats[d + S_LAST]) stats[d + S_LAST] = ps.last[p];
     const pa = (paOfPair[p] = sums.proc(r, cube.pairProc[p]));
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < CATEGORY_COUNT; k++) {
       sums.procAgg[pa * 3] += ps.counts[p * nf + OPS_AT + k];
       sums.procAgg[pa * 3 + 1] += ps.counts[p * nf + BYTES_AT + k];
     }
@@ -532,7 +532,7 @@ function aggregatePairs(ctx: ViewContext, dims: readonly Exclude<Dim, 'time'>[],
     const o = c * STRIDE + S_TIME;
     const d = r * STRIDE + S_TIME;
     const t = paOfPair[p] * 3 + 2;
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < CATEGORY_COUNT; k++) {
       stats[d + k] += cst[o + k];
       procAgg[t] += cst[o + k];
     }
