@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, jobIoSeconds, subjectName } from '../families/diagnosis-common.js';
+import { jobIoSeconds, rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D01: fsync/fdatasync after (nearly) every write. Darshan counts syncs per file (POSIX_FSYNCS, POSIX_FDSYNCS) and
@@ -43,13 +43,13 @@ export default defineCheck({
   run(ctx) {
     const p = ctx.fact('posix.files');
     const sf = ctx.tryFact('stdio.files');
-    const si = sf ? indexOf(sf.ids) : new Map<bigint, number>();
+    const toStream = sf ? rowsIn(p.ids, sf.ids) : null;
     const details: DetailInput<'file'>[] = [];
     let syncs = 0, writes = 0, time = 0;
     for (let i = 0; i < p.ids.length; i++) {
       const s = p.syncs[i];
-      const k = si.get(p.ids[i]);
-      const viaStream = !(p.writes[i] > 0) && k !== undefined;
+      const k = toStream ? toStream[i] : -1;
+      const viaStream = !(p.writes[i] > 0) && k >= 0;
       const w = viaStream ? sf!.writes[k] : p.writes[i];
       if (!(w > 0 && s >= 2 && s / w > ctx.options.perWrite)) continue;
       syncs += s;

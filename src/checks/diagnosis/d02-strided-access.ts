@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, subjectName } from '../families/diagnosis-common.js';
+import { rowsHolding, rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D02: strided access. Each rank jumps forward by a regular stride: its blocks interleave with the other ranks' on
@@ -63,8 +63,9 @@ export default defineCheck({
     if (mp) for (let i = 0; i < mp.ids.length; i++) if (mp.collReads[i] + mp.collWrites[i] >= mp.indepReads[i] + mp.indepWrites[i] && mp.collReads[i] + mp.collWrites[i] > 0) collective.add(mp.ids[i]);
     const details: DetailInput<'file' | 'sieved'>[] = [];
     let count = 0, total = 0, bytes = 0, sieved = 0;
+    const collectiveRow = rowsHolding(p.ids, collective);
     for (let i = 0; i < p.ids.length; i++) {
-      if (collective.has(p.ids[i])) continue;
+      if (collectiveRow[i]) continue;
       const ops = p.reads[i] + p.writes[i];
       const s = p.stridedOps[i];
       if (!(ops > 0 && s > 0 && s / ops > ctx.options.share)) continue;
@@ -79,12 +80,12 @@ export default defineCheck({
       details.length = 0;
       count = total = bytes = 0;
     }
-    const pi = indexOf(p.ids);
+    const toPosix = mp ? rowsIn(mp.ids, p.ids) : null;
     if (mp) for (let m = 0; m < mp.ids.length; m++) {
       const indep = mp.indepReads[m] + mp.indepWrites[m] + mp.nbReads[m] + mp.nbWrites[m];
       const app = mp.bytesRead[m] + mp.bytesWritten[m];
-      const i = pi.get(mp.ids[m]);
-      if (i === undefined || collective.has(mp.ids[m]) || !(indep > 0 && app > 0) || details.some((d) => d.subject.kind === 'file' && d.subject.id === mp.ids[m].toString())) continue;
+      const i = toPosix![m];
+      if (i < 0 || collective.has(mp.ids[m]) || !(indep > 0 && app > 0) || details.some((d) => d.subject.kind === 'file' && d.subject.id === mp.ids[m].toString())) continue;
       const posix = Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
       if (!(posix > (1 + ctx.options.sieve) * app)) continue;
       sieved += indep;

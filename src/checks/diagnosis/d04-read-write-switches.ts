@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { hasRow, indexOf, subjectName } from '../families/diagnosis-common.js';
+import { hasRow, rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D04: reads and writes alternate on the same file, judged where the application calls: MPIIO_RW_SWITCHES for
@@ -44,15 +44,15 @@ export default defineCheck({
   run(ctx) {
     const p = ctx.tryFact('posix.files') ?? { ids: new BigUint64Array(0), reads: new Float64Array(0), writes: new Float64Array(0), rwSwitches: new Float64Array(0) };
     const mp = ctx.tryFact('mpiio.files');
-    const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+    const toMpiio = mp ? rowsIn(p.ids, mp.ids) : null;
     const sf = ctx.tryFact('stdio.files');
     const details: DetailInput<'file'>[] = [];
     let switches = 0, ops = 0, estimated = false;
-    const consider = (id: bigint, n: number, s: number) => {
+    const consider = (ids: BigUint64Array, row: number, n: number, s: number) => {
       if (!(n > 0 && s >= 2 && s / n > ctx.options.share)) return false;
       switches += s;
       ops += n;
-      const subject = ctx.file(id);
+      const subject = ctx.file(ids[row]);
       details.push({ messageId: 'file', data: { switches: s, ops: n, file: subjectName(subject) }, subject });
       return true;
     };
@@ -60,17 +60,17 @@ export default defineCheck({
     const seenRow = new Uint8Array(p.ids.length);
     const seen = sf ? hasRow(p.ids, (i) => seenRow[i] === 1) : () => false;
     for (let i = 0; i < p.ids.length; i++) {
-      const m = mi.get(p.ids[i]);
-      const n = m === undefined ? p.reads[i] + p.writes[i] : mp!.indepReads[m] + mp!.indepWrites[m] + mp!.collReads[m] + mp!.collWrites[m] + mp!.nbReads[m] + mp!.nbWrites[m] + mp!.splitReads[m] + mp!.splitWrites[m];
-      const s = m === undefined ? p.rwSwitches[i] : mp!.rwSwitches[m];
+      const m = toMpiio ? toMpiio[i] : -1;
+      const n = m < 0 ? p.reads[i] + p.writes[i] : mp!.indepReads[m] + mp!.indepWrites[m] + mp!.collReads[m] + mp!.collWrites[m] + mp!.nbReads[m] + mp!.nbWrites[m] + mp!.splitReads[m] + mp!.splitWrites[m];
+      const s = m < 0 ? p.rwSwitches[i] : mp!.rwSwitches[m];
       if (n > 0) seenRow[i] = 1;
-      consider(p.ids[i], n, s);
+      consider(p.ids, i, n, s);
     }
     if (sf) for (let i = 0; i < sf.ids.length; i++) {
       if (seen(sf.ids[i])) continue;
       const fewer = Math.min(sf.reads[i], sf.writes[i]);
       const repositions = sf.seeks[i] + sf.flushes[i] - sf.opens[i];
-      if (fewer >= 1 && repositions >= fewer && consider(sf.ids[i], sf.reads[i] + sf.writes[i], 2 * fewer - 1)) estimated = true;
+      if (fewer >= 1 && repositions >= fewer && consider(sf.ids, i, sf.reads[i] + sf.writes[i], 2 * fewer - 1)) estimated = true;
     }
     if (!details.length || switches < ctx.options.min) return;
     let all = 0;

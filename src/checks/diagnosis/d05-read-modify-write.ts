@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, subjectName } from '../families/diagnosis-common.js';
+import { rowOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D05: read-modify-write under a write-only workload. The application only writes a file through MPI-IO (or HDF5 /
@@ -40,7 +40,7 @@ export default defineCheck({
   },
   run(ctx) {
     const p = ctx.fact('posix.files');
-    const pi = indexOf(p.ids);
+    const posixRow = rowOf(p.ids);
     const app = new Map<bigint, { layer: string; read: number; written: number }>();
     const mp = ctx.tryFact('mpiio.files');
     if (mp) for (let i = 0; i < mp.ids.length; i++) app.set(mp.ids[i], { layer: 'MPI-IO', read: mp.bytesRead[i], written: mp.bytesWritten[i] });
@@ -55,11 +55,11 @@ export default defineCheck({
     let read = 0, extra = 0, appW = 0;
     // Whether every flagged file is already written collectively through MPI-IO (then the reads are two-phase I/O
     // filling holes, and recommending collective writes would recommend what the job already does).
-    const mpIndex = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+    const mpiioRow = mp ? rowOf(mp.ids) : () => -1;
     let allCollective = true;
     for (const [id, a] of app) {
-      const i = pi.get(id);
-      if (i === undefined || a.read > 0 || a.written <= 0) continue;
+      const i = posixRow(id);
+      if (i < 0 || a.read > 0 || a.written <= 0) continue;
       const r = Math.max(0, p.bytesRead[i]);
       const x = Math.max(0, p.bytesWritten[i] - a.written);
       const s = ctx.options.share;
@@ -67,8 +67,8 @@ export default defineCheck({
       read += r;
       extra += x;
       appW += a.written;
-      const m = mpIndex.get(id);
-      if (m === undefined || !(mp!.collWrites[m] > 0 && mp!.indepWrites[m] === 0)) allCollective = false;
+      const m = mpiioRow(id);
+      if (m < 0 || !(mp!.collWrites[m] > 0 && mp!.indepWrites[m] === 0)) allCollective = false;
       const subject = ctx.file(id);
       details.push({ messageId: 'file', data: { file: subjectName(subject), layer: a.layer, app: a.written, read: r, written: p.bytesWritten[i] }, subject });
     }

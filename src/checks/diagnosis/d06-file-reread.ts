@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { hasRow, indexOf, subjectName } from '../families/diagnosis-common.js';
+import { hasRow, rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D06: files read more than once: bytes read exceed the file's extent (typically every rank reading the whole shared
@@ -43,29 +43,29 @@ export default defineCheck({
     const p = ctx.tryFact('posix.files');
     const sf = ctx.tryFact('stdio.files');
     const mp = ctx.tryFact('mpiio.files');
-    const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
     const nprocs = ctx.fact('job').processes;
     const details: DetailInput<'file'>[] = [];
     let extra = 0, readFiles = 0, extentSum = 0, allRead = 0;
-    const consider = (id: bigint, r: number, e: number, everyRank: string) => {
+    const consider = (ids: BigUint64Array, row: number, r: number, e: number, everyRank: string) => {
       if (r > 0) allRead += r;
       if (!(r > 0 && e > 0 && r / e > ctx.options.factor && r - e >= ctx.options.minBytes)) return;
       extra += r - e;
       readFiles += r;
       extentSum += e;
-      const subject = ctx.file(id);
+      const subject = ctx.file(ids[row]);
       details.push({ messageId: 'file', data: { file: subjectName(subject), read: r, extent: e, everyRank }, subject });
     };
     const posixRead = new Uint8Array(p ? p.ids.length : 0);
+    const toMpiio = p && mp ? rowsIn(p.ids, mp.ids) : null;
     if (p) for (let i = 0; i < p.ids.length; i++) {
-      const m = mi.get(p.ids[i]);
-      const r = m === undefined ? p.bytesRead[i] : mp!.bytesRead[m], e = p.extent[i];
+      const m = toMpiio ? toMpiio[i] : -1;
+      const r = m < 0 ? p.bytesRead[i] : mp!.bytesRead[m], e = p.extent[i];
       if (r > 0) posixRead[i] = 1;
-      consider(p.ids[i], r, e, p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '');
+      consider(p.ids, i, r, e, p.shared[i] && nprocs > 1 && p.fastestRankBytes[i] >= 0.9 * e ? ` (each of the ${nprocs} ranks read it whole)` : '');
     }
     // A stream whose POSIX record (through fileno()) read is judged there, not again.
     const readByPosix = sf && p ? hasRow(p.ids, (i) => posixRead[i] === 1) : () => false;
-    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!readByPosix(sf.ids[i])) consider(sf.ids[i], sf.bytesRead[i], sf.extent[i], '');
+    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!readByPosix(sf.ids[i])) consider(sf.ids, i, sf.bytesRead[i], sf.extent[i], '');
     if (!details.length) return;
     const share = allRead ? extra / allRead : 0;
     ctx.report({

@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, jobBytes, subjectName } from '../families/diagnosis-common.js';
+import { jobBytes, rowsHolding, rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D14: bytes per rank on shared files are very uneven, judged at the layer the application called: MPI-IO files by
@@ -43,9 +43,9 @@ export default defineCheck({
   run(ctx) {
     const p = ctx.fact('posix.files');
     const mp = ctx.tryFact('mpiio.files');
-    const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+    const toMpiio = mp ? rowsIn(p.ids, mp.ids) : null;
     const exact = ctx.tryFact('io.sharedRankBytes');
-    const covered = new Set<bigint>(exact ? exact.ids : []);
+    const covered = rowsHolding(p.ids, exact ? exact.ids : []);
     const details: DetailInput<'file' | 'ranks'>[] = [];
     let worst = 0, bytes = 0, files = 0;
     const consider = (id: bigint, layer: string, slow: number, fast: number, total: number) => {
@@ -73,9 +73,9 @@ export default defineCheck({
       }
     }
     for (let i = 0; i < p.ids.length; i++) {
-      if (covered.has(p.ids[i])) continue;
-      const m = mi.get(p.ids[i]);
-      if (m !== undefined) {
+      if (covered[i]) continue;
+      const m = toMpiio ? toMpiio[i] : -1;
+      if (m >= 0) {
         if (mp!.shared[m]) consider(p.ids[i], 'MPI-IO', mp!.slowestRankBytes[m], mp!.fastestRankBytes[m], mp!.bytesRead[m] + mp!.bytesWritten[m]);
       } else if (p.shared[i]) consider(p.ids[i], 'POSIX', p.slowestRankBytes[i], p.fastestRankBytes[i], p.bytesRead[i] + p.bytesWritten[i]);
     }

@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, subjectName } from '../families/diagnosis-common.js';
+import { rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D15: independent MPI-IO on files where collective I/O is possible (a shared record: several ranks opened the
@@ -44,16 +44,16 @@ export default defineCheck({
   run(ctx) {
     const mp = ctx.fact('mpiio.files');
     const hl = ctx.tryFact('hl.files');
-    const hi = hl ? indexOf(hl.ids) : new Map<bigint, number>();
+    const toLib = hl ? rowsIn(mp.ids, hl.ids) : null;
     const px = ctx.tryFact('posix.files');
-    const pi = px ? indexOf(px.ids) : new Map<bigint, number>();
+    const toPosix = px ? rowsIn(mp.ids, px.ids) : null;
     const details: DetailInput<'file'>[] = [];
     let count = 0, total = 0, small = 0, layer = 'MPI-IO', costly = false;
     for (let i = 0; i < mp.ids.length; i++) {
       if (!mp.shared[i]) continue;
-      const h = hi.get(mp.ids[i]);
+      const h = toLib ? toLib[i] : -1;
       let indep: number, all: number, l: string, smallOps: number;
-      if (h !== undefined) {
+      if (h >= 0) {
         indep = hl!.independentOps[h];
         all = indep + hl!.collectiveOps[h];
         l = hl!.layers[h];
@@ -65,9 +65,9 @@ export default defineCheck({
         smallOps = mp.smallReads[i] + mp.smallWrites[i];
       }
       if (!(indep >= ctx.options.min && all > 0 && indep / all > ctx.options.share)) continue;
-      const p = pi.get(mp.ids[i]);
-      const posixOps = p !== undefined ? px!.reads[p] + px!.writes[p] : 0;
-      const strided = p !== undefined && posixOps ? px!.stridedOps[p] / posixOps : 0;
+      const p = toPosix ? toPosix[i] : -1;
+      const posixOps = p >= 0 ? px!.reads[p] + px!.writes[p] : 0;
+      const strided = p >= 0 && posixOps ? px!.stridedOps[p] / posixOps : 0;
       if (smallOps / all > ctx.options.small || strided > ctx.options.small) costly = true;
       count += indep;
       total += all;

@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { indexOf, subjectName } from '../families/diagnosis-common.js';
+import { rowsIn, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D19: HDF5 and PnetCDF metadata patterns: a file reopened many times per process (open/close around every step) or
@@ -76,12 +76,12 @@ export default defineCheck({
     const mp = ctx.tryFact('mpiio.files');
     const px = ctx.tryFact('posix.files');
     if (hl) {
-      const mi = mp ? indexOf(mp.ids) : new Map<bigint, number>();
-      const pi = px ? indexOf(px.ids) : new Map<bigint, number>();
+      const toMpiio = mp ? rowsIn(hl.ids, mp.ids) : null;
+      const toPosix = px ? rowsIn(hl.ids, px.ids) : null;
       let files = 0, bytes = 0, datasets = 0;
       for (let i = 0; i < hl.ids.length; i++) {
-        const m = mi.get(hl.ids[i]), p = pi.get(hl.ids[i]);
-        const below = m !== undefined ? mp!.bytesWritten[m] : p !== undefined ? px!.bytesWritten[p] : NaN;
+        const m = toMpiio ? toMpiio[i] : -1, p = toPosix ? toPosix[i] : -1;
+        const below = m >= 0 ? mp!.bytesWritten[m] : p >= 0 ? px!.bytesWritten[p] : NaN;
         const meta = below - Math.max(0, hl.bytesWritten[i]);
         if (!(hl.datasets[i] > 0 && meta / hl.datasets[i] > ctx.options.metaBytes)) continue;
         files++;

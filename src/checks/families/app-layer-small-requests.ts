@@ -1,6 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { indexOf, jobIoSeconds, significant, subjectName } from './diagnosis-common.js';
+import { jobIoSeconds, rowOf, rowsHolding, significant, subjectName } from './diagnosis-common.js';
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX' | 'STDIO';
@@ -45,17 +45,17 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   const mp = ctx.tryFact('mpiio.files');
   const px = ctx.tryFact('posix.files');
   const sf = ctx.tryFact('stdio.files');
-  const pIdx = px ? indexOf(px.ids) : new Map<bigint, number>();
-  const mIdx = mp ? indexOf(mp.ids) : new Map<bigint, number>();
+  const posixRow = px ? rowOf(px.ids) : () => -1;
+  const mpiioRowOf = mp ? rowOf(mp.ids) : () => -1;
   const posixTime = (id: bigint, read: boolean) => {
-    const i = pIdx.get(id);
-    return i === undefined || !px ? 0 : Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
+    const i = posixRow(id);
+    return i < 0 || !px ? 0 : Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
   };
   // Whether a file's POSIX requests are mostly (at least half) large: then collective small calls were merged before
   // the file system. A property of the file, not a threshold: `small_share` only decides HIGH versus WARN.
   const posixLarge = (id: bigint, read: boolean) => {
-    const i = pIdx.get(id);
-    if (i === undefined || !px) return false;
+    const i = posixRow(id);
+    if (i < 0 || !px) return false;
     const n = read ? px.reads[i] : px.writes[i];
     return n > 0 && (read ? px.smallReads[i] : px.smallWrites[i]) / n <= 0.5;
   };
@@ -85,32 +85,32 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
       judged.add(id);
       const ops = read ? hl.reads[i] : hl.writes[i];
       let small = read ? hl.smallReads[i] : hl.smallWrites[i];
-      const m = mIdx.get(id);
+      const m = mpiioRowOf(id);
       // Non-blocking pieces (PnetCDF iput/iget: neither independent nor collective), merged by the wait into fewer
       // collective MPI-IO calls, never reach the file system one by one.
       const both = hl.reads[i] + hl.writes[i];
       const nb = Math.max(0, both - hl.independentOps[i] - hl.collectiveOps[i]);
-      if (nb > 0 && m !== undefined && both > 0) {
+      if (nb > 0 && m >= 0 && both > 0) {
         const mpColl = read ? mp!.collReads[m] + mp!.splitReads[m] : mp!.collWrites[m] + mp!.splitWrites[m];
         const mpAll = mpColl + (read ? mp!.indepReads[m] + mp!.nbReads[m] : mp!.indepWrites[m] + mp!.nbWrites[m]);
         if (mpColl > 0 && mpAll < ops) small = Math.round(small * (1 - nb / both));
       }
       const collShare = both > 0 ? hl.collectiveOps[i] / both : 0;
-      if (m !== undefined && mergedAggregates(id, ops * collShare, ops * (1 - collShare), read ? hl.bytesRead[i] : hl.bytesWritten[i], mp!.shared[m] > 0, read)) small = Math.round(small * (1 - collShare));
+      if (m >= 0 && mergedAggregates(id, ops * collShare, ops * (1 - collShare), read ? hl.bytesRead[i] : hl.bytesWritten[i], mp!.shared[m] > 0, read)) small = Math.round(small * (1 - collShare));
       const row = { id, layer: hl.layers[i] as Layer, small, total: ops, collective: hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(id, read), independent: hl.independentOps[i], time: posixTime(id, read) };
       // Large library requests that the layer below split into small ones: judge that layer.
       const libBytes = read ? hl.bytesRead[i] : hl.bytesWritten[i];
       if (libBytes > 0 && !(ops > 0 && small / ops > ctx.options.warn)) {
-        if (m !== undefined) {
+        if (m >= 0) {
           const lower = mpiioRow(m, read);
           if ((read ? mp!.smallReadBytes[m] : mp!.smallWriteBytes[m]) / libBytes > ctx.options.bytes && lower.total > ops) {
             rows.push(lower);
             continue;
           }
         } else {
-          const p = pIdx.get(id);
-          const pOps = p === undefined ? 0 : read ? px!.reads[p] : px!.writes[p];
-          if (p !== undefined && (read ? px!.smallReadBytes[p] : px!.smallWriteBytes[p]) / libBytes > ctx.options.bytes && pOps > ops) {
+          const p = posixRow(id);
+          const pOps = p < 0 ? 0 : read ? px!.reads[p] : px!.writes[p];
+          if (p >= 0 && (read ? px!.smallReadBytes[p] : px!.smallWriteBytes[p]) / libBytes > ctx.options.bytes && pOps > ops) {
             rows.push({ id, layer: 'POSIX', small: read ? px!.smallReads[p] : px!.smallWrites[p], total: pOps, collective: false, independent: pOps, time: posixTime(id, read) });
             continue;
           }
@@ -147,10 +147,11 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     // no small requests only adds to the totals: no row for it (a log may hold 100,000 files), nor for any file
     // when only the direction's totals are asked for.
     const rest: Rest = { total: 0, zeroTime: 0 };
+    const judgedRow = px && judged.size > 0 ? rowsHolding(px.ids, judged) : null;
     if (px) for (let i = 0; i < px.ids.length; i++) {
       const time = Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
       allTime += time;
-      if (judged.size > 0 && judged.has(px.ids[i])) continue;
+      if (judgedRow && judgedRow[i]) continue;
       const n = read ? px.reads[i] : px.writes[i];
       const small = read ? px.smallReads[i] : px.smallWrites[i];
       if (small > 0 && posixRows) rows.push({ id: px.ids[i], layer: 'POSIX', small, total: n, collective: false, independent: n, time });
@@ -186,7 +187,8 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     const subject = ctx.file(r.id);
     details.push({ messageId: 'file', data: { count: r.small, ratio: r.total ? r.small / r.total : 0, layer: r.layer, file: subjectName(subject) }, subject });
   }
-  const layers = new Set(rows.filter((r) => r.small > 0).map((r) => r.layer));
+  const layers = new Set<Layer>();
+  for (const r of rows) if (r.small > 0) layers.add(r.layer);
   const recs: Rec[] = ['coalesce'];
   // Collective calls only where some small requests are not collective yet (never recommend what the job does).
   if (mp && rows.some((r) => r.small > 0 && r.independent > 0 && r.layer !== 'STDIO')) recs.push('collective');

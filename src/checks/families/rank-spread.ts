@@ -1,5 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import type { Direction } from './direction.js';
+import { rowsHolding } from './diagnosis-common.js';
 
 /**
  * P21/P22: files accessed through per-rank records (not Darshan-shared) where ranks moved very different amounts:
@@ -12,9 +13,9 @@ export function runRankSpread(ctx: CheckContext<'ratio', 'imbalanced' | 'file', 
   const details: DetailInput<'file'>[] = [];
   // Default mode: a file the application reached through MPI-IO is judged at that layer (D14); at POSIX, collective
   // buffering makes the aggregators the only writers, which is not an imbalance.
-  const viaMpiio = new Set<bigint>(ctx.mode === 'default' ? (ctx.tryFact('mpiio.files')?.ids ?? []) : []);
+  const viaMpiio = rowsHolding(s.ids, ctx.mode === 'default' ? (ctx.tryFact('mpiio.files')?.ids ?? []) : []);
   for (let i = 0; i < s.ids.length; i++) {
-    if (viaMpiio.has(s.ids[i])) continue;
+    if (viaMpiio[i]) continue;
     const spread = mx[i] ? Math.abs(mx[i] - mn[i]) / mx[i] : 0;
     if (spread > ctx.options.ratio) {
       const subject = ctx.file(s.ids[i]);
