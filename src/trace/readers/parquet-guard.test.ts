@@ -1,9 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { parquetMetadata, type PageHeader } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
+import { readDataPage } from 'hyparquet/src/datapage.js';
+import { getSchemaPath } from 'hyparquet/src/schema.js';
+import { compressors } from 'hyparquet-compressors';
 import { LimitError } from '../../contract/errors.js';
+import { REPO_ROOT } from '../../testing/corpus.js';
 import { TraceInputError } from '../errors.js';
-import { checkPages, MAX_PAGE_VALUES } from './parquet-guard.js';
+import { checkPageRuns, checkPages, MAX_PAGE_VALUES, RUN_PADDING } from './parquet-guard.js';
 
 /** Thrift compact encoding of a data page header (what a Parquet writer puts before each page). */
 function pageHeader(numValues: number, uncompressed: number, compressed: number): number[] {
@@ -63,4 +73,93 @@ test('page headers that would make hyparquet allocate past what V8 survives are 
   checkPages('x.parquet', file(ok), rowGroup(10, ok.length), new Set(['tstart']), 1 << 30);
   checkPages('x.parquet', file(evil), rowGroup(10, evil.length), new Set(['tend']), 1 << 30);
   assert.ok(MAX_PAGE_VALUES < 134_217_725, "below V8's largest array");
+});
+
+/** Unsigned LEB128, as run headers are written. */
+function uleb(v: number): number[] {
+  const out: number[] = [];
+  do {
+    out.push((v % 0x80) | (v >= 0x80 ? 0x80 : 0));
+    v = Math.floor(v / 0x80);
+  } while (v > 0);
+  return out;
+}
+const rle = (count: number, value: number) => [...uleb(count * 2), value];
+const u32 = (v: number) => [v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >>> 24];
+
+/** A v1 data page of an optional INT32 column, stored uncompressed: definition levels, then dictionary indices. */
+function v1Page(n: number, defRuns: number[], indexWidth: number, indexRuns: number[]): { h: PageHeader; bytes: Uint8Array } {
+  const bytes = Uint8Array.from([...u32(defRuns.length), ...defRuns, indexWidth, ...indexRuns]);
+  const h = { type: 'DATA_PAGE', uncompressed_page_size: bytes.length, compressed_page_size: bytes.length, data_page_header: { num_values: n, encoding: 'RLE_DICTIONARY', definition_level_encoding: 'RLE', repetition_level_encoding: 'RLE' } } as PageHeader;
+  return { h, bytes };
+}
+
+const OPTIONAL = { rep: 0, def: 1 };
+const runsOf = (p: { h: PageHeader; bytes: Uint8Array }, levels = OPTIONAL) => checkPageRuns('x.parquet: column c', p.h, p.bytes, 'UNCOMPRESSED', 'INT32', levels, compressors);
+
+test('run-length encoded runs that would make hyparquet grow an array past any memory are refused before it reads', () => {
+  // Four values, two of them defined, indices 0 and 1 of a dictionary: hyparquet reads this page as we say.
+  const ok = v1Page(4, [...rle(2, 1), ...rle(2, 0)], 1, [...rle(1, 0), ...rle(1, 1)]);
+  runsOf(ok);
+  const schema = [{ name: 'root', num_children: 1 }, { name: 'c', type: 'INT32', repetition_type: 'OPTIONAL' }] as never;
+  const page = readDataPage(ok.bytes, ok.h.data_page_header!, { type: 'INT32', element: { name: 'c' }, schemaPath: getSchemaPath(schema, ['c']) } as never);
+  assert.deepEqual([...(page.definitionLevels ?? [])], [1, 1, 0, 0]);
+  assert.deepEqual([...page.dataPage], [0, 1]);
+  // A definition-level run of 2^30 repeats in a page of four values (what a fuzzed file held): refused at once.
+  const t0 = process.hrtime.bigint();
+  assert.throws(() => runsOf(v1Page(4, rle(2 ** 30, 1), 1, rle(4, 0))), (e: unknown) => e instanceof TraceInputError && e.message === 'x.parquet: column c: a run repeats a value 1073741824 times where 4 values are left');
+  assert.ok(Number(process.hrtime.bigint() - t0) / 1e6 < 1000);
+  // Padding up to RUN_PADDING values past the section passes, one more does not; the same for dictionary indices,
+  // counted against the defined values (2 here, as hyparquet counts them).
+  runsOf(v1Page(4, rle(4 + RUN_PADDING, 1), 1, rle(4, 0)));
+  assert.throws(() => runsOf(v1Page(4, rle(5 + RUN_PADDING, 1), 1, rle(4, 0))), /repeats a value 1029 times where 4 values are left/);
+  runsOf(v1Page(4, [...rle(2, 1), ...rle(2, 0)], 1, rle(2 + RUN_PADDING, 0)));
+  // hyparquet keeps a padded run's values and counts them as defined: 4 + RUN_PADDING indices follow, not 4.
+  const padded = v1Page(4, rle(4 + RUN_PADDING, 1), 1, rle(4 + 2 * RUN_PADDING, 0));
+  runsOf(padded);
+  const read = readDataPage(padded.bytes, padded.h.data_page_header!, { type: 'INT32', element: { name: 'c' }, schemaPath: getSchemaPath(schema, ['c']) } as never);
+  assert.equal(read.definitionLevels?.length, 4 + RUN_PADDING);
+  assert.throws(() => runsOf(v1Page(4, [...rle(2, 1), ...rle(2, 0)], 1, rle(3 + RUN_PADDING, 0))), /repeats a value 1027 times where 2 values are left/);
+  // Bit-packed runs: padded blocks pass (DuckDB writes 256 values for three); a damaged, negative header does not.
+  runsOf(v1Page(3, [...uleb(32 * 2 + 1), ...new Array(32).fill(0xff)], 1, rle(3, 0)));
+  assert.throws(() => runsOf(v1Page(4, [0xff, 0xff, 0xff, 0xff, 0x0f], 1, rle(4, 0))), /a bit-packed run of -8 values/);
+  // A v2 page with dictionary indices of width 0 (hyparquet reads them without reading a byte): a long run is refused.
+  const v2 = (indexRun: number[]) => {
+    const bytes = Uint8Array.from([...rle(4, 1), 0, ...indexRun]);
+    const h = { type: 'DATA_PAGE_V2', uncompressed_page_size: bytes.length, compressed_page_size: bytes.length, data_page_header_v2: { num_values: 4, num_nulls: 0, num_rows: 4, encoding: 'RLE_DICTIONARY', definition_levels_byte_length: 2, repetition_levels_byte_length: 0, is_compressed: false } } as PageHeader;
+    return { h, bytes };
+  };
+  runsOf(v2(uleb(1 * 2 + 1)));
+  assert.throws(() => runsOf(v2(uleb(2 ** 28 * 2 + 1))), /a bit-packed run of 2147483648 values|a bit-packed run of -2147483648 values/);
+  // A page that ends early is left to hyparquet, which reports it itself.
+  runsOf(v1Page(4, [0x80], 1, []));
+});
+
+test('a Parquet trace whose level run claims more values than its page holds is one error line and exit 2', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-pq-runs-'));
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  try {
+    const file = join(dir, 'part.0.parquet');
+    const values = `(0.5::FLOAT, 0.75::FLOAT, 'open'), (1.0::FLOAT, 1.25::FLOAT, 'write'), (1.5::FLOAT, 2.0::FLOAT, 'fsync')`;
+    await con.run(`COPY (SELECT * FROM (VALUES ${values}) v(tstart, tend, func_id)) TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION uncompressed)`);
+    const run = () => spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'trace', dir], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run().status, 0);
+    // The tstart column's page: a 4-byte length, then the definition levels' one run (3 × 1): make it 8,191 repeats.
+    const bytes = readFileSync(file);
+    const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
+    const col = parquetMetadata(ab).row_groups[0].columns.find((c) => c.meta_data?.path_in_schema[0] === 'tstart')!;
+    const reader = { view: new DataView(ab), offset: Number(col.meta_data!.data_page_offset) };
+    parquetHeader(reader);
+    assert.deepEqual([...bytes.subarray(reader.offset, reader.offset + 6)], [...u32(2), ...rle(3, 1)]);
+    bytes.set(uleb(8191 * 2), reader.offset + 4);
+    writeFileSync(file, bytes);
+    const r = run();
+    assert.equal(r.status, 2, r.stderr);
+    assert.deepEqual(r.stderr.trim().split('\n'), [`iolens: ${file}: column tstart: a run repeats a value 8191 times where 3 values are left`]);
+  } finally {
+    con.closeSync();
+    db.closeSync();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

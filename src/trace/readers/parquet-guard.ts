@@ -1,5 +1,7 @@
 import { parquetHeader } from 'hyparquet/src/column.js';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import { decompressPage } from 'hyparquet/src/datapage.js';
+import { getMaxDefinitionLevel, getMaxRepetitionLevel, getSchemaPath } from 'hyparquet/src/schema.js';
+import type { AsyncBuffer, Compressors, FileMetaData, PageHeader } from 'hyparquet';
 import { LimitError } from '../../contract/errors.js';
 import { TraceInputError } from '../errors.js';
 
@@ -18,14 +20,21 @@ function int(v: unknown): number {
   return Number.isSafeInteger(n) ? n : NaN;
 }
 
+/** What the run check needs besides the pages: the file's schema (levels per column) and the page decompressors. */
+export interface RunCheck {
+  readonly schema: FileMetaData['schema'];
+  readonly compressors: Compressors;
+}
+
 /**
  * Walks the page headers of the columns hyparquet is about to read in one row group — headers only, a few bytes
  * each — and refuses a page whose value count or size no real file has, before hyparquet allocates by them. Checks
  * are: the column chunk lies inside the file; every page header parses; `num_values` is at most MAX_PAGE_VALUES and
  * at most 16 × the row group's rows; the page's uncompressed size is at most `maxBytes`; the pages stay inside their
- * chunk.
+ * chunk. With `runs`, each data page is also decompressed and its run-length encoded sections checked
+ * (`checkPageRuns`): that costs a second decompression of every page read.
  */
-export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, columns: ReadonlySet<string>, maxBytes: number): void {
+export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, columns: ReadonlySet<string>, maxBytes: number, runs?: RunCheck): void {
   const rows = Number(rg.num_rows);
   const perPage = Math.min(MAX_PAGE_VALUES, Math.max(1, rows) * 16);
   for (const col of rg.columns) {
@@ -54,7 +63,160 @@ export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, column
       if (!(n >= 0 && n <= perPage)) throw new TraceInputError(`${path}: a page claims ${n} values in a row group of ${rows} rows`);
       if (!(unpacked >= 0 && unpacked <= maxBytes)) throw new LimitError(`${path}: a page of ${unpacked} bytes uncompressed, past the ${maxBytes}-byte budget`);
       if (!(packed >= 0) || reader.offset + packed > bytes.length) throw new TraceInputError(`${path}: a page runs past its column chunk`);
+      if (runs && (h.type === 'DATA_PAGE' || h.type === 'DATA_PAGE_V2')) {
+        const levels = levelsOf(runs.schema, md.path_in_schema);
+        checkPageRuns(`${path}: column ${md.path_in_schema.join('.')}`, h, bytes.subarray(reader.offset, reader.offset + packed), md.codec, md.type, levels, runs.compressors);
+      }
       reader.offset += packed;
     }
   }
+}
+
+/** Bits per value of levels up to `max` (the width hyparquet reads them with). */
+function widthOf(max: number): number {
+  return 32 - Math.clz32(max);
+}
+
+/** The highest repetition and definition levels of a column, as hyparquet derives them from the schema. */
+function levelsOf(schema: FileMetaData['schema'], name: readonly string[]): { rep: number; def: number } {
+  let tree;
+  try {
+    tree = getSchemaPath(schema, [...name]);
+  } catch {
+    // a column the schema does not have: hyparquet fails on it by itself
+    return { rep: 0, def: 0 };
+  }
+  return { rep: tree.length > 1 ? getMaxRepetitionLevel(tree) : 0, def: getMaxDefinitionLevel(tree) };
+}
+
+/** Thrown inside the run walk when the bytes end: hyparquet fails on such a page by itself, nothing to bound. */
+class OutOfBytes extends Error {}
+
+/**
+ * Values a run may reach past the end of its section and still be padding: writers round runs up (DuckDB writes
+ * levels as bit-packed blocks of 256 values, three of them used in a page of three).
+ */
+export const RUN_PADDING = 1024;
+
+/**
+ * One RLE / bit-packed hybrid section (Parquet's encoding of levels, dictionary indices and booleans) as hyparquet
+ * walks it: runs until `n` values are seen. A repeated run writes every repeat into hyparquet's array, whatever its
+ * length, so a run of 2^31 repeats in a page of 1,000 values makes it grow a JavaScript array past any memory: a run
+ * reaching more than RUN_PADDING values past the section is refused. A bit-packed run writes only what the array
+ * holds and reads its bits from the page, except at width 0, where it spins without reading a byte: such a run is
+ * held to the same bound, and a negative one (a damaged header) is refused. `values` (n + RUN_PADDING long), when
+ * given, receives the decoded values as hyparquet's array would hold them; the result is that array's length (more
+ * than `n` when the last run reached past the section).
+ */
+function walkRuns(view: DataView, start: number, width: number, n: number, values: Int32Array | null, where: string): number {
+  let off = start;
+  const byte = () => {
+    if (off >= view.byteLength) throw new OutOfBytes();
+    return view.getUint8(off++);
+  };
+  let seen = 0;
+  while (seen < n) {
+    // unsigned LEB128, accumulated in 32 bits as hyparquet does
+    let header = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = byte();
+      header |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+    }
+    if (header & 1) {
+      const count = (header >> 1) << 3;
+      if (count < 0 || (width === 0 && count > n - seen + RUN_PADDING)) throw new TraceInputError(`${where}: a bit-packed run of ${count} values where ${n - seen} are left`);
+      // hyparquet reads a run's first byte whatever its count and width
+      const bytes = count === 0 || width === 0 ? Math.min(1, view.byteLength - off) : Math.ceil((count * width) / 8);
+      if (off + bytes > view.byteLength) throw new OutOfBytes();
+      if (values) {
+        for (let k = 0; k < count && seen + k < n; k++) {
+          let v = 0;
+          for (let b = 0; b < width; b++) {
+            const bit = k * width + b;
+            v |= ((view.getUint8(off + (bit >> 3)) >> (bit & 7)) & 1) << b;
+          }
+          values[seen + k] = v;
+        }
+      }
+      off += bytes;
+      seen = Math.min(n, seen + count);
+    } else {
+      const count = header >>> 1;
+      if (count > n - seen + RUN_PADDING) throw new TraceInputError(`${where}: a run repeats a value ${count} times where ${n - seen} values are left`);
+      let v = 0;
+      for (let i = 0; i < (width + 7) >> 3; i++) v |= byte() << (i << 3);
+      if (values) values.fill(v, seen, seen + count);
+      seen += count;
+    }
+  }
+  return Math.max(n, seen);
+}
+
+/**
+ * Checks every run-length encoded section of one data page the way hyparquet will read it — repetition and
+ * definition levels, then dictionary indices or RLE booleans — so that no run can make it write past its arrays.
+ * `stored` is the page as stored (compressed, for a v1 page; levels plain and values compressed, for v2). A page
+ * hyparquet cannot decode at all is left to it (it fails with its own error); a run no valid writer makes is refused.
+ */
+export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, codec: Parameters<typeof decompressPage>[2], type: string, levels: { rep: number; def: number }, compressors: Compressors): void {
+  try {
+    if (h.type === 'DATA_PAGE' && h.data_page_header) {
+      const d = h.data_page_header;
+      const n = Number(d.num_values);
+      const page = decompressPage(stored, Number(h.uncompressed_page_size), codec, compressors);
+      const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
+      let off = 0;
+      // v1: each level section is a 4-byte length, then its runs; the reader moves on by that length
+      const section = (max: number, values: Int32Array | null) => {
+        if (off + 4 > view.byteLength) throw new OutOfBytes();
+        const len = view.getUint32(off, true);
+        const held = walkRuns(view, off + 4, widthOf(max), n, values, where);
+        off += 4 + len;
+        return held;
+      };
+      if (levels.rep) section(levels.rep, null);
+      // the values present: hyparquet counts the defined levels over its whole array, padding included
+      let present = n;
+      if (levels.def) {
+        const def = new Int32Array(n + RUN_PADDING);
+        const held = section(levels.def, def);
+        present = 0;
+        for (let i = 0; i < held; i++) if (def[i] === levels.def) present++;
+      }
+      indexRuns(view, off, d.encoding, type, present, where, true);
+    } else if (h.type === 'DATA_PAGE_V2' && h.data_page_header_v2) {
+      const d = h.data_page_header_v2;
+      const n = Number(d.num_values);
+      const repBytes = Number(d.repetition_levels_byte_length);
+      const defBytes = Number(d.definition_levels_byte_length);
+      const plain = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+      if (levels.rep) walkRuns(plain, 0, widthOf(levels.rep), n, null, where);
+      if (levels.def) walkRuns(plain, repBytes, widthOf(levels.def), n, null, where);
+      let values = stored.subarray(repBytes + defBytes);
+      if (d.is_compressed !== false) values = decompressPage(values, Number(h.uncompressed_page_size) - repBytes - defBytes, codec, compressors);
+      indexRuns(new DataView(values.buffer, values.byteOffset, values.byteLength), 0, d.encoding, type, n - Number(d.num_nulls), where, false);
+    }
+  } catch (err) {
+    if (err instanceof TraceInputError) throw err;
+    // out of bytes, or a page that does not decompress: hyparquet reports it when it reads the page
+  }
+}
+
+/**
+ * The runs after the levels, as hyparquet reads them: booleans (a 4-byte length first, one bit each) or dictionary
+ * indices (a width byte first). A v1 page reads any of the three encodings as booleans for a BOOLEAN column and
+ * skips indices of width 0 (all zero); a v2 page reads RLE as booleans and runs of any width.
+ */
+function indexRuns(view: DataView, off: number, encoding: string, type: string, n: number, where: string, v1: boolean): void {
+  const dictionary = encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY';
+  if (!dictionary && encoding !== 'RLE') return;
+  if (v1 ? type === 'BOOLEAN' : encoding === 'RLE') {
+    walkRuns(view, off + 4, 1, n, null, where);
+    return;
+  }
+  if (!v1 && !dictionary) return;
+  if (off >= view.byteLength) throw new OutOfBytes();
+  const width = view.getUint8(off);
+  if (width || !v1) walkRuns(view, off + 1, width, n, null, where);
 }

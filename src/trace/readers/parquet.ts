@@ -203,8 +203,9 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
       let unpacked = 0;
       for (const c of rg.columns) unpacked += Number(c.meta_data?.total_uncompressed_size ?? 0);
       if (!(unpacked >= 0 && unpacked <= DEFAULT_MAX_INFLATE)) throw new LimitError(`${path}: a row group of ${unpacked} bytes uncompressed, past the ${DEFAULT_MAX_INFLATE}-byte budget`);
-      // Page headers too: hyparquet allocates by a page's value count before it decodes anything.
-      lib.checkPages(path, buf, rg, new Set(columns), DEFAULT_MAX_INFLATE);
+      // Page headers too: hyparquet allocates by a page's value count before it decodes anything, and writes every
+      // repeat of a run-length encoded run whatever its array's length.
+      lib.checkPages(path, buf, rg, new Set(columns), DEFAULT_MAX_INFLATE, { schema: meta.schema, compressors: lib.compressors });
       const cols = new Map<Wanted, DecodedArray>();
       try {
         await lib.parquetRead({
