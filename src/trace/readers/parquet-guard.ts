@@ -104,17 +104,17 @@ export const RUN_PADDING = 1024;
  * length, so a run of 2^31 repeats in a page of 1,000 values makes it grow a JavaScript array past any memory: a run
  * reaching more than RUN_PADDING values past the section is refused. A bit-packed run writes only what the array
  * holds and reads its bits from the page, except at width 0, where it spins without reading a byte: such a run is
- * held to the same bound, and a negative one (a damaged header) is refused. `values` (n + RUN_PADDING long), when
- * given, receives the decoded values as hyparquet's array would hold them; the result is that array's length (more
- * than `n` when the last run reached past the section).
+ * held to the same bound, and a negative one (a damaged header) is refused. Returns how many of the values
+ * hyparquet's array ends up holding equal `match` (its padding included), without keeping them.
  */
-function walkRuns(view: DataView, start: number, width: number, n: number, values: Int32Array | null, where: string): number {
+function walkRuns(view: DataView, start: number, width: number, n: number, match: number, where: string): number {
   let off = start;
   const byte = () => {
     if (off >= view.byteLength) throw new OutOfBytes();
     return view.getUint8(off++);
   };
   let seen = 0;
+  let matches = 0;
   while (seen < n) {
     // unsigned LEB128, accumulated in 32 bits as hyparquet does
     let header = 0;
@@ -129,14 +129,14 @@ function walkRuns(view: DataView, start: number, width: number, n: number, value
       // hyparquet reads a run's first byte whatever its count and width
       const bytes = count === 0 || width === 0 ? Math.min(1, view.byteLength - off) : Math.ceil((count * width) / 8);
       if (off + bytes > view.byteLength) throw new OutOfBytes();
-      if (values) {
+      if (match >= 0) {
         for (let k = 0; k < count && seen + k < n; k++) {
           let v = 0;
           for (let b = 0; b < width; b++) {
             const bit = k * width + b;
             v |= ((view.getUint8(off + (bit >> 3)) >> (bit & 7)) & 1) << b;
           }
-          values[seen + k] = v;
+          if (v === match) matches++;
         }
       }
       off += bytes;
@@ -146,11 +146,11 @@ function walkRuns(view: DataView, start: number, width: number, n: number, value
       if (count > n - seen + RUN_PADDING) throw new TraceInputError(`${where}: a run repeats a value ${count} times where ${n - seen} values are left`);
       let v = 0;
       for (let i = 0; i < (width + 7) >> 3; i++) v |= byte() << (i << 3);
-      if (values) values.fill(v, seen, seen + count);
+      if (v === match) matches += count;
       seen += count;
     }
   }
-  return Math.max(n, seen);
+  return matches;
 }
 
 /**
@@ -168,22 +168,16 @@ export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, 
       const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
       let off = 0;
       // v1: each level section is a 4-byte length, then its runs; the reader moves on by that length
-      const section = (max: number, values: Int32Array | null) => {
+      const section = (max: number, match: number) => {
         if (off + 4 > view.byteLength) throw new OutOfBytes();
         const len = view.getUint32(off, true);
-        const held = walkRuns(view, off + 4, widthOf(max), n, values, where);
+        const matches = walkRuns(view, off + 4, widthOf(max), n, match, where);
         off += 4 + len;
-        return held;
+        return matches;
       };
-      if (levels.rep) section(levels.rep, null);
+      if (levels.rep) section(levels.rep, -1);
       // the values present: hyparquet counts the defined levels over its whole array, padding included
-      let present = n;
-      if (levels.def) {
-        const def = new Int32Array(n + RUN_PADDING);
-        const held = section(levels.def, def);
-        present = 0;
-        for (let i = 0; i < held; i++) if (def[i] === levels.def) present++;
-      }
+      const present = levels.def ? section(levels.def, levels.def) : n;
       indexRuns(view, off, d.encoding, type, present, where, true);
     } else if (h.type === 'DATA_PAGE_V2' && h.data_page_header_v2) {
       const d = h.data_page_header_v2;
@@ -191,8 +185,8 @@ export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, 
       const repBytes = Number(d.repetition_levels_byte_length);
       const defBytes = Number(d.definition_levels_byte_length);
       const plain = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
-      if (levels.rep) walkRuns(plain, 0, widthOf(levels.rep), n, null, where);
-      if (levels.def) walkRuns(plain, repBytes, widthOf(levels.def), n, null, where);
+      if (levels.rep) walkRuns(plain, 0, widthOf(levels.rep), n, -1, where);
+      if (levels.def) walkRuns(plain, repBytes, widthOf(levels.def), n, -1, where);
       let values = stored.subarray(repBytes + defBytes);
       if (d.is_compressed !== false) values = decompressPage(values, Number(h.uncompressed_page_size) - repBytes - defBytes, codec, compressors);
       indexRuns(new DataView(values.buffer, values.byteOffset, values.byteLength), 0, d.encoding, type, n - Number(d.num_nulls), where, false);
@@ -212,11 +206,11 @@ function indexRuns(view: DataView, off: number, encoding: string, type: string, 
   const dictionary = encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY';
   if (!dictionary && encoding !== 'RLE') return;
   if (v1 ? type === 'BOOLEAN' : encoding === 'RLE') {
-    walkRuns(view, off + 4, 1, n, null, where);
+    walkRuns(view, off + 4, 1, n, -1, where);
     return;
   }
   if (!v1 && !dictionary) return;
   if (off >= view.byteLength) throw new OutOfBytes();
   const width = view.getUint8(off);
-  if (width || !v1) walkRuns(view, off + 1, width, n, null, where);
+  if (width || !v1) walkRuns(view, off + 1, width, n, -1, where);
 }
