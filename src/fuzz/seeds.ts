@@ -137,9 +137,39 @@ function dftracerSeeds(): FuzzInput[] {
   return out;
 }
 
+/**
+ * Parquet traces written by DuckDB in both page versions: version 2 pages bring the encodings the WisIO files lack
+ * (DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, BYTE_STREAM_SPLIT), and a nullable column with nulls brings
+ * bit-packed definition levels. Written without compression so that mutations reach the encoded values.
+ */
+async function duckdbParquetSeeds(): Promise<FuzzInput[]> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-fuzz-seed-'));
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  try {
+    const out: FuzzInput[] = [];
+    const rows = `SELECT (i % 4)::INTEGER AS rank, (i * 0.5)::FLOAT AS tstart, (i * 0.5 + 0.25)::FLOAT AS tend,
+      (['open', 'write', 'read', 'fsync', 'close'])[i % 5 + 1] AS func_id,
+      CASE WHEN i % 7 = 0 THEN NULL ELSE '/scratch/run/out.' || (i % 13)::VARCHAR || '.dat' END AS file_name,
+      (i * 4096)::BIGINT AS size, (i % 3)::INTEGER AS cat, (i % 6 + 1)::INTEGER AS io_cat FROM range(300) t(i)`;
+    for (const version of ['V1', 'V2']) {
+      const p = join(dir, `${version}.parquet`);
+      await con.run(`COPY (${rows}) TO '${p.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION uncompressed, PARQUET_VERSION ${version})`);
+      out.push({ 'part.0.parquet': readFileSync(p) });
+    }
+    return out;
+  } finally {
+    con.closeSync();
+    db.closeSync();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function parquetSeeds(): Promise<FuzzInput[]> {
+  const written = await duckdbParquetSeeds();
   const tar = join(SHARED, 'traces', 'recorder', 'wisio-cm1-parquet', 'recorder-parquet.tar.gz');
-  if (!existsSync(tar)) return [];
+  if (!existsSync(tar)) return written;
   const dir = mkdtempSync(join(tmpdir(), 'iolens-fuzz-seed-'));
   try {
     await extractTar(tar, dir);
@@ -151,7 +181,7 @@ async function parquetSeeds(): Promise<FuzzInput[]> {
       }
     };
     walk(dir);
-    return parts.sort().slice(0, 2).map((p) => ({ 'part.0.parquet': readFileSync(p) }));
+    return [...parts.sort().slice(0, 2).map((p) => ({ 'part.0.parquet': readFileSync(p) })), ...written];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
