@@ -95,7 +95,7 @@ function v1Page(n: number, defRuns: number[], indexWidth: number, indexRuns: num
 }
 
 const OPTIONAL = { rep: 0, def: 1 };
-const runsOf = (p: { h: PageHeader; bytes: Uint8Array }, levels = OPTIONAL) => checkPageRuns('x.parquet: column c', p.h, p.bytes, 'UNCOMPRESSED', 'INT32', levels, compressors);
+const runsOf = (p: { h: PageHeader; bytes: Uint8Array }, levels = OPTIONAL) => checkPageRuns('x.parquet: column c', p.h, p.bytes, 'UNCOMPRESSED', 'INT32', levels, compressors, 1 << 20);
 
 test('run-length encoded runs that would make hyparquet grow an array past any memory are refused before it reads', () => {
   // Four values, two of them defined, indices 0 and 1 of a dictionary: hyparquet reads this page as we say.
@@ -133,6 +133,44 @@ test('run-length encoded runs that would make hyparquet grow an array past any m
   assert.throws(() => runsOf(v2(uleb(2 ** 28 * 2 + 1))), /a bit-packed run of 2147483648 values|a bit-packed run of -2147483648 values/);
   // A page that ends early is left to hyparquet, which reports it itself.
   runsOf(v1Page(4, [0x80], 1, []));
+});
+
+/** A DELTA_BINARY_PACKED stream of `n` values: `first`, then `delta` added each time (blocks of 128, deltas of width 0). */
+function deltaStream(n: number, first: number, delta: number, minis = 4): number[] {
+  const zigzag = (v: number) => uleb(v >= 0 ? 2 * v : -2 * v - 1);
+  const blocks = Array.from({ length: Math.ceil(Math.max(0, n - 1) / 128) }, () => [...zigzag(delta), ...new Array(Math.max(0, minis)).fill(0)]);
+  return [...uleb(128), ...(minis < 0 ? [0xff, 0xff, 0xff, 0xff, 0x0f] : uleb(minis)), ...uleb(n), ...zigzag(first), ...blocks.flat()];
+}
+
+/** A v1 data page of a required column, stored uncompressed, holding `values` in `encoding`. */
+function plainPage(n: number, encoding: string, values: number[]): { h: PageHeader; bytes: Uint8Array } {
+  const bytes = Uint8Array.from(values);
+  const h = { type: 'DATA_PAGE', uncompressed_page_size: bytes.length, compressed_page_size: bytes.length, data_page_header: { num_values: n, encoding, definition_level_encoding: 'RLE', repetition_level_encoding: 'RLE' } } as PageHeader;
+  return { h, bytes };
+}
+
+test('delta-encoded values that would make hyparquet loop forever or allocate gigabytes are refused before it reads', () => {
+  const REQUIRED = { rep: 0, def: 0 };
+  const check = (p: { h: PageHeader; bytes: Uint8Array }, type: string, maxBytes = 1 << 20) => checkPageRuns('x.parquet: column c', p.h, p.bytes, 'UNCOMPRESSED', type, REQUIRED, compressors, maxBytes);
+  const read = (p: { h: PageHeader; bytes: Uint8Array }, type: string, element: object) =>
+    readDataPage(p.bytes, p.h.data_page_header!, { type, element: { name: 'c', type, ...element }, schemaPath: getSchemaPath([{ name: 'root', num_children: 1 }, { name: 'c', type, repetition_type: 'REQUIRED', ...element }] as never, ['c']) } as never);
+  // Integers 5, 8, 11, 14: read by hyparquet as written, passed by the check.
+  const ints = plainPage(4, 'DELTA_BINARY_PACKED', deltaStream(4, 5, 3));
+  check(ints, 'INT32');
+  assert.deepEqual([...read(ints, 'INT32', {}).dataPage], [5, 8, 11, 14]);
+  // 17 bytes with a miniblock count of -1: hyparquet's INT32 decoder moves back a byte per block and never ends.
+  assert.throws(() => check(plainPage(4, 'DELTA_BINARY_PACKED', deltaStream(4, 5, 3, -1)), 'INT32'), (e: unknown) => e instanceof TraceInputError && e.message === 'x.parquet: column c: a delta-encoded block of 128 values in -1 miniblocks');
+  assert.throws(() => check(plainPage(4, 'DELTA_LENGTH_BYTE_ARRAY', deltaStream(4, 1, 0, 3)), 'BYTE_ARRAY'), /a delta-encoded block of 128 values in 3 miniblocks/);
+  // Strings "a", "aa", "aaa": each value the previous one and one byte more.
+  const strings = plainPage(3, 'DELTA_BYTE_ARRAY', [...deltaStream(3, 0, 1), ...deltaStream(3, 1, 0), 97, 97, 97]);
+  check(strings, 'BYTE_ARRAY');
+  assert.deepEqual(Array.from(read(strings, 'BYTE_ARRAY', {}).dataPage as ArrayLike<Uint8Array>, (v) => new TextDecoder().decode(v)), ['a', 'aa', 'aaa']);
+  // Prefixes growing by 2^28 a value (a page of ~50 bytes that made hyparquet allocate and copy 5 GB for 16 values).
+  assert.throws(() => check(plainPage(16, 'DELTA_BYTE_ARRAY', [...deltaStream(16, 0, 2 ** 28), ...deltaStream(16, 1, 0), ...new Array(16).fill(97)]), 'BYTE_ARRAY'), /value 1 takes 268435456 bytes of a previous value of 1 and adds 1/);
+  // Sound prefixes whose values together pass the budget: 1 + 2 + … + 64 bytes against 1,000.
+  const long = plainPage(64, 'DELTA_BYTE_ARRAY', [...deltaStream(64, 0, 1), ...deltaStream(64, 1, 0), ...new Array(64).fill(97)]);
+  check(long, 'BYTE_ARRAY', 4096);
+  assert.throws(() => check(long, 'BYTE_ARRAY', 1000), (e: unknown) => e instanceof LimitError && /decode to more than the 1000-byte budget/.test(e.message));
 });
 
 test('a Parquet trace whose level run claims more values than its page holds is one error line and exit 2', { timeout: 60_000 }, async () => {

@@ -1,5 +1,6 @@
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { decompressPage } from 'hyparquet/src/datapage.js';
+import { deltaBinaryUnpack } from 'hyparquet/src/delta.js';
 import { getMaxDefinitionLevel, getMaxRepetitionLevel, getSchemaPath } from 'hyparquet/src/schema.js';
 import type { AsyncBuffer, Compressors, FileMetaData, PageHeader } from 'hyparquet';
 import { LimitError } from '../../contract/errors.js';
@@ -65,7 +66,7 @@ export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, column
       if (!(packed >= 0) || reader.offset + packed > bytes.length) throw new TraceInputError(`${path}: a page runs past its column chunk`);
       if (runs && (h.type === 'DATA_PAGE' || h.type === 'DATA_PAGE_V2')) {
         const levels = levelsOf(runs.schema, md.path_in_schema);
-        checkPageRuns(`${path}: column ${md.path_in_schema.join('.')}`, h, bytes.subarray(reader.offset, reader.offset + packed), md.codec, md.type, levels, runs.compressors);
+        checkPageRuns(`${path}: column ${md.path_in_schema.join('.')}`, h, bytes.subarray(reader.offset, reader.offset + packed), md.codec, md.type, levels, runs.compressors, maxBytes);
       }
       reader.offset += packed;
     }
@@ -92,6 +93,17 @@ function levelsOf(schema: FileMetaData['schema'], name: readonly string[]): { re
 /** Thrown inside the run walk when the bytes end: hyparquet fails on such a page by itself, nothing to bound. */
 class OutOfBytes extends Error {}
 
+/** An unsigned LEB128 integer at `at.off` (moved past it), accumulated in 32 bits as hyparquet does. */
+function varint32(view: DataView, at: { off: number }): number {
+  let v = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (at.off >= view.byteLength) throw new OutOfBytes();
+    const b = view.getUint8(at.off++);
+    v |= (b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+}
+
 /**
  * Values a run may reach past the end of its section and still be padding: writers round runs up (DuckDB writes
  * levels as bit-packed blocks of 256 values, three of them used in a page of three).
@@ -108,38 +120,32 @@ export const RUN_PADDING = 1024;
  * hyparquet's array ends up holding equal `match` (its padding included), without keeping them.
  */
 function walkRuns(view: DataView, start: number, width: number, n: number, match: number, where: string): number {
-  let off = start;
+  const at = { off: start };
   const byte = () => {
-    if (off >= view.byteLength) throw new OutOfBytes();
-    return view.getUint8(off++);
+    if (at.off >= view.byteLength) throw new OutOfBytes();
+    return view.getUint8(at.off++);
   };
   let seen = 0;
   let matches = 0;
   while (seen < n) {
-    // unsigned LEB128, accumulated in 32 bits as hyparquet does
-    let header = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = byte();
-      header |= (b & 0x7f) << shift;
-      if (!(b & 0x80)) break;
-    }
+    const header = varint32(view, at);
     if (header & 1) {
       const count = (header >> 1) << 3;
       if (count < 0 || (width === 0 && count > n - seen + RUN_PADDING)) throw new TraceInputError(`${where}: a bit-packed run of ${count} values where ${n - seen} are left`);
       // hyparquet reads a run's first byte whatever its count and width
-      const bytes = count === 0 || width === 0 ? Math.min(1, view.byteLength - off) : Math.ceil((count * width) / 8);
-      if (off + bytes > view.byteLength) throw new OutOfBytes();
+      const bytes = count === 0 || width === 0 ? Math.min(1, view.byteLength - at.off) : Math.ceil((count * width) / 8);
+      if (at.off + bytes > view.byteLength) throw new OutOfBytes();
       if (match >= 0) {
         for (let k = 0; k < count && seen + k < n; k++) {
           let v = 0;
           for (let b = 0; b < width; b++) {
             const bit = k * width + b;
-            v |= ((view.getUint8(off + (bit >> 3)) >> (bit & 7)) & 1) << b;
+            v |= ((view.getUint8(at.off + (bit >> 3)) >> (bit & 7)) & 1) << b;
           }
           if (v === match) matches++;
         }
       }
-      off += bytes;
+      at.off += bytes;
       seen = Math.min(n, seen + count);
     } else {
       const count = header >>> 1;
@@ -154,12 +160,13 @@ function walkRuns(view: DataView, start: number, width: number, n: number, match
 }
 
 /**
- * Checks every run-length encoded section of one data page the way hyparquet will read it — repetition and
- * definition levels, then dictionary indices or RLE booleans — so that no run can make it write past its arrays.
+ * Checks the encoded sections of one data page the way hyparquet will read them — repetition and definition levels,
+ * then dictionary indices, RLE booleans or delta-encoded values — so that no run can make it write past its arrays,
+ * no delta header can make it loop, and no shared prefix can make it allocate past `maxBytes`.
  * `stored` is the page as stored (compressed, for a v1 page; levels plain and values compressed, for v2). A page
  * hyparquet cannot decode at all is left to it (it fails with its own error); a run no valid writer makes is refused.
  */
-export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, codec: Parameters<typeof decompressPage>[2], type: string, levels: { rep: number; def: number }, compressors: Compressors): void {
+export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, codec: Parameters<typeof decompressPage>[2], type: string, levels: { rep: number; def: number }, compressors: Compressors, maxBytes: number): void {
   try {
     if (h.type === 'DATA_PAGE' && h.data_page_header) {
       const d = h.data_page_header;
@@ -178,7 +185,7 @@ export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, 
       if (levels.rep) section(levels.rep, -1);
       // the values present: hyparquet counts the defined levels over its whole array, padding included
       const present = levels.def ? section(levels.def, levels.def) : n;
-      indexRuns(view, off, d.encoding, type, present, where, true);
+      valueSection(view, off, d.encoding, type, present, where, true, maxBytes);
     } else if (h.type === 'DATA_PAGE_V2' && h.data_page_header_v2) {
       const d = h.data_page_header_v2;
       const n = Number(d.num_values);
@@ -189,20 +196,24 @@ export function checkPageRuns(where: string, h: PageHeader, stored: Uint8Array, 
       if (levels.def) walkRuns(plain, repBytes, widthOf(levels.def), n, -1, where);
       let values = stored.subarray(repBytes + defBytes);
       if (d.is_compressed !== false) values = decompressPage(values, Number(h.uncompressed_page_size) - repBytes - defBytes, codec, compressors);
-      indexRuns(new DataView(values.buffer, values.byteOffset, values.byteLength), 0, d.encoding, type, n - Number(d.num_nulls), where, false);
+      valueSection(new DataView(values.buffer, values.byteOffset, values.byteLength), 0, d.encoding, type, n - Number(d.num_nulls), where, false, maxBytes);
     }
   } catch (err) {
-    if (err instanceof TraceInputError) throw err;
+    if (err instanceof TraceInputError || err instanceof LimitError) throw err;
     // out of bytes, or a page that does not decompress: hyparquet reports it when it reads the page
   }
 }
 
 /**
- * The runs after the levels, as hyparquet reads them: booleans (a 4-byte length first, one bit each) or dictionary
- * indices (a width byte first). A v1 page reads any of the three encodings as booleans for a BOOLEAN column and
- * skips indices of width 0 (all zero); a v2 page reads RLE as booleans and runs of any width.
+ * The values after the levels, as hyparquet reads them. Run-length encoded: booleans (a 4-byte length first, one bit
+ * each) or dictionary indices (a width byte first); a v1 page reads any of the three encodings as booleans for a
+ * BOOLEAN column and skips indices of width 0 (all zero), a v2 page reads RLE as booleans and runs of any width.
+ * Delta encoded: each stream's header is checked (`checkDeltaHeader`), and DELTA_BYTE_ARRAY's prefix and suffix
+ * lengths are decoded (by hyparquet's own decoder, once the headers are sound) and held to what the format allows.
  */
-function indexRuns(view: DataView, off: number, encoding: string, type: string, n: number, where: string, v1: boolean): void {
+function valueSection(view: DataView, off: number, encoding: string, type: string, n: number, where: string, v1: boolean, maxBytes: number): void {
+  if (encoding === 'DELTA_BINARY_PACKED' || encoding === 'DELTA_LENGTH_BYTE_ARRAY') return checkDeltaHeader(view, off, where);
+  if (encoding === 'DELTA_BYTE_ARRAY') return checkByteArrayPrefixes(view, off, Math.max(0, n), where, maxBytes);
   const dictionary = encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY';
   if (!dictionary && encoding !== 'RLE') return;
   if (v1 ? type === 'BOOLEAN' : encoding === 'RLE') {
@@ -213,4 +224,45 @@ function indexRuns(view: DataView, off: number, encoding: string, type: string, 
   if (off >= view.byteLength) throw new OutOfBytes();
   const width = view.getUint8(off);
   if (width || !v1) walkRuns(view, off + 1, width, n, -1, where);
+}
+
+/**
+ * A DELTA_BINARY_PACKED stream's header (values per block, miniblocks per block) as the format defines it: a
+ * positive multiple of 128 values per block, split into a whole number of miniblocks of a multiple of 32 values. A
+ * writer makes nothing else; hyparquet reads any numbers, and with a negative miniblock count it moves back in the
+ * page and decodes forever.
+ */
+function checkDeltaHeader(view: DataView, off: number, where: string): void {
+  const at = { off };
+  const block = varint32(view, at);
+  const minis = varint32(view, at);
+  const per = block / minis;
+  if (!(block > 0 && block % 128 === 0 && minis > 0 && Number.isInteger(per) && per % 32 === 0)) {
+    throw new TraceInputError(`${where}: a delta-encoded block of ${block} values in ${minis} miniblocks`);
+  }
+}
+
+/**
+ * DELTA_BYTE_ARRAY: each value is a prefix of the previous value and a suffix of its own. hyparquet allocates
+ * prefix + suffix bytes per value whatever the previous value held, so a page of a hundred bytes could claim values of
+ * gigabytes each. Refused: a length below 0, a prefix longer than the previous value, and values that together pass
+ * the decompression budget (a run of long shared prefixes is a bomb like any other).
+ */
+function checkByteArrayPrefixes(view: DataView, off: number, n: number, where: string, maxBytes: number): void {
+  const reader = { view, offset: off };
+  const prefix = new Int32Array(n);
+  checkDeltaHeader(view, reader.offset, where);
+  deltaBinaryUnpack(reader, n, prefix);
+  const suffix = new Int32Array(n);
+  checkDeltaHeader(view, reader.offset, where);
+  deltaBinaryUnpack(reader, n, suffix);
+  let previous = 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const p = prefix[i], s = suffix[i];
+    if (p < 0 || s < 0 || p > previous) throw new TraceInputError(`${where}: value ${i} takes ${p} bytes of a previous value of ${previous} and adds ${s}`);
+    previous = p + s;
+    total += previous;
+    if (total > maxBytes) throw new LimitError(`${where}: a page's values decode to more than the ${maxBytes}-byte budget`);
+  }
 }
