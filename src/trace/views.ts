@@ -466,7 +466,7 @@ function aggregateCells(ctx: ViewContext, dims: readonly Dim[], allowed: Set<num
     const pair = cellPair[c];
     const pa = sums.proc(r, pairProc[pair]);
     const procAgg = sums.procAgg;
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < CATEGORY_COUNT; k++) {
       procAgg[pa * 3] += cst[o + S_OPS + k];
       procAgg[pa * 3 + 1] += cst[o + S_BYTES + k];
       procAgg[pa * 3 + 2] += cst[o + S_TIME + k];

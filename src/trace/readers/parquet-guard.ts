@@ -48,6 +48,7 @@ export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, column
     }
     const bytes = new Uint8Array(file.slice(start, start + size) as ArrayBuffer);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const levels = runs ? levelsOf(runs.schema, md.path_in_schema) : null;
     const reader = { view, offset: 0 };
     while (reader.offset < bytes.length) {
       let h: ReturnType<typeof parquetHeader>;
@@ -64,8 +65,7 @@ export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, column
       if (!(n >= 0 && n <= perPage)) throw new TraceInputError(`${path}: a page claims ${n} values in a row group of ${rows} rows`);
       if (!(unpacked >= 0 && unpacked <= maxBytes)) throw new LimitError(`${path}: a page of ${unpacked} bytes uncompressed, past the ${maxBytes}-byte budget`);
       if (!(packed >= 0) || reader.offset + packed > bytes.length) throw new TraceInputError(`${path}: a page runs past its column chunk`);
-      if (runs && (h.type === 'DATA_PAGE' || h.type === 'DATA_PAGE_V2')) {
-        const levels = levelsOf(runs.schema, md.path_in_schema);
+      if (runs && levels && (h.type === 'DATA_PAGE' || h.type === 'DATA_PAGE_V2')) {
         checkPageRuns(`${path}: column ${md.path_in_schema.join('.')}`, h, bytes.subarray(reader.offset, reader.offset + packed), md.codec, md.type, levels, runs.compressors, maxBytes);
       }
       reader.offset += packed;
