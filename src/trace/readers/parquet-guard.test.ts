@@ -68,6 +68,26 @@ test('page headers that would make hyparquet allocate past what V8 survives are 
   const i64past = pageHeader(10, 100, 50);
   i64past[i64past.indexOf(0x15, 4)] = 0x16; // 50n: past the chunk
   assert.throws(() => checkPages('x.parquet', file(i64past), rowGroup(10, i64past.length), new Set(['tstart']), 1 << 30), /runs past its column chunk/);
+  // A v2 page whose nulls are negative (its values would be 4 + 200,000,000: hyparquet sizes its arrays by them, and a
+  // run-length check bounded by that count would bound nothing), or more than its values.
+  const v2 = (nulls: number) => {
+    const zigzag = (v: number) => {
+      const out: number[] = [];
+      let z = v >= 0 ? v * 2 : -v * 2 - 1;
+      while (z >= 0x80) {
+        out.push((z % 0x80) | 0x80);
+        z = Math.floor(z / 0x80);
+      }
+      out.push(z);
+      return out;
+    };
+    // type DATA_PAGE_V2 (3), sizes 0; field 8: num_values, num_nulls, num_rows, encoding, level byte lengths, compressed
+    return [0x15, ...zigzag(3), 0x15, 0x00, 0x15, 0x00, 0x5c, 0x15, ...zigzag(4), 0x15, ...zigzag(nulls), 0x15, ...zigzag(4), 0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x11, 0x00, 0x00];
+  };
+  assert.equal(parquetHeader({ view: new DataView(Uint8Array.from(v2(-200_000_000)).buffer), offset: 0 }).data_page_header_v2?.num_nulls, -200_000_000);
+  checkPages('x.parquet', file(v2(1)), rowGroup(4, v2(1).length), new Set(['tstart']), 1 << 30);
+  assert.throws(() => checkPages('x.parquet', file(v2(-200_000_000)), rowGroup(4, v2(-200_000_000).length), new Set(['tstart']), 1 << 30), (e: unknown) => e instanceof TraceInputError && e.message === 'x.parquet: a page claims -200000000 nulls among 4 values');
+  assert.throws(() => checkPages('x.parquet', file(v2(5)), rowGroup(4, v2(5).length), new Set(['tstart']), 1 << 30), /claims 5 nulls among 4 values/);
   // A sane page passes, and columns not read are not looked at.
   const ok = pageHeader(10, 100, 0);
   checkPages('x.parquet', file(ok), rowGroup(10, ok.length), new Set(['tstart']), 1 << 30);

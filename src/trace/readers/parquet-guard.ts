@@ -31,8 +31,8 @@ export interface RunCheck {
  * Walks the page headers of the columns hyparquet is about to read in one row group — headers only, a few bytes
  * each — and refuses a page whose value count or size no real file has, before hyparquet allocates by them. Checks
  * are: the column chunk lies inside the file; every page header parses; `num_values` is at most MAX_PAGE_VALUES and
- * at most 16 × the row group's rows; the page's uncompressed size is at most `maxBytes`; the pages stay inside their
- * chunk. With `runs`, each data page is also decompressed and its run-length encoded sections checked
+ * at most 16 × the row group's rows (and a v2 page's `num_nulls` between 0 and `num_values`); the page's uncompressed
+ * size is at most `maxBytes`; the pages stay inside their chunk. With `runs`, each data page is also decompressed and its run-length encoded sections checked
  * (`checkPageRuns`): that costs a second decompression of every page read.
  */
 export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, columns: ReadonlySet<string>, maxBytes: number, runs?: RunCheck): void {
@@ -63,6 +63,11 @@ export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, column
       const packed = int(h.compressed_page_size);
       if (Number.isNaN(n) || Number.isNaN(unpacked) || Number.isNaN(packed)) throw new TraceInputError(`${path}: corrupt Parquet page header in column ${md.path_in_schema.join('.')}`);
       if (!(n >= 0 && n <= perPage)) throw new TraceInputError(`${path}: a page claims ${n} values in a row group of ${rows} rows`);
+      // A v2 page's values are its value count less its nulls: hyparquet sizes its arrays by that difference.
+      if (h.data_page_header_v2) {
+        const nulls = int(h.data_page_header_v2.num_nulls);
+        if (!(nulls >= 0 && nulls <= n)) throw new TraceInputError(`${path}: a page claims ${h.data_page_header_v2.num_nulls} nulls among ${n} values`);
+      }
       if (!(unpacked >= 0 && unpacked <= maxBytes)) throw new LimitError(`${path}: a page of ${unpacked} bytes uncompressed, past the ${maxBytes}-byte budget`);
       if (!(packed >= 0) || reader.offset + packed > bytes.length) throw new TraceInputError(`${path}: a page runs past its column chunk`);
       if (runs && levels && (h.type === 'DATA_PAGE' || h.type === 'DATA_PAGE_V2')) {
