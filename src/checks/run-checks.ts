@@ -21,6 +21,11 @@ export interface RunOptions {
   readonly mode: Mode;
   readonly config: ReportConfig;
   readonly env: CheckEnvironment;
+  /**
+   * At most this many details per finding (a positive integer; default all): the rest are counted in the finding's
+   * `detailsOmitted`. For outputs that show a few per finding: a log may have tens of thousands of file details.
+   */
+  readonly detailLimit?: number;
 }
 
 /** Option values of a check under a knob configuration. */
@@ -34,6 +39,8 @@ export function resolveOptions(check: AnyCheck, knobs: KnobValues): Record<strin
  * outcome for that check alone.
  */
 export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts: RunOptions): RunResult {
+  const detailLimit = opts.detailLimit ?? Infinity;
+  if (!(detailLimit >= 1) || (detailLimit !== Infinity && !Number.isInteger(detailLimit))) throw new RangeError(`detailLimit must be a positive integer, got ${detailLimit}`);
   const insights: Finding[] = [];
   const outcomes: CheckOutcome[] = [];
   const marked = new Set<Knob>();
@@ -112,13 +119,14 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
         return facts.tryGet(name);
       },
       hasModule: (name) => modules.has(name),
+      detailLimit,
       file: (id, rank): Subject => (rank === undefined ? { kind: 'file', id: id.toString(), name: facts.fileName(id) } : { kind: 'file', id: id.toString(), name: facts.fileName(id), rank }),
       report(input: FindingInput<string, string>) {
         const proposed = input.level ?? level;
         // The default mode's level rule caps what a check proposes by what the finding costs (level-policy.ts).
         const ruled = opts.mode === 'default' && !override?.level && (proposed === 'HIGH' || proposed === 'WARN');
         const final = override?.level ?? (ruled ? ruleLevel(proposed, input.cost, ioShare, opts.config.knobs) : proposed);
-        emitted.push(buildInsight(check, final, input, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec'));
+        emitted.push(buildInsight(check, final, input, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit));
       },
     };
     try {
@@ -176,11 +184,16 @@ function buildInsight(
   thresholds: ThresholdUsed[],
   qualify: (id: string) => string,
   style: TemplateStyle,
+  detailLimit: number,
 ): Finding {
   const meta = check.meta;
   const templates = meta.messages as Record<string, string>;
   const recs = meta.recommendations as Record<string, { text: string; snippet?: string }>;
-  const details: Detail[] = (input.details ?? []).map((d) => ({
+  const given = input.details ?? [];
+  const kept = given.length > detailLimit ? given.slice(0, detailLimit) : given;
+  // A check that stopped building details at the limit says how many it has; one that built them all is cut here.
+  const omitted = Math.max(input.detailCount ?? 0, given.length) - kept.length;
+  const details: Detail[] = kept.map((d) => ({
     messageId: qualify(d.messageId),
     message: renderTemplate(templates[d.messageId], d.data, style),
     data: d.data,
@@ -198,6 +211,7 @@ function buildInsight(
     evidence: input.evidence ?? [],
     thresholds,
     details,
+    ...(omitted > 0 ? { detailsOmitted: omitted } : {}),
     docs: meta.docsUrl,
     recommendations: (input.recommendations ?? []).map((id) => ({
       id: `${meta.code}.${id}`,

@@ -95,6 +95,11 @@ export interface FindingInput<M extends string, R extends string> {
   readonly data: MessageData;
   readonly evidence?: readonly Evidence[];
   readonly details?: readonly DetailInput<M>[];
+  /**
+   * How many details the finding has, when `details` holds only the first `ctx.detailLimit` of them (a check that may
+   * name every file of a log stops building details there); default `details.length`.
+   */
+  readonly detailCount?: number;
   readonly recommendations?: readonly R[];
 }
 
@@ -119,6 +124,12 @@ export interface CheckContext<O extends string, M extends string, R extends stri
   hasModule(name: string): boolean;
   /** A detail subject for a file record id. */
   file(id: bigint, rank?: number): Subject;
+  /**
+   * How many details of a finding the report keeps (`Infinity` unless the output shows only a few: the terminal
+   * shows 10); the runner drops the rest and counts them. A check whose details may be thousands can stop building
+   * them here and pass their number as `detailCount`.
+   */
+  readonly detailLimit: number;
   /**
    * Emits one insight (a check may emit none, one, or — P10 in Drishti mode — the same twice). A function-typed
    * property, not a method, so that the context is checked strictly: a run helper of `families/` typed for messages

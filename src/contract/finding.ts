@@ -140,6 +140,11 @@ export interface Finding {
   readonly thresholds: readonly ThresholdUsed[];
   /** Every detail line, sorted; renderers show at most 10 unless asked for more. */
   readonly details: readonly Detail[];
+  /**
+   * Details not listed: present (≥ 1) only in a report built for an output that shows a few per finding (the
+   * terminal), which asked for at most that many; `details` then holds the first ones. JSON reports list them all.
+   */
+  readonly detailsOmitted?: number;
   readonly recommendations: readonly Recommendation[];
   /** The check's documentation page, relative to the IOLens package (`docs/checks/D10.md`). */
   readonly docs?: string;

@@ -55,6 +55,7 @@ const finding = obj(
   {
     problem: oneOfEnum(PROBLEMS),
     cost: obj({ share: { type: 'number', minimum: 0, maximum: 1 }, basis: oneOfEnum(['time', 'bytes', 'operations']) }),
+    detailsOmitted: { type: 'integer', minimum: 1 },
     docs: str,
     caveats: strings,
   },

@@ -31,6 +31,11 @@ export interface DiagnoseOptions extends NodeOptions {
   readonly maxInflate?: number;
   /** Add the `charts` section: the numbers behind the plots (`--charts`; `--html` and the web service need it). */
   readonly charts?: boolean;
+  /**
+   * At most this many details per finding, the rest counted in the finding's `detailsOmitted` (default: all). For
+   * outputs that show a few (the terminal shows 10): a log of 50,000 files may have 25,000 details in one finding.
+   */
+  readonly detailLimit?: number;
 }
 
 /** One opened log with its memoised facts: what every analysis of a log starts from. */
@@ -85,6 +90,7 @@ export function reportOfFacts(facts: FactContext, inputPath: string, opts: Diagn
     ...(opts.snippets === false ? {} : { snippets: snippetTexts() }),
     ...(opts.checks ? { checks: opts.checks } : {}),
     notes: nodes.note ? [nodes.note] : [],
+    ...(opts.detailLimit !== undefined ? { detailLimit: opts.detailLimit } : {}),
   });
   return opts.charts ? { ...report, charts: buildCharts(facts) } : report;
 }

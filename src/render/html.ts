@@ -30,7 +30,8 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
       const notes = [...(cost ? [`Cost: ${cost}`] : []), ...(i.caveats ?? []).map((c) => `Caveat: ${c}`)];
       if (notes.length) o.push(`<p class="cost">${notes.map((n) => H(n)).join('<br>')}</p>`);
       if (i.docs && report.mode !== 'drishti') o.push(`<p class="docs">About this check: <code>${H(i.docs)}</code> (or <code>iolens list-checks ${H(i.code)}</code>)</p>`);
-      if (i.details.length) o.push('<ul>' + i.details.map((d) => `<li>${H(detailText(report, d, !!opts.fullPath))}</li>`).join('') + '</ul>');
+      const more = i.detailsOmitted ? `<li>… and ${i.detailsOmitted} more</li>` : '';
+      if (i.details.length) o.push('<ul>' + i.details.map((d) => `<li>${H(detailText(report, d, !!opts.fullPath))}</li>`).join('') + more + '</ul>');
       if (!opts.issuesOnly && i.recommendations.length) {
         o.push('<ul class="rec">');
         for (const r of i.recommendations) {

@@ -23,8 +23,10 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
       const cost = report.mode === 'drishti' ? null : costText(report, i);
       if (cost) out.push(`  - Cost: ${M(cost)}`);
       for (const c of i.caveats ?? []) out.push(`  - ⚠️ ${M(c)}`);
-      for (const d of i.details.slice(0, max)) out.push(`  - ${M(detailText(report, d, !!opts.fullPath))}`);
-      if (i.details.length > max) out.push(`  - … and ${i.details.length - max} more`);
+      const shown = i.details.slice(0, max);
+      for (const d of shown) out.push(`  - ${M(detailText(report, d, !!opts.fullPath))}`);
+      const more = i.details.length - shown.length + (i.detailsOmitted ?? 0);
+      if (more > 0) out.push(`  - … and ${more} more`);
       if (!opts.issuesOnly) {
         for (const r of i.recommendations) {
           out.push(`  - 💡 ${M(r.text)}`);

@@ -89,7 +89,8 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
     for (const cav of ins.caveats ?? []) lines.push({ text: `↪ Caveat: ${E(cav)}`, indent: 3, paint: c.yellow });
     const shown = ins.details.slice(0, maxDetails);
     for (const d of shown) lines.push({ text: `↪ ${E(detailText(report, d, !!opts.fullPath))}`, indent: 3, paint: levelPaint[ins.level] });
-    if (ins.details.length > shown.length) lines.push({ text: `↪ … and ${ins.details.length - shown.length} more (see --json)`, indent: 3 });
+    const more = ins.details.length - shown.length + (ins.detailsOmitted ?? 0);
+    if (more > 0) lines.push({ text: `↪ … and ${more} more (see --json)`, indent: 3 });
     if (!opts.issuesOnly && ins.recommendations.length) {
       lines.push({ text: '↪ Recommendations:', indent: 3, paint: c.bold });
       for (const r of ins.recommendations) {

@@ -28,6 +28,8 @@ export interface BuildReportOptions {
   readonly checks?: readonly AnyCheck[];
   /** Notes from the steps before the report (how the node count was found …), listed after the analysis notes. */
   readonly notes?: readonly string[];
+  /** At most this many details per finding, the rest counted in `detailsOmitted` (default: all; see `runChecks`). */
+  readonly detailLimit?: number;
 }
 
 /** ISO 8601 of the whole second (the banner's precision). */
@@ -65,6 +67,7 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     mode,
     config,
     env: { nodes: nodes ? nodes.count : null, applicationHints: appHints },
+    ...(options.detailLimit !== undefined ? { detailLimit: options.detailLimit } : {}),
   });
 
   const panelIndex = (i: Finding) => PANELS.indexOf(i.panel);

@@ -27,7 +27,8 @@ export function findings(report: Report): HTMLElement {
   const list = el('ol', { class: 'findings' });
   for (const i of report.insights) {
     const details = i.details.slice(0, 10).map((d) => el('li', {}, d.message));
-    const more = i.details.length > 10 ? el('li', { class: 'muted' }, `… ${i.details.length - 10} more`) : null;
+    const hidden = i.details.length - details.length + (i.detailsOmitted ?? 0);
+    const more = hidden > 0 ? el('li', { class: 'muted' }, `… ${hidden} more`) : null;
     list.append(
       el(
         'li',

@@ -44,8 +44,9 @@ export default defineCheck({
     const p = ctx.fact('posix.files');
     const sf = ctx.tryFact('stdio.files');
     const toStream = sf ? rowsIn(p.ids, sf.ids) : null;
+    // Details up to the report's limit, every file counted (a log may name thousands).
     const details: DetailInput<'file'>[] = [];
-    let syncs = 0, writes = 0, time = 0;
+    let syncs = 0, writes = 0, time = 0, files = 0;
     for (let i = 0; i < p.ids.length; i++) {
       const s = p.syncs[i];
       const k = toStream ? toStream[i] : -1;
@@ -55,22 +56,24 @@ export default defineCheck({
       syncs += s;
       writes += w;
       time += Math.max(0, p.writeTime[i]) + (viaStream ? Math.max(0, sf!.writeTime[k]) : 0);
+      if (files++ >= ctx.detailLimit) continue;
       const subject = ctx.file(p.ids[i]);
       details.push({ messageId: 'file', data: { syncs: s, writes: w, file: subjectName(subject) }, subject });
     }
-    if (!details.length || syncs < ctx.options.min) return;
+    if (!files || syncs < ctx.options.min) return;
     const total = jobIoSeconds(ctx);
     const share = total ? Math.min(1, time / total) : 0;
     ctx.report({
       cost: { share, basis: 'time' },
       messageId: 'sync',
-      data: { syncs, writes, perWrite: syncs / writes, files: details.length, share },
+      data: { syncs, writes, perWrite: syncs / writes, files, share },
       evidence: [
         { name: 'syncs', value: syncs, unit: 'count', source: 'POSIX_FSYNCS + POSIX_FDSYNCS' },
         { name: 'writes', value: writes, unit: 'count', source: 'POSIX_WRITES (STDIO_WRITES for a stream synced through its descriptor)' },
         { name: 'writeSeconds', value: time, unit: 'seconds', source: 'POSIX_F_WRITE_TIME (includes sync time)' },
       ],
       details,
+      detailCount: files,
       recommendations: ['batch', 'noOsync'],
     });
   },

@@ -54,8 +54,9 @@ export default defineCheck({
       e.bad += dxt.misalignedLargeOps[r];
       traced.set(dxt.ids[r], e);
     }
+    // A log of many files may name tens of thousands: details are built up to the report's limit, all counted.
     const details: DetailInput<'file'>[] = [];
-    let count = 0, large = 0, alignment = 0, exact = false;
+    let count = 0, large = 0, alignment = 0, exact = false, files = 0;
     for (let i = 0; i < p.ids.length; i++) {
       const d = traced.size ? traced.get(p.ids[i]) : undefined;
       const ops = p.reads[i] + p.writes[i];
@@ -67,21 +68,23 @@ export default defineCheck({
       count += bad;
       large += big;
       alignment = Math.max(alignment, a);
+      if (files++ >= ctx.detailLimit) continue;
       const subject = ctx.file(p.ids[i]);
       details.push({ messageId: 'file', data: { count: bad, alignment: a, file: subjectName(subject) }, subject });
     }
-    if (!details.length || count < ctx.options.min) return;
+    if (!files || count < ctx.options.min) return;
     const h = ctx.tryFact('hdf5');
     ctx.report({
       cost: { share: count / large, basis: 'operations' },
       messageId: 'misaligned',
-      data: { count, large, ratio: count / large, alignment, files: details.length },
+      data: { count, large, ratio: count / large, alignment, files },
       evidence: [
         { name: 'misalignedLarge', value: count, unit: 'count', source: exact ? 'DXT_POSIX offsets and lengths vs the stripe size (LUSTRE) or POSIX_FILE_ALIGNMENT' : 'POSIX_FILE_NOT_ALIGNED − requests below POSIX_FILE_ALIGNMENT (lower bound)' },
         { name: 'largeRequests', value: large, unit: 'count', source: 'POSIX_READS + POSIX_WRITES − requests below POSIX_FILE_ALIGNMENT' },
         { name: 'alignment', value: alignment, unit: 'bytes', source: 'POSIX_FILE_ALIGNMENT' },
       ],
       details,
+      detailCount: files,
       recommendations: h && (h.h5f || h.h5d || h.mpiioHdf5Name) ? ['sizes', 'hdf5'] : ctx.hasModule('LUSTRE') ? ['sizes', 'stripe'] : ['sizes'],
     });
   },
