@@ -1,10 +1,10 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { jobIoSeconds, rowOf, rowsHolding, significant, subjectName } from './diagnosis-common.js';
+import { jobIoSeconds, rowOf, rowsHolding, significant, SIGNIFICANT_SHARE, subjectName } from './diagnosis-common.js';
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX' | 'STDIO';
-interface Row { readonly id: bigint; readonly layer: Layer; readonly small: number; readonly total: number; readonly collective: boolean; readonly independent: number; readonly time: number }
+export interface Row { readonly id: bigint; readonly layer: Layer; readonly small: number; readonly total: number; readonly collective: boolean; readonly independent: number; readonly time: number }
 /** What files left without a row add: their requests, and 0 times their time (NaN where a time is not finite). */
 interface Rest { total: number; zeroTime: number }
 
@@ -76,8 +76,9 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     return { id, layer: 'MPI-IO' as const, small, total: coll + indep, collective: coll > indep && posixLarge(id, read), independent: indep, time: posixTime(id, read) };
   };
   /** The files' rows for one direction, each judged at one layer, and the time of that direction (`posixRows`: false
-   *  when only the direction's request total is wanted). */
-  const build = (read: boolean, posixRows: boolean): { rows: Row[]; allTime: number; rest: Rest } => {
+   *  when only the direction's request total is wanted). The POSIX files judged at their own layer (most files of a
+   *  large log) are not rows but their POSIX row numbers, in order after `rows`: `posixRowOf` makes one a row. */
+  const build = (read: boolean, posixRows: boolean): { rows: Row[]; posix: Int32Array; allTime: number; rest: Rest } => {
     const judged = new Set<bigint>();
     const rows: Row[] = [];
     if (hl) for (let i = 0; i < hl.ids.length; i++) {
@@ -148,31 +149,50 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     // when only the direction's totals are asked for.
     const rest: Rest = { total: 0, zeroTime: 0 };
     const judgedRow = px && judged.size > 0 ? rowsHolding(px.ids, judged) : null;
+    const posix = new Int32Array(px && posixRows ? px.ids.length : 0);
+    let k = 0;
     if (px) for (let i = 0; i < px.ids.length; i++) {
       const time = Math.max(0, read ? px.readTime[i] : px.writeTime[i]);
       allTime += time;
       if (judgedRow && judgedRow[i]) continue;
       const n = read ? px.reads[i] : px.writes[i];
       const small = read ? px.smallReads[i] : px.smallWrites[i];
-      if (small > 0 && posixRows) rows.push({ id: px.ids[i], layer: 'POSIX', small, total: n, collective: false, independent: n, time });
+      if (small > 0 && posixRows) posix[k++] = i;
       else {
         rest.total += Math.max(0, n);
         if (n > 0) rest.zeroTime += time * 0;
       }
     }
-    return { rows, allTime, rest };
+    return { rows, posix: posix.subarray(0, k), allTime, rest };
+  };
+  /** The row of a POSIX file `build` kept by number (its small requests are > 0). */
+  const posixRowOf = (i: number, read: boolean): Row => {
+    const n = read ? px!.reads[i] : px!.writes[i];
+    return { id: px!.ids[i], layer: 'POSIX', small: read ? px!.smallReads[i] : px!.smallWrites[i], total: n, collective: false, independent: n, time: Math.max(0, read ? px!.readTime[i] : px!.writeTime[i]) };
   };
   const read = dir === 'read';
-  const { rows, allTime, rest } = build(read, true);
+  const { rows, posix, allTime, rest } = build(read, true);
   const other = build(!read, false);
 
   // Files without small requests weigh in the totals only (`zeroTime` keeps a NaN or infinite time as a row would).
+  // Sums run over `rows`, then the POSIX files in order, as over one list of rows.
   let small = 0, total = rest.total, costly = 0, smallTime = rest.zeroTime;
   for (const r of rows) {
     small += Math.max(0, r.small);
     total += Math.max(0, r.total);
     if (!r.collective) costly += Math.max(0, r.small);
     if (r.total > 0) smallTime += r.time * Math.min(1, Math.max(0, r.small) / r.total);
+  }
+  if (posix.length) {
+    const smalls = read ? px!.smallReads : px!.smallWrites, totals = read ? px!.reads : px!.writes, times = read ? px!.readTime : px!.writeTime;
+    for (let j = 0; j < posix.length; j++) {
+      const i = posix[j];
+      const s = Math.max(0, smalls[i]), n = totals[i];
+      small += s;
+      total += Math.max(0, n);
+      costly += s;
+      if (n > 0) smallTime += Math.max(0, times[i]) * Math.min(1, s / n);
+    }
   }
   const share = total ? small / total : 0;
   let requests = total + other.rest.total;
@@ -183,7 +203,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   const o = ctx.options;
   if (!(small >= o.min && share > o.warn)) return;
   const details: DetailInput<'file'>[] = [];
-  for (const r of significant(rows, (x) => x.small)) {
+  for (const r of significantRows(rows, posix, read ? px?.smallReads : px?.smallWrites, (i) => posixRowOf(i, read))) {
     const subject = ctx.file(r.id);
     details.push({ messageId: 'file', data: { count: r.small, ratio: r.total ? r.small / r.total : 0, layer: r.layer, file: subjectName(subject) }, subject });
   }
@@ -191,7 +211,12 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   for (const r of rows) if (r.small > 0) layers.add(r.layer);
   const recs: Rec[] = ['coalesce'];
   // Collective calls only where some small requests are not collective yet (never recommend what the job does).
-  if (mp && rows.some((r) => r.small > 0 && r.independent > 0 && r.layer !== 'STDIO')) recs.push('collective');
+  const independentPosix = () => {
+    const totals = read ? px!.reads : px!.writes;
+    for (let j = 0; j < posix.length; j++) if (totals[posix[j]] > 0) return true;
+    return false;
+  };
+  if (mp && (rows.some((r) => r.small > 0 && r.independent > 0 && r.layer !== 'STDIO') || independentPosix())) recs.push('collective');
   if (layers.has('HDF5')) recs.push('hdf5Chunk');
   ctx.report({
     level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
@@ -206,4 +231,19 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     details,
     recommendations: recs,
   });
+}
+
+/**
+ * `significant(all, (r) => r.small)` where `all` is `rows` followed by the POSIX files numbered in `posix` (`smalls`:
+ * their small requests): the same rows in the same order, a row made (`posixRow`) only for the POSIX files kept.
+ */
+export function significantRows(rows: readonly Row[], posix: Int32Array, smalls: Float64Array | undefined, posixRow: (i: number) => Row): Row[] {
+  if (!posix.length || !smalls) return significant(rows, (x) => x.small);
+  let total = 0;
+  for (const r of rows) total += Math.max(0, r.small);
+  for (let j = 0; j < posix.length; j++) total += Math.max(0, smalls[posix[j]]);
+  const kept = (w: number) => w > 0 && w >= SIGNIFICANT_SHARE * total;
+  const out = rows.filter((r) => kept(r.small));
+  for (let j = 0; j < posix.length; j++) if (kept(smalls[posix[j]])) out.push(posixRow(posix[j]));
+  return out.sort((a, b) => b.small - a.small);
 }

@@ -182,11 +182,14 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** The share of a finding's total a detail row holds at least to be listed (`significant`). */
+export const SIGNIFICANT_SHARE = 0.01;
+
 /**
  * Detail rows worth listing: those holding at least `minShare` of the total (1% by default), largest first. With
  * thousands of tiny files each holding a sliver, the insight's totals say it all and no file is singled out.
  */
-export function significant<T>(rows: readonly T[], weight: (r: T) => number, minShare = 0.01): T[] {
+export function significant<T>(rows: readonly T[], weight: (r: T) => number, minShare = SIGNIFICANT_SHARE): T[] {
   let total = 0;
   for (const r of rows) total += Math.max(0, weight(r));
   return rows.filter((r) => weight(r) > 0 && weight(r) >= minShare * total).sort((a, b) => weight(b) - weight(a));
