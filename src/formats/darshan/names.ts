@@ -53,10 +53,11 @@ export class NameTable {
     // ids are split through a 64-bit cell and its two 32-bit halves (the same view getAll reads columns through)
     const cell = new BigUint64Array(1);
     const half = new Uint32Array(cell.buffer);
-    for (const [id, name] of this.names) {
+    // forEach, not for…of: no [id, name] pair is allocated per name
+    this.names.forEach((name, id) => {
       cell[0] = id;
       value[slots.add(half[0], half[1])] = name;
-    }
+    });
     return { slots, value };
   }
 
