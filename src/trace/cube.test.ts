@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { handCube, type HandEvent } from '../testing/trace-events.js';
-import { Cube, mergeCubes, identityMaps, S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, type CubeData } from './cube.js';
+import { Cube, MAX_EVENT_SECONDS, mergeCubes, identityMaps, S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, type CubeData } from './cube.js';
 import { TraceInputError } from './errors.js';
 import { Category, ChunkWriter, Layer, TraceDicts } from './model.js';
 
@@ -136,6 +136,17 @@ test('a fixed granularity never coarsens; too many windows is an input error', (
   const ev = (start: number): HandEvent => ({ proc: '0', file: '/f', func: 'read', cat: Category.READ, offset: 0, size: 1, start, end: start });
   assert.equal(handCube([ev(0), ev(100)], { fixedBase: 0.5 }).cube.base, 0.5);
   assert.throws(() => handCube([ev(0), ev(1e6)], { fixedBase: 1 }), (e: unknown) => e instanceof TraceInputError && /choose a coarser one/.test(e.message));
+});
+
+test('an event time past MAX_EVENT_SECONDS is an input error, not an endless coarsening (fuzz finding)', () => {
+  const ev = (start: number, end = start): HandEvent => ({ proc: '0', file: '/f', func: 'write', cat: Category.WRITE, offset: 0, size: 1, start, end });
+  // The fuzzed DXT log: an ordinary segment, then one starting at 1.73e308 s (its window number overflowed to Infinity).
+  for (const bad of [[ev(0.016), ev(1.73e308)], [ev(1.73e308)], [ev(-1e13)], [ev(0.5, 1e300)]]) {
+    assert.throws(() => handCube(bad), (e: unknown) => e instanceof TraceInputError && /past the 9\.0e\+12 s/.test(e.message));
+  }
+  // Epoch seconds and the bound itself are times like any other.
+  const epoch = handCube([ev(1.7e9), ev(1.7e9 + 60), ev(MAX_EVENT_SECONDS)]);
+  assert.equal(epoch.cube.cellPair.length, 2);
 });
 
 /** Merges cubes built with their own dictionaries into one over new global dictionaries, as the workers' cubes are. */

@@ -28,6 +28,12 @@ export const MAX_FIXED_WINDOWS = 2 ** 17;
 /** Coarsen the base window when a trace spans more windows than this. */
 export const MAX_WINDOWS = 20000;
 /**
+ * Event times (seconds) the cube accepts: at the 1 ms base a window number must be an exact integer (below 2^53), or
+ * windows stop being numbers at all (a time of 1.7e308 s made the first window Infinity, and coarsening never ended).
+ * 9.0e12 s is 285,000 years: past any clock a trace is read from, epoch seconds included.
+ */
+export const MAX_EVENT_SECONDS = 2 ** 53 * 1e-3;
+/**
  * Coarsen the base window when the cube would hold more cells than this (adaptive base only), as long as the
  * coarser base stays within the time views' default window (span / DEFAULT_TIME_WINDOWS), so default views do not
  * change: many process-file pairs busy in many windows would otherwise grow the cube with the events.
@@ -161,6 +167,9 @@ export class Cube {
       layerCalls[layer]++;
       const start = c.start[i];
       let end = c.end[i];
+      if (Math.abs(start) > MAX_EVENT_SECONDS || Math.abs(end) > MAX_EVENT_SECONDS) {
+        throw new TraceInputError(`an event at ${start}–${end} s, past the ${MAX_EVENT_SECONDS.toExponential(1)} s a trace's clock can reach`);
+      }
       if (end < start) end = start;
       if (start < this.minStart) this.minStart = start;
       if (end > this.maxEnd) this.maxEnd = end;
