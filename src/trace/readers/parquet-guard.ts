@@ -32,8 +32,8 @@ export interface RunCheck {
  * each — and refuses a page whose value count or size no real file has, before hyparquet allocates by them. Checks
  * are: the column chunk lies inside the file; every page header parses; `num_values` is at most MAX_PAGE_VALUES and
  * at most 16 × the row group's rows (and a v2 page's `num_nulls` between 0 and `num_values`); the page's uncompressed
- * size is at most `maxBytes`; the pages stay inside their chunk. With `runs`, each data page is also decompressed and its run-length encoded sections checked
- * (`checkPageRuns`): that costs a second decompression of every page read.
+ * size is at most `maxBytes`; the pages stay inside their chunk. With `runs`, each data page is also decompressed and
+ * its run-length encoded sections checked (`checkPageRuns`): that costs a second decompression of every page read.
  */
 export function checkPages(path: string, file: AsyncBuffer, rg: RowGroup, columns: ReadonlySet<string>, maxBytes: number, runs?: RunCheck): void {
   const rows = Number(rg.num_rows);
