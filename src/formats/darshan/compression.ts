@@ -1,7 +1,8 @@
-import { createInflate, inflateSync } from 'node:zlib';
+import { createInflate } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { LimitError } from '../../contract/errors.js';
+import { inflateStream } from '../../util/inflate-engine.js';
 import { DEFAULT_MAX_INFLATE, InflateBudget, sizeText } from '../../util/limits.js';
 
 export { InflateBudget };
@@ -65,22 +66,19 @@ function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): 
   while (off < input.length) {
     let out: Buffer;
     let used: number;
-    // zlib stops inflating as soon as a stream passes maxOutputLength: the bomb never gets further than this.
+    // zlib stops inflating as soon as a stream passes the cap: the bomb never gets further than this.
     const cap = Math.min(budget.left, MAX_REGION_BYTES - total);
     try {
-      const res = inflateSync(input.subarray(off), {
-        info: true,
-        maxOutputLength: Math.max(1, cap),
-        // Output chunks sized from the previous stream (regions hold one stream per rank, of similar sizes), the
-        // first from the compressed size (counters inflate 3–5×): few pieces for zlib to concatenate (a 35 MB POSIX
-        // region in 1 MiB pieces cost ~15 ms of copying), without a large buffer per small stream. Small chunks come
-        // from Node's shared buffer pool: a log with thousands of streams of ~100 bytes (sample-badost: 6,146) would
-        // otherwise allocate a fresh 16 KiB buffer per stream, and spend more time allocating and collecting than
-        // inflating. A chunk is allocated, not filled: pages zlib does not write are never touched.
-        chunkSize: Math.max(MIN_CHUNK, Math.min(1 << 26, cap + 1, Math.ceil(lastOut * 1.25) || input.length * 8)),
-      }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+      // Output chunks sized from the previous stream (regions hold one stream per rank, of similar sizes), the
+      // first from the compressed size (counters inflate 3–5×): few pieces for zlib to concatenate (a 35 MB POSIX
+      // region in 1 MiB pieces cost ~15 ms of copying), without a large buffer per small stream. Small chunks come
+      // from Node's shared buffer pool: a log with thousands of streams of ~100 bytes (sample-badost: 6,146) would
+      // otherwise allocate a fresh 16 KiB buffer per stream, and spend more time allocating and collecting than
+      // inflating. A chunk is allocated, not filled: pages zlib does not write are never touched. One zlib engine
+      // serves every stream (`inflateStream`).
+      const res = inflateStream(input.subarray(off), Math.max(MIN_CHUNK, Math.min(1 << 26, cap + 1, Math.ceil(lastOut * 1.25) || input.length * 8)), Math.max(1, cap));
       out = res.buffer;
-      used = res.engine.bytesWritten;
+      used = res.used;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ERR_BUFFER_TOO_LARGE') throw cap === budget.left ? budget.overrun(`the ${what} region`) : regionTooLarge(`the ${what} region`);
