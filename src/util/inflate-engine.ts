@@ -43,33 +43,59 @@ function newEngine(): RawEngine | null {
   return { inflate, handle, state };
 }
 
+/** Bytes written one stream after another into a buffer that grows: `bytes.subarray(0, length)` holds them. */
+export class GrowingOutput {
+  bytes: Buffer;
+  length = 0;
+  constructor(capacity: number) {
+    this.bytes = Buffer.allocUnsafe(capacity);
+  }
+  /** Makes room for `n` more bytes (at least doubling, so that growing costs at most one more copy of the output). */
+  reserve(n: number): void {
+    if (this.bytes.length - this.length >= n) return;
+    const next = Buffer.allocUnsafe(Math.max(this.length + n, Math.min(2 * this.bytes.length, MAX_GROWTH_STEP + this.bytes.length)));
+    this.bytes.copy(next, 0, 0, this.length);
+    this.bytes = next;
+  }
+  /** What was written, without a copy. */
+  take(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** A buffer grows by doubling, but by no more than this at once (a large region grows in steps of 256 MiB). */
+const MAX_GROWTH_STEP = 1 << 28;
+
 /**
- * Inflates the zlib stream at the start of `input`, like `inflateSync(input, { info: true, chunkSize, maxOutputLength:
- * maxOutput })` (the same bytes, the same count of input used, the same errors: zlib's message, or `code`
- * `ERR_BUFFER_TOO_LARGE` past `maxOutput`), on one zlib engine reset between streams. `inflateSync` builds a Node
- * stream object with its own native engine and 32 KiB window per call: a Darshan log holds one stream per rank and
- * region (6,146 in sample-badost), and building and collecting those objects cost more than the inflating. After a
- * damaged stream the engine is dropped (zlib leaves it mid-write) and the next call makes another.
+ * Inflates the zlib stream at the start of `input` onto the end of `out` and returns how many compressed bytes it
+ * used (the next stream starts there). Bytes, count and errors are those of `inflateSync(input, { info: true,
+ * maxOutputLength: maxOutput, chunkSize: maxOutput + 1 })`: zlib's message for a damaged stream, `code`
+ * `ERR_BUFFER_TOO_LARGE` when it inflates past `maxOutput` before any damage (zlib writes at most one byte past the
+ * cap); `out` then holds part of the stream. `room` is the
+ * space made before each write (the stream's expected size). One zlib engine, reset between streams, does every
+ * stream: `inflateSync` builds a Node stream object with its own native engine and 32 KiB window per call, and a
+ * Darshan log holds one stream per rank and region (6,146 in sample-badost), so building and collecting those cost
+ * more than inflating. After a damaged stream the engine is dropped (zlib leaves it mid-write) and the next call makes
+ * another.
  */
-export function inflateStream(input: Buffer, chunkSize: number, maxOutput: number): InflatedStream {
-  if (!direct) return viaInflateSync(input, chunkSize, maxOutput);
+export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: number, room: number): number {
+  if (!direct) return viaInflateSync(input, out, maxOutput);
   if (engine === null) {
     engine = newEngine();
     if (engine === null) {
       direct = false;
-      return viaInflateSync(input, chunkSize, maxOutput);
+      return viaInflateSync(input, out, maxOutput);
     }
   } else engine.inflate.reset();
   const { handle, state } = engine;
-  let out = Buffer.allocUnsafe(chunkSize);
-  let outOff = 0;
   let inOff = 0;
   let inLeft = input.length;
-  let parts: Buffer[] | null = null;
-  let first: Buffer | null = null;
   let total = 0;
   for (;;) {
-    handle.writeSync(constants.Z_FINISH, input, inOff, inLeft, out, outOff, out.length - outOff);
+    out.reserve(Math.max(1, Math.min(room, maxOutput + 1 - total)));
+    // never more than one byte past the cap: a bomb stops there
+    const avail = Math.min(out.bytes.length - out.length, maxOutput + 1 - total);
+    handle.writeSync(constants.Z_FINISH, input, inOff, inLeft, out.bytes, out.length, avail);
     if (failure !== null) {
       const err = failure;
       failure = null;
@@ -78,29 +104,35 @@ export function inflateStream(input: Buffer, chunkSize: number, maxOutput: numbe
       throw err;
     }
     const outLeft = state[0];
-    const have = out.length - outOff - outLeft;
+    const have = avail - outLeft;
     inOff += inLeft - state[1];
     inLeft = state[1];
-    if (have > 0) {
-      const piece = out.subarray(outOff, outOff + have);
-      if (first === null) first = piece;
-      else (parts ??= [first]).push(piece);
-      total += have;
-      outOff += have;
-      if (total > maxOutput) throw Object.assign(new RangeError(`Cannot create a Buffer larger than ${maxOutput} bytes`), { code: 'ERR_BUFFER_TOO_LARGE' });
-    }
+    out.length += have;
+    total += have;
+    if (total > maxOutput) throw tooLarge(maxOutput);
     // zlib stopped with room left: the stream ended (input may remain: the next stream's)
-    if (outLeft !== 0) break;
-    out = Buffer.allocUnsafe(chunkSize);
-    outOff = 0;
+    if (outLeft !== 0) return inOff;
   }
-  const buffer = first === null ? Buffer.alloc(0) : parts === null ? first : Buffer.concat(parts, total);
-  return { buffer, used: inOff };
 }
 
-function viaInflateSync(input: Buffer, chunkSize: number, maxOutput: number): InflatedStream {
-  const res = inflateSync(input, { info: true, chunkSize, maxOutputLength: maxOutput }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
-  return { buffer: res.buffer, used: res.engine.bytesWritten };
+function tooLarge(maxOutput: number): Error {
+  return Object.assign(new RangeError(`Cannot create a Buffer larger than ${maxOutput} bytes`), { code: 'ERR_BUFFER_TOO_LARGE' });
+}
+
+/** `inflateStreamInto` through `inflateSync`: one Node stream object per stream. */
+function viaInflateSync(input: Buffer, out: GrowingOutput, maxOutput: number): number {
+  // a first chunk one byte past the cap stops zlib where the engine stops (below 64 MiB; past that, a stream both too
+  // large and damaged may be reported as either)
+  const res = inflateSync(input, { info: true, chunkSize: Math.max(64, Math.min(maxOutput + 1, 1 << 26)), maxOutputLength: maxOutput }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+  out.reserve(res.buffer.length);
+  res.buffer.copy(out.bytes, out.length);
+  out.length += res.buffer.length;
+  return res.engine.bytesWritten;
+}
+
+/** For tests: every later call goes through `inflateSync` (true), as on a Node without the members used, or not. */
+export function useInflateSyncForTesting(on: boolean): void {
+  direct = !on;
 }
 
 /** How many zlib engines `inflateStream` has made in this thread (for tests). */

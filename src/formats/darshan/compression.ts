@@ -2,7 +2,7 @@ import { createInflate } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { LimitError } from '../../contract/errors.js';
-import { inflateStream } from '../../util/inflate-engine.js';
+import { GrowingOutput, inflateStreamInto } from '../../util/inflate-engine.js';
 import { DEFAULT_MAX_INFLATE, InflateBudget, sizeText } from '../../util/limits.js';
 
 export { InflateBudget };
@@ -24,7 +24,7 @@ export const MAX_REGION_BYTES = 2 ** 31 - 1;
  */
 export const BZIP2_BLOCK_CHARGE = 64 * 1024;
 
-/** Smallest output chunk asked of zlib per stream: below Node's pool limit (half of `Buffer.poolSize`). */
+/** Least room made for a stream's output, and the least a region's output buffer starts with. */
 const MIN_CHUNK = 1024;
 
 interface BunzipInstance {
@@ -58,40 +58,33 @@ function regionTooLarge(what: string): LimitError {
 }
 
 function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): Buffer {
-  const parts: Buffer[] = [];
-  let total = 0;
+  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  // Every stream is inflated onto the end of one buffer, first sized from the compressed size (counters inflate
+  // 3–5×), growing by doubling when a region inflates further. It is allocated, not filled: pages zlib does not
+  // write are never touched. One zlib engine serves every stream (`inflateStreamInto`).
+  const firstCap = Math.min(budget.left, MAX_REGION_BYTES);
+  const out = new GrowingOutput(Math.max(MIN_CHUNK, Math.min(1 << 26, firstCap + 1, input.length * 8)));
   let off = 0;
   let lastOut = 0;
-  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   while (off < input.length) {
-    let out: Buffer;
     let used: number;
+    const start = out.length;
     // zlib stops inflating as soon as a stream passes the cap: the bomb never gets further than this.
-    const cap = Math.min(budget.left, MAX_REGION_BYTES - total);
+    const cap = Math.min(budget.left, MAX_REGION_BYTES - start);
     try {
-      // Output chunks sized from the previous stream (regions hold one stream per rank, of similar sizes), the
-      // first from the compressed size (counters inflate 3–5×): few pieces for zlib to concatenate (a 35 MB POSIX
-      // region in 1 MiB pieces cost ~15 ms of copying), without a large buffer per small stream. Small chunks come
-      // from Node's shared buffer pool: a log with thousands of streams of ~100 bytes (sample-badost: 6,146) would
-      // otherwise allocate a fresh 16 KiB buffer per stream, and spend more time allocating and collecting than
-      // inflating. A chunk is allocated, not filled: pages zlib does not write are never touched. One zlib engine
-      // serves every stream (`inflateStream`).
-      const res = inflateStream(input.subarray(off), Math.max(MIN_CHUNK, Math.min(1 << 26, cap + 1, Math.ceil(lastOut * 1.25) || input.length * 8)), Math.max(1, cap));
-      out = res.buffer;
-      used = res.used;
+      // room made for a stream: the size of the one before (regions hold one stream per rank, of similar sizes)
+      used = inflateStreamInto(input.subarray(off), out, Math.max(1, cap), Math.max(MIN_CHUNK, Math.ceil(lastOut * 1.25)));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ERR_BUFFER_TOO_LARGE') throw cap === budget.left ? budget.overrun(`the ${what} region`) : regionTooLarge(`the ${what} region`);
       throw new DarshanFormatError(`corrupt ${what} region (zlib: ${(err as Error).message})`);
     }
     if (used <= 0) throw new DarshanFormatError(`corrupt ${what} region (zlib stream made no progress)`);
-    budget.charge(out.length, `the ${what} region`);
-    parts.push(out);
-    lastOut = out.length;
-    total += out.length;
+    lastOut = out.length - start;
+    budget.charge(lastOut, `the ${what} region`);
     off += used;
   }
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+  return out.take();
 }
 
 /**
