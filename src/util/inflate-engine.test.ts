@@ -90,7 +90,7 @@ test('inflateStreamInto through inflateSync (a Node without the engine members) 
   }
 });
 
-test('inflateStreamInto reuses one zlib engine for valid streams and makes another only after a damaged one', () => {
+test('inflateStreamInto reuses one zlib engine for every stream, valid, too large or damaged', () => {
   const streams = Array.from({ length: 200 }, (_, i) => deflateSync(Buffer.alloc(100 + i, i)));
   const one = (s: Buffer, maxOutput = 1 << 20) => {
     const out = new GrowingOutput(16);
@@ -100,18 +100,18 @@ test('inflateStreamInto reuses one zlib engine for valid streams and makes anoth
   one(streams[0]);
   const before = enginesMade();
   streams.forEach((s, i) => assert.deepEqual(one(s), Buffer.alloc(100 + i, i)));
-  // the cap does not spoil the engine
   assert.throws(() => one(streams[150], 10), (err: NodeJS.ErrnoException) => err.code === 'ERR_BUFFER_TOO_LARGE');
   assert.deepEqual(one(streams[6]), Buffer.alloc(106, 6));
-  assert.equal(enginesMade(), before);
   const bad = Buffer.from(streams[5]);
   bad[0] ^= 0xff;
-  assert.throws(() => one(bad), /incorrect header check/);
+  const cut = streams[9].subarray(0, 6);
+  for (let k = 0; k < 100; k++) {
+    assert.throws(() => one(bad), /incorrect header check/);
+    assert.throws(() => one(cut), /unexpected end of file/);
+    // the reset clears zlib's error: the next stream inflates whole
+    assert.deepEqual(one(streams[k]), Buffer.alloc(100 + k, k));
+  }
   assert.equal(enginesMade(), before);
-  // zlib leaves a failed engine mid-write: the next stream gets a new one, which the streams after it share
-  assert.deepEqual(one(streams[7]), Buffer.alloc(107, 7));
-  assert.deepEqual(one(streams[8]), Buffer.alloc(108, 8));
-  assert.equal(enginesMade(), before + 1);
 });
 
 test('a bomb stops one byte past the cap, whatever room was made', () => {

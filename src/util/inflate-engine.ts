@@ -71,22 +71,31 @@ const MAX_GROWTH_STEP = 1 << 28;
  * used (the next stream starts there). Bytes, count and errors are those of `inflateSync(input, { info: true,
  * maxOutputLength: maxOutput, chunkSize: maxOutput + 1 })`: zlib's message for a damaged stream, `code`
  * `ERR_BUFFER_TOO_LARGE` when it inflates past `maxOutput` before any damage (zlib writes at most one byte past the
- * cap); `out` then holds part of the stream. `room` is the
- * space made before each write (the stream's expected size). One zlib engine, reset between streams, does every
- * stream: `inflateSync` builds a Node stream object with its own native engine and 32 KiB window per call, and a
- * Darshan log holds one stream per rank and region (6,146 in sample-badost), so building and collecting those cost
- * more than inflating. After a damaged stream the engine is dropped (zlib leaves it mid-write) and the next call makes
- * another.
+ * cap); `out` then holds part of the stream. `room` is the space made before each write (the stream's expected
+ * size). One zlib engine, reset between streams, does every stream: `inflateSync` builds a Node stream object with its
+ * own native engine and 32 KiB window per call, and a Darshan log holds one stream per rank and region (6,146 in
+ * sample-badost), so building and collecting those cost more than inflating. The engine outlives damaged streams too
+ * (the reset clears zlib's error): in Node 20 an engine that met one is never freed (~8 KiB each), which a server
+ * reading many damaged uploads would pay per stream.
  */
 export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: number, room: number): number {
   if (!direct) return viaInflateSync(input, out, maxOutput);
+  if (engine !== null) {
+    engine.inflate.reset();
+    // a reset zlib refuses leaves the engine unusable: start again with a new one
+    if (failure !== null) {
+      failure = null;
+      engine.inflate.close();
+      engine = null;
+    }
+  }
   if (engine === null) {
     engine = newEngine();
     if (engine === null) {
       direct = false;
       return viaInflateSync(input, out, maxOutput);
     }
-  } else engine.inflate.reset();
+  }
   const { handle, state } = engine;
   let inOff = 0;
   let inLeft = input.length;
@@ -99,8 +108,6 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
     if (failure !== null) {
       const err = failure;
       failure = null;
-      engine.inflate.close();
-      engine = null;
       throw err;
     }
     const outLeft = state[0];
