@@ -1,11 +1,5 @@
 import { constants, createInflate, inflateSync, type Inflate } from 'node:zlib';
 
-/** One zlib stream inflated: its bytes and how many compressed bytes it used (the next stream starts there). */
-export interface InflatedStream {
-  readonly buffer: Buffer;
-  readonly used: number;
-}
-
 /** The parts of Node's zlib stream object this module drives directly (present in Node 20 and 22). */
 interface EngineHandle {
   writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
@@ -21,7 +15,7 @@ interface RawEngine {
 let engine: RawEngine | null = null;
 /** The error zlib reported during the write under way. */
 let failure: Error | null = null;
-/** False once this Node's zlib objects lack what `inflateStream` drives: `inflateSync` then does every stream. */
+/** False once this Node's zlib objects lack what `inflateStreamInto` drives: `inflateSync` then does every stream. */
 let direct = true;
 /** Engines made so far (tests check that streams share one). */
 let made = 0;
@@ -79,7 +73,7 @@ const MAX_GROWTH_STEP = 1 << 28;
  * reading many damaged uploads would pay per stream.
  */
 export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: number, room: number): number {
-  if (!direct) return viaInflateSync(input, out, maxOutput);
+  if (!direct) return viaInflateSync(input, out, maxOutput, room);
   if (engine !== null) {
     engine.inflate.reset();
     // a reset zlib refuses leaves the engine unusable: start again with a new one
@@ -93,7 +87,7 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
     engine = newEngine();
     if (engine === null) {
       direct = false;
-      return viaInflateSync(input, out, maxOutput);
+      return viaInflateSync(input, out, maxOutput, room);
     }
   }
   const { handle, state } = engine;
@@ -127,10 +121,12 @@ function tooLarge(maxOutput: number): Error {
 }
 
 /** `inflateStreamInto` through `inflateSync`: one Node stream object per stream. */
-function viaInflateSync(input: Buffer, out: GrowingOutput, maxOutput: number): number {
-  // a first chunk one byte past the cap stops zlib where the engine stops (below 64 MiB; past that, a stream both too
-  // large and damaged may be reported as either)
-  const res = inflateSync(input, { info: true, chunkSize: Math.max(64, Math.min(maxOutput + 1, 1 << 26)), maxOutputLength: maxOutput }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+function viaInflateSync(input: Buffer, out: GrowingOutput, maxOutput: number, room: number): number {
+  // Below 1 MiB a first chunk one byte past the cap stops zlib where the engine stops. Past that the chunk is the
+  // room asked for (a chunk of the whole cap per stream would be a large allocation each), and a stream both too
+  // large and damaged may be reported as either.
+  const chunkSize = maxOutput < 1 << 20 ? Math.max(64, maxOutput + 1) : Math.max(64, Math.min(room, 1 << 26));
+  const res = inflateSync(input, { info: true, chunkSize, maxOutputLength: maxOutput }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
   out.reserve(res.buffer.length);
   res.buffer.copy(out.bytes, out.length);
   out.length += res.buffer.length;
@@ -142,7 +138,7 @@ export function useInflateSyncForTesting(on: boolean): void {
   direct = !on;
 }
 
-/** How many zlib engines `inflateStream` has made in this thread (for tests). */
+/** How many zlib engines `inflateStreamInto` has made in this thread (for tests). */
 export function enginesMade(): number {
   return made;
 }
