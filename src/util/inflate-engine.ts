@@ -44,10 +44,14 @@ export class GrowingOutput {
   constructor(capacity: number) {
     this.bytes = Buffer.allocUnsafe(capacity);
   }
-  /** Makes room for `n` more bytes (at least doubling, so that growing costs at most one more copy of the output). */
-  reserve(n: number): void {
+  /**
+   * Makes room for `n` more bytes: at least doubling (so that growing costs at most one more copy of the output), but
+   * never past `most` bytes in all unless `n` needs it (the most the writer can write: a bomb's cap).
+   */
+  reserve(n: number, most = Infinity): void {
     if (this.bytes.length - this.length >= n) return;
-    const next = Buffer.allocUnsafe(Math.max(this.length + n, Math.min(2 * this.bytes.length, MAX_GROWTH_STEP + this.bytes.length)));
+    const grown = Math.min(2 * this.bytes.length, MAX_GROWTH_STEP + this.bytes.length, most);
+    const next = Buffer.allocUnsafe(Math.max(this.length + n, grown));
     this.bytes.copy(next, 0, 0, this.length);
     this.bytes = next;
   }
@@ -94,8 +98,10 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
   let inOff = 0;
   let inLeft = input.length;
   let total = 0;
+  // the stream can end no further than one byte past its cap
+  const end = out.length + maxOutput + 1;
   for (;;) {
-    out.reserve(Math.max(1, Math.min(room, maxOutput + 1 - total)));
+    out.reserve(Math.max(1, Math.min(room, maxOutput + 1 - total)), end);
     // never more than one byte past the cap: a bomb stops there
     const avail = Math.min(out.bytes.length - out.length, maxOutput + 1 - total);
     handle.writeSync(constants.Z_FINISH, input, inOff, inLeft, out.bytes, out.length, avail);
