@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import { enginesMade, GrowingOutput, inflateStreamInto, useInflateSyncForTesting } from './inflate-engine.js';
+import { enginesMade, GrowingOutput, inflateStreamInto, StreamsInflater, useInflateSyncForTesting } from './inflate-engine.js';
 
 type Outcome = { bytes: Buffer; used: number } | { error: string; code: unknown };
 
@@ -122,4 +122,80 @@ test('a bomb stops one byte past the cap, whatever room was made, and the buffer
     assert.equal(out.length, 100_001);
     assert.ok(out.bytes.length <= Math.max(1024, 100_001), `capacity ${out.bytes.length}`);
   }
+});
+
+/** A region inflated whole, stream after stream, as `inflateStreams` walks one in memory: its bytes or the error. */
+function wholeRegion(input: Buffer): { bytes: Buffer } | { error: string } {
+  const out = new GrowingOutput(1024);
+  let off = 0;
+  try {
+    while (off < input.length) {
+      const used = inflateStreamInto(input.subarray(off), out, 1 << 26, 1024);
+      if (used <= 0) return { error: 'zlib stream made no progress' };
+      off += used;
+    }
+    return { bytes: Buffer.from(out.take()) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** The same region given to a `StreamsInflater` in blocks of `block` bytes, written into pieces of `piece` bytes. */
+function streamedRegion(input: Buffer, block: number, piece: number): { bytes: Buffer } | { error: string } {
+  const inflater = StreamsInflater.create();
+  assert.ok(inflater);
+  const parts: Uint8Array[] = [];
+  let buf = new Uint8Array(piece);
+  let n = 0;
+  try {
+    for (let at = 0; at < input.length; at += block) {
+      const end = Math.min(input.length, at + block);
+      // a block of its own, as read from a file (zlib may keep pointers into none of it between writes)
+      const bytes = Buffer.from(input.subarray(at, end));
+      let off = 0;
+      while (off < bytes.length) {
+        inflater.write(bytes, off, bytes.length - off, buf, n, piece - n);
+        assert.ok(inflater.used > 0 || inflater.wrote > 0, 'a write makes progress');
+        off += inflater.used;
+        n += inflater.wrote;
+        if (n === piece) {
+          parts.push(buf);
+          buf = new Uint8Array(piece);
+          n = 0;
+        }
+      }
+      bytes.fill(0xa5);
+    }
+    for (;;) {
+      inflater.finish(buf, n, piece - n);
+      n += inflater.wrote;
+      if (n < piece) break;
+      parts.push(buf);
+      buf = new Uint8Array(piece);
+      n = 0;
+    }
+    parts.push(buf.subarray(0, n));
+    return { bytes: Buffer.concat(parts) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  } finally {
+    inflater.close();
+  }
+}
+
+test('StreamsInflater gives what inflating the whole region gives, whatever blocks the input comes in and the pieces it fills', () => {
+  fc.assert(
+    fc.property(region, fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), (input, block, piece) => {
+      assert.deepEqual(streamedRegion(input, block, piece), wholeRegion(input));
+    }),
+    { numRuns: 400, seed: 12 },
+  );
+  // streams ending exactly where an input block or an output piece ends, and a region cut right after a stream's end
+  const a = deflateSync(Buffer.alloc(5000, 1)), b = deflateSync(Buffer.alloc(3000, 2));
+  const two = Buffer.concat([a, b]);
+  for (const [block, piece] of [[a.length, 5000], [a.length, 8000], [1, 1], [a.length + 1, 4999], [two.length, 5000]]) {
+    assert.deepEqual(streamedRegion(two, block, piece), { bytes: Buffer.concat([Buffer.alloc(5000, 1), Buffer.alloc(3000, 2)]) });
+  }
+  assert.deepEqual(streamedRegion(Buffer.concat([a, b.subarray(0, 2)]), 7, 64), { error: 'unexpected end of file' });
+  assert.deepEqual(streamedRegion(Buffer.concat([a, Buffer.from([1, 2, 3])]), 7, 64), wholeRegion(Buffer.concat([a, Buffer.from([1, 2, 3])])));
 });

@@ -10,11 +10,11 @@ interface RawEngine {
   readonly handle: EngineHandle;
   /** [output bytes left, input bytes left] after each write. */
   readonly state: Uint32Array;
+  /** The error zlib reported during the write under way. */
+  failure: Error | null;
 }
 
 let engine: RawEngine | null = null;
-/** The error zlib reported during the write under way. */
-let failure: Error | null = null;
 /** False once this Node's zlib objects lack what `inflateStreamInto` drives: `inflateSync` then does every stream. */
 let direct = true;
 /** Engines made so far (tests check that streams share one). */
@@ -28,13 +28,22 @@ function newEngine(): RawEngine | null {
     inflate.close();
     return null;
   }
+  const raw: RawEngine = { inflate, handle, state, failure: null };
   // zlib reports a damaged stream by calling the handle's onerror during writeSync; Node's own handler would destroy
   // the stream object and emit 'error' later. The message is kept and thrown by the write instead.
   handle.onerror = (message, errno, code) => {
-    failure = Object.assign(new Error(message), { errno, code });
+    raw.failure = Object.assign(new Error(message), { errno, code });
   };
   made++;
-  return { inflate, handle, state };
+  return raw;
+}
+
+/** Throws the error zlib reported during the last write, if any (and forgets it). */
+function throwFailure(e: RawEngine): void {
+  const err = e.failure;
+  if (err === null) return;
+  e.failure = null;
+  throw err;
 }
 
 /** Bytes written one stream after another into a buffer that grows: `bytes.subarray(0, length)` holds them. */
@@ -81,8 +90,7 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
   if (engine !== null) {
     engine.inflate.reset();
     // a reset zlib refuses leaves the engine unusable: start again with a new one
-    if (failure !== null) {
-      failure = null;
+    if (engine.failure !== null) {
       engine.inflate.close();
       engine = null;
     }
@@ -94,7 +102,8 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
       return viaInflateSync(input, out, maxOutput, room);
     }
   }
-  const { handle, state } = engine;
+  const e = engine;
+  const { handle, state } = e;
   let inOff = 0;
   let inLeft = input.length;
   let total = 0;
@@ -105,11 +114,7 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
     // never more than one byte past the cap: a bomb stops there
     const avail = Math.min(out.bytes.length - out.length, maxOutput + 1 - total);
     handle.writeSync(constants.Z_FINISH, input, inOff, inLeft, out.bytes, out.length, avail);
-    if (failure !== null) {
-      const err = failure;
-      failure = null;
-      throw err;
-    }
+    throwFailure(e);
     const outLeft = state[0];
     const have = avail - outLeft;
     inOff += inLeft - state[1];
@@ -119,6 +124,80 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
     if (total > maxOutput) throw tooLarge(maxOutput);
     // zlib stopped with room left: the stream ended (input may remain: the next stream's)
     if (outLeft !== 0) return inOff;
+  }
+}
+
+const NO_PROGRESS = 'ERR_ZLIB_NO_PROGRESS';
+
+/**
+ * Back-to-back zlib streams inflated as their compressed bytes arrive, block by block, straight into the caller's
+ * buffers: what `inflateStreamInto` does for a region in memory, for a region read from a file in pieces (a DXT
+ * region of a large log, on a thread of its own). Bytes and errors are those of inflating the whole region with
+ * `inflateStreamInto` stream after stream: zlib's message for a damaged stream; "unexpected end of file" from
+ * `finish` when the input ends inside a stream. An engine of its own, not the one `inflateStreamInto` shares.
+ */
+export class StreamsInflater {
+  /** `code` of the error `write` throws when zlib stops without progress at the start of a stream. */
+  static readonly NO_PROGRESS = NO_PROGRESS;
+  /** Bytes the last `write` used and wrote. */
+  used = 0;
+  wrote = 0;
+  /** A stream ended and the engine was reset, and nothing was inflated since. */
+  private fresh = true;
+  /** Some input was given. */
+  private started = false;
+  private constructor(private readonly e: RawEngine) {}
+
+  /** An inflater, or null when this Node's zlib objects lack what it drives (then use Node's zlib streams). */
+  static create(): StreamsInflater | null {
+    if (!direct) return null;
+    const e = newEngine();
+    return e === null ? null : new StreamsInflater(e);
+  }
+
+  /**
+   * Inflates from `input[inOff, inOff + inLen)` into `out[outOff, outOff + outLen)` (both lengths above 0) until the
+   * input is used or the output full; a stream that ends is followed by the next one. Sets `used` and `wrote`. What
+   * zlib holds when the input is used up comes out with the next block, or from `finish` after the last one.
+   */
+  write(input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void {
+    const { handle, state } = this.e;
+    this.started = true;
+    for (;;) {
+      handle.writeSync(constants.Z_NO_FLUSH, input, inOff, inLen, out, outOff, outLen);
+      throwFailure(this.e);
+      this.used = inLen - state[1];
+      this.wrote = outLen - state[0];
+      if (this.used > 0 || this.wrote > 0) {
+        this.fresh = false;
+        return;
+      }
+      // With input and room, zlib stops without progress only at the end of a stream: the next one starts here. A
+      // stream just begun always takes some input, so a second stop in a row cannot happen; it would be a loop.
+      if (this.fresh) throw Object.assign(new Error('zlib stream made no progress'), { code: NO_PROGRESS });
+      this.e.inflate.reset();
+      throwFailure(this.e);
+      this.fresh = true;
+    }
+  }
+
+  /**
+   * The input ended: writes what zlib still holds into `out[outOff, outOff + outLen)` and sets `wrote`; while that
+   * fills `out`, call again with more room. Throws zlib's "unexpected end of file" when the input ended inside a
+   * stream (an input of no bytes at all is an empty region).
+   */
+  finish(out: Uint8Array, outOff: number, outLen: number): void {
+    this.used = 0;
+    this.wrote = 0;
+    if (!this.started) return;
+    const { handle, state } = this.e;
+    handle.writeSync(constants.Z_FINISH, out, 0, 0, out, outOff, outLen);
+    throwFailure(this.e);
+    this.wrote = outLen - state[0];
+  }
+
+  close(): void {
+    this.e.inflate.close();
   }
 }
 

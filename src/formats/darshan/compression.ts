@@ -53,7 +53,8 @@ export function decompressRegion(data: Uint8Array, compression: number, what: st
   throw new DarshanFormatError(`unknown compression method ${compression} in darshan log file`);
 }
 
-function regionTooLarge(what: string): LimitError {
+/** The error of a region that inflates past `MAX_REGION_BYTES`. */
+export function regionTooLarge(what: string): LimitError {
   return new LimitError(`${what} inflates to more than ${sizeText(MAX_REGION_BYTES + 1)}, larger than IOLens reads`);
 }
 

@@ -17,6 +17,8 @@ export interface InflateJob {
   readonly ahead: number;
   /** The module, for messages. */
   readonly what: string;
+  /** Inflate through Node's zlib streams even where the thread can drive a zlib engine itself (for tests). */
+  readonly viaStreams?: boolean;
 }
 
 /** What it posts back: a piece, the end, or the error that stopped it. */
@@ -33,9 +35,10 @@ export function inflateOffThread(length: number): boolean {
 /**
  * `inflateChunks` on a worker thread, for a region read from a file: the same bytes in the same order (in pieces of
  * exactly `chunk` bytes but the last), charged to `budget` as they arrive, the same errors. A piece is the caller's
- * until it asks for the next one: its buffer then goes back to the thread to be filled again. The thread
- * runs on its own event loop, so inflating goes on while the caller works on earlier pieces (Node's zlib in the
- * caller's thread advances only when the caller yields); it stays at most four pieces ahead, so a bomb stops
+ * until it asks for the next one: its buffer then goes back to the thread to be filled again. The thread reads
+ * the region and inflates it itself, straight into the pieces (`StreamsInflater`; Node's zlib streams where that
+ * is missing, or with `viaStreams`), so inflating goes on while the caller works on earlier pieces (Node's zlib in
+ * the caller's thread advances only when the caller yields); it stays at most four pieces ahead, so a bomb stops
  * within a few pieces of the budget.
  */
 export async function* inflateFileChunks(
@@ -46,8 +49,9 @@ export async function* inflateFileChunks(
   budget: InflateBudget,
   chunk: number,
   done: () => void,
+  viaStreams = false,
 ): AsyncGenerator<Uint8Array> {
-  const job: InflateJob = { path, start, length, chunk, ahead: 4, what };
+  const job: InflateJob = { path, start, length, chunk, ahead: 4, what, viaStreams };
   // worker_threads is loaded here, not with the module: few logs need it, and loading it costs every start ~0.5 ms.
   const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   const worker = new Worker(distFile('formats/darshan/inflate-worker.js'), { workerData: job });

@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LimitError } from '../../contract/errors.js';
-import { InflateBudget, inflateChunks } from './compression.js';
+import { StreamsInflater } from '../../util/inflate-engine.js';
+import { InflateBudget, inflateChunks, MAX_REGION_BYTES, regionTooLarge } from './compression.js';
 import type { InflateJob, InflateReply } from './inflate-thread.js';
 
 /**
@@ -32,9 +33,80 @@ async function send(piece: Uint8Array): Promise<void> {
   port.postMessage(reply, [piece.buffer as ArrayBuffer]);
 }
 
-async function run(): Promise<void> {
+function nextPiece(): Uint8Array {
+  return new Uint8Array(spare.pop() ?? new ArrayBuffer(job.chunk));
+}
+
+/**
+ * The region read in blocks of `job.chunk` bytes and inflated by this thread itself, straight into the pieces it
+ * posts: no copy, and no hand-over to Node's thread pool and back for every piece.
+ */
+async function inflateHere(inflater: StreamsInflater): Promise<void> {
+  const fd = openSync(job.path, 'r');
+  try {
+    const input = Buffer.allocUnsafe(Math.max(1, Math.min(job.chunk, job.length)));
+    let read = 0;
+    let inOff = 0;
+    let inLeft = 0;
+    let total = 0;
+    let piece = nextPiece();
+    let n = 0;
+    for (;;) {
+      if (inLeft === 0) {
+        // a file shorter than its header says ends the input early: zlib then reports the cut stream
+        const got = read < job.length ? readSync(fd, input, 0, Math.min(input.length, job.length - read), job.start + read) : 0;
+        if (got <= 0) break;
+        read += got;
+        inOff = 0;
+        inLeft = got;
+      }
+      try {
+        inflater.write(input, inOff, inLeft, piece, n, job.chunk - n);
+      } catch (err) {
+        throw corrupt(err as NodeJS.ErrnoException);
+      }
+      inOff += inflater.used;
+      inLeft -= inflater.used;
+      n += inflater.wrote;
+      total += inflater.wrote;
+      if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
+      if (n === job.chunk) {
+        await send(piece);
+        piece = nextPiece();
+        n = 0;
+      }
+    }
+    // what zlib still holds after the last block
+    for (;;) {
+      try {
+        inflater.finish(piece, n, job.chunk - n);
+      } catch (err) {
+        throw corrupt(err as NodeJS.ErrnoException);
+      }
+      n += inflater.wrote;
+      total += inflater.wrote;
+      if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
+      if (n < job.chunk) break;
+      await send(piece);
+      piece = nextPiece();
+      n = 0;
+    }
+    if (n > 0) await send(piece.slice(0, n));
+  } finally {
+    closeSync(fd);
+    inflater.close();
+  }
+}
+
+/** A zlib error as the region's error, worded as for a region inflated in memory. */
+function corrupt(err: NodeJS.ErrnoException): Error {
+  return new Error(`corrupt ${job.what} region (${err.code === StreamsInflater.NO_PROGRESS ? 'zlib stream made no progress' : `zlib: ${err.message}`})`);
+}
+
+/** The region through Node's zlib streams (a Node without what `StreamsInflater` drives, or `job.viaStreams`). */
+async function inflateThroughStreams(): Promise<void> {
   // zlib's pieces are views into buffers it keeps writing: they are copied into pieces of our own
-  let acc = new Uint8Array(spare.pop() ?? new ArrayBuffer(job.chunk));
+  let acc = nextPiece();
   let n = 0;
   const open = (from: number) => createReadStream(job.path, { start: job.start + from, end: job.start + job.length - 1, highWaterMark: job.chunk });
   // past MAX_REGION_BYTES inflateChunks stops by itself
@@ -48,7 +120,7 @@ async function run(): Promise<void> {
       p += k;
       if (n === job.chunk) {
         await send(acc);
-        acc = new Uint8Array(spare.pop() ?? new ArrayBuffer(job.chunk));
+        acc = nextPiece();
         n = 0;
       }
     }
@@ -56,7 +128,8 @@ async function run(): Promise<void> {
   if (n > 0) await send(acc.slice(0, n));
 }
 
-run().then(
+const inflater = job.viaStreams ? null : StreamsInflater.create();
+(inflater ? inflateHere(inflater) : inflateThroughStreams()).then(
   () => port.postMessage({ end: true } satisfies InflateReply),
   (err: unknown) => port.postMessage({ error: (err as Error).message ?? String(err), limit: err instanceof LimitError } satisfies InflateReply),
 );
