@@ -1,4 +1,4 @@
-import { constants, createInflate, inflateSync, type Inflate } from 'node:zlib';
+import { constants, createGunzip, createInflate, inflateSync, type Inflate } from 'node:zlib';
 
 /** The parts of Node's zlib stream object this module drives directly (present in Node 20 and 22). */
 interface EngineHandle {
@@ -6,6 +6,7 @@ interface EngineHandle {
   onerror: (message: string, errno: number, code: string) => void;
 }
 interface RawEngine {
+  /** The stream object that owns the engine (a Gunzip one is driven the same way: both have `reset` and `close`). */
   readonly inflate: Inflate;
   readonly handle: EngineHandle;
   /** [output bytes left, input bytes left] after each write. */
@@ -20,8 +21,9 @@ let direct = true;
 /** Engines made so far (tests check that streams share one). */
 let made = 0;
 
-function newEngine(): RawEngine | null {
-  const inflate = createInflate();
+/** A zlib engine (a gzip one with `gzip`) driven through its handle, or null when this Node's objects lack it. */
+function newEngine(gzip = false): RawEngine | null {
+  const inflate = gzip ? (createGunzip() as unknown as Inflate) : createInflate();
   const handle = (inflate as unknown as { _handle?: EngineHandle })._handle;
   const state = (inflate as unknown as { _writeState?: unknown })._writeState;
   if (!handle || typeof handle.writeSync !== 'function' || !(state instanceof Uint32Array) || typeof inflate.reset !== 'function') {
@@ -193,6 +195,55 @@ export class StreamsInflater {
     const { handle, state } = this.e;
     handle.writeSync(constants.Z_FINISH, out, 0, 0, out, outOff, outLen);
     throwFailure(this.e);
+    this.wrote = outLen - state[0];
+  }
+
+  close(): void {
+    this.e.inflate.close();
+  }
+}
+
+/**
+ * A gzip file inflated as its bytes arrive, block by block, straight into the caller's buffers, with the bytes and
+ * errors of Node's Gunzip stream: members back to back make one output; bytes after the last member that start
+ * with a zero byte are padding, and end the data (`ended`); a member cut short is zlib's "unexpected end of file"
+ * from `finish`; damage is zlib's message. Errors carry zlib's `code` (`Z_DATA_ERROR`, `Z_BUF_ERROR`…).
+ */
+export class GunzipStream {
+  /** Bytes the last call used and wrote. */
+  used = 0;
+  wrote = 0;
+  /** The gzip data ended before the input did: what follows is not gzip data and is not read. */
+  ended = false;
+  private constructor(private readonly e: RawEngine) {}
+
+  /** A gunzip engine, or null when this Node's zlib objects lack what it drives (then use Node's Gunzip stream). */
+  static create(): GunzipStream | null {
+    if (!direct) return null;
+    const e = newEngine(true);
+    return e === null ? null : new GunzipStream(e);
+  }
+
+  /**
+   * Inflates from `input[inOff, inOff + inLen)` into `out[outOff, outOff + outLen)` until the input is used, the
+   * output is full or the data ends (`ended`: input left and room to spare, as Node's stream ends there too).
+   */
+  write(input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void {
+    const { handle, state } = this.e;
+    // Node's engine goes on to the next member by itself when one ends and the next byte is not zero
+    handle.writeSync(constants.Z_NO_FLUSH, input, inOff, inLen, out, outOff, outLen);
+    throwFailure(this.e);
+    this.used = inLen - state[1];
+    this.wrote = outLen - state[0];
+    if (state[0] > 0 && state[1] > 0) this.ended = true;
+  }
+
+  /** The input ended: what zlib still holds, into `out` (call again while it fills `out`); a cut member throws. */
+  finish(out: Uint8Array, outOff: number, outLen: number): void {
+    const { handle, state } = this.e;
+    handle.writeSync(constants.Z_FINISH, out, 0, 0, out, outOff, outLen);
+    throwFailure(this.e);
+    this.used = 0;
     this.wrote = outLen - state[0];
   }
 

@@ -293,3 +293,21 @@ test('a line longer than 64 KiB is not kept as a shape (a shape holds on to its 
   for (let ts = 0; ts < 3; ts++) sc.scan(short(ts), 0, short(ts).length);
   assert.equal(sc.reused, 2);
 });
+
+test('a released buffer may be filled again: the shapes whose line was in it keep a copy', () => {
+  for (const released of [true, false]) {
+    const sc = new DfScanner();
+    const line = (ts: number) => `{"name":"read","cat":"POSIX","pid":7,"ts":${ts},"dur":2,"args":{"size":8}}`;
+    // one chunk holding a line of ts 1000; it becomes the shape's line
+    const chunk = Buffer.from(line(1000));
+    assert.equal(sc.scan(chunk, 0, chunk.length)?.ts, 1000);
+    if (released) sc.release(chunk);
+    // the chunk is filled with the next part of the file: a line of the same shape and length, ts 2000
+    chunk.write(line(2000), 0, 'latin1');
+    // a line equal to the chunk's new bytes: read against the shape's line, it must give its own ts
+    const next = Buffer.from(line(2000));
+    const got = sc.scan(next, 0, next.length)?.ts;
+    // without the release the shape's line has changed under it, and the scanner keeps the old value
+    assert.equal(got, released ? 2000 : 1000);
+  }
+});

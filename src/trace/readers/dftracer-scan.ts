@@ -432,8 +432,8 @@ export class DfScanner {
    * repeated key is never used as a shape (its first value would be kept where the last one counts), nor is a line
    * longer than `MAX_SHAPE_LINE`; lines that keep fitting no shape are compared with the shapes only now and then.
    *
-   * The bytes of a shape's line are not copied: the caller must not change bytes it has handed to `scan` (the reader's
-   * line splitter never reuses a buffer it has handed out).
+   * The bytes of a shape's line are not copied: the caller must not change bytes it has handed to `scan` before it
+   * calls `release` with their buffer (the reader's line splitter does so before it fills a buffer again).
    */
   scan(b: Buffer, s: number, e: number): DfRecord | null {
     if (b[s] !== 123) return null;
@@ -501,6 +501,17 @@ export class DfScanner {
 
   /** The shapes, most recently used first. */
   private mru = Array.from({ length: SHAPES }, () => new Shape());
+
+  /**
+   * `b` is about to be filled with other bytes: the shapes whose line lies in it keep a copy of their line instead
+   * (at most `SHAPES` lines of at most `MAX_SHAPE_LINE` bytes, once per chunk of the file).
+   */
+  release(b: Buffer): void {
+    for (const sh of this.mru) {
+      if (sh.buf !== b) continue;
+      sh.keep(Buffer.from(b.subarray(sh.off, sh.off + sh.len)), 0, sh.len);
+    }
+  }
   /** Member starts of the line being read against a shape (swapped with the shape's own when it matches). */
   private next: Int32Array = new Int32Array(MAX_SEGMENTS);
   /** A view of the line being read against a shape. */
@@ -785,8 +796,9 @@ const SHAPES = 4;
 const MISS_RUN = 8;
 
 /**
- * Longest line kept as a shape. A shape holds on to its line's buffer (a chunk of the file, or a line assembled from
- * several chunks): four shapes keep at most four chunks alive, not four lines of up to the line limit.
+ * Longest line kept as a shape. A shape holds on to its line's buffer (a chunk of the file, a line assembled from
+ * several chunks, or a copy made by `release`): four shapes keep at most four chunks alive, not four lines of up to
+ * the line limit.
  */
 const MAX_SHAPE_LINE = 64 * 1024;
 

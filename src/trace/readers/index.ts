@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { TraceInputError } from '../errors.js';
 import type { ModuleCompleteness } from '../../contract/index.js';
@@ -127,7 +128,8 @@ const dftracer: TraceReaderEntry<'dftracer'> = {
     }
     return { format: 'dftracer', files };
   },
-  read: (src, out, limits) => readDftracer(src.files, out, { limits }),
+  // read in this thread alone: gunzip beside it when a second core is there (workers each gunzip themselves)
+  read: (src, out, limits) => readDftracer(src.files, out, { limits, gunzipAside: availableParallelism() >= 2 }),
   gaps: allAre('DFTracer', 'partial'),
   job: () => ({}),
 };

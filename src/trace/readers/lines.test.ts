@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LimitError } from '../../contract/errors.js';
 import { REPO_ROOT } from '../../testing/corpus.js';
+import { useInflateSyncForTesting } from '../../util/inflate-engine.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../util/limits.js';
 import { ChunkWriter, TableCollector, TraceDicts } from '../model.js';
 import { TraceInputError } from '../errors.js';
@@ -17,7 +18,7 @@ const EVENT = '{"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":1000,"du
 
 async function lines(path: string, maxLineBytes?: number): Promise<number[]> {
   const lens: number[] = [];
-  await forEachLineBytes(path, (_b, s, e) => lens.push(e - s), maxLineBytes);
+  await forEachLineBytes(path, (_b, s, e) => lens.push(e - s), { maxLineBytes });
   return lens;
 }
 
@@ -106,6 +107,102 @@ test('bytes handed to onLine are never changed afterwards (plain and gzip, lines
       assert.ok(new Set(seen.map((x) => x.b.buffer)).size > 4, 'several chunks');
       for (const [i, x] of seen.entries()) assert.ok(x.b.subarray(x.s, x.e).equals(x.copy), `${p}: line ${i + 1} changed after it was handed over`);
       assert.equal(seen.map((x) => x.copy.toString('latin1')).join('\n') + '\n', text);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Every line of a file as text, then the number of lines; or the error. */
+async function everyLine(path: string, gunzipAside = false): Promise<unknown> {
+  const out: string[] = [];
+  try {
+    const n = await forEachLineBytes(path, (b, s, e, lineNo) => out.push(`${lineNo}:${b.toString('latin1', s, e)}`), { maxLineBytes: 1 << 22, beforeReuse: () => {}, gunzipAside });
+    return [out, n];
+  } catch (err) {
+    return [(err as Error).constructor.name, (err as Error).message.replace(path, 'FILE')];
+  }
+}
+
+test('gzip files read through the zlib engine give the lines and errors of Node\'s Gunzip stream (aside, or where the engine is missing)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    const text = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${EVENT.replace('"id":1', `"id":${from + i}`)}${'y'.repeat(((from + i) * 613) % 700)}\n`).join('');
+    const a = gzipSync(text(0, 9000)), b = gzipSync(text(9000, 3000), { level: 1 });
+    // a stored (uncompressed) member of exactly 1 MiB: the next member starts where an input chunk ends
+    let n = (1 << 20) - 200;
+    while (gzipSync(Buffer.alloc(n, 120), { level: 0 }).length < 1 << 20) n++;
+    const exact = gzipSync(Buffer.concat([Buffer.from(text(20000, 1)), Buffer.alloc(n - EVENT.length - 40, 120)]).subarray(0, n), { level: 0 });
+    const cut = Buffer.from(a.subarray(0, a.length - 9));
+    const damaged = Buffer.from(a);
+    damaged[a.length >> 1] ^= 0x55;
+    const cases: [string, Buffer][] = [
+      ['one member', a],
+      ['members back to back', Buffer.concat([a, b, a])],
+      ['a member ending where an input chunk ends', Buffer.concat([exact, b])],
+      ['zero padding after the last member', Buffer.concat([a, Buffer.alloc(5000)])],
+      ['other bytes after the last member', Buffer.concat([a, Buffer.from('trailing bytes')])],
+      ['a member cut short', cut],
+      ['a damaged member', damaged],
+      ['the magic bytes alone', Buffer.from([0x1f, 0x8b])],
+    ];
+    for (const [name, bytes] of cases) {
+      const p = join(dir, 'x.pfw.gz');
+      writeFileSync(p, bytes);
+      const engine = await everyLine(p);
+      assert.deepEqual(await everyLine(p, true), engine, `${name} (gunzip aside)`);
+      useInflateSyncForTesting(true);
+      let stream: unknown;
+      try {
+        stream = await everyLine(p);
+      } finally {
+        useInflateSyncForTesting(false);
+      }
+      assert.deepEqual(engine, stream, name);
+    }
+    assert.equal(((await everyLine(join(dir, 'x.pfw.gz'))) as string[])[0], 'TraceInputError');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with beforeReuse, a buffer is filled again only after it was released, and every line is whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    const parts: string[] = [];
+    for (let i = 0, len = 0; len < 6 << 20; i++) {
+      parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
+      len += parts[i].length;
+    }
+    const text = parts.join('');
+    writeFileSync(join(dir, 'a.pfw'), text);
+    writeFileSync(join(dir, 'b.pfw.gz'), gzipSync(text));
+    for (const p of [join(dir, 'a.pfw'), join(dir, 'b.pfw.gz')]) {
+      // lines handed over and not yet released, with a copy of their bytes
+      let held: { b: Buffer; s: number; e: number; copy: Buffer }[] = [];
+      const buffers = new Set<Buffer>();
+      const got: string[] = [];
+      let released = 0;
+      await forEachLineBytes(
+        p,
+        (b, s, e) => {
+          buffers.add(b);
+          held.push({ b, s, e, copy: Buffer.from(b.subarray(s, e)) });
+          got.push(b.toString('latin1', s, e));
+        },
+        {
+          beforeReuse: (buf) => {
+            released++;
+            for (const x of held) assert.ok(x.b.subarray(x.s, x.e).equals(x.copy), `${p}: a line changed before its buffer was released`);
+            held = held.filter((x) => x.b !== buf);
+          },
+        },
+      );
+      for (const x of held) assert.ok(x.b.subarray(x.s, x.e).equals(x.copy), `${p}: a line changed`);
+      assert.ok(released >= 3, `${p}: buffers were reused (${released} releases)`);
+      // a few chunk buffers, and one per line assembled across chunks
+      assert.ok([...buffers].filter((b) => b.length === 1 << 20).length <= 3, `${p}: at most three chunk buffers`);
+      assert.equal(got.join('\n') + '\n', text);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
