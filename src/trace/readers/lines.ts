@@ -63,10 +63,10 @@ export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start
   }
   const lines = new LineSplitter(path, onLine, maxLineBytes);
   const gunzip = gz && !gunzipAside ? GunzipStream.create() : null;
-  // Node's read stream closes the descriptor it is given
-  const owned = !gz || (gunzip !== null && !gunzipAside);
+  // gunzipped by Node's stream (aside, or where the engine is missing), whose read stream closes the descriptor
+  const viaStream = gz && gunzip === null;
   try {
-    if (!owned) await throughGunzipStream(fd, lines);
+    if (viaStream) await throughGunzipStream(fd, lines);
     else await readChunks(fd, gunzip, lines, beforeReuse);
   } catch (err) {
     if (err instanceof IOLensError) throw err;
@@ -76,7 +76,7 @@ export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start
     throw err;
   } finally {
     gunzip?.close();
-    if (owned) closeSync(fd);
+    if (!viaStream) closeSync(fd);
   }
   return lines.end();
 }
