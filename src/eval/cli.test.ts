@@ -47,7 +47,9 @@ test('iolens eval on a lab: JSON per family, label and check, and one held-out f
 test('iolens eval: a broken lab manifest or a directory without labels is one error line and exit 2', () => {
   const dir = miniLab(FOUR.slice(0, 1));
   writeFileSync(join(dir, 'MANIFEST.json'), '{"version": 1, "runs": [{"file": "x.darshan"}]}');
-  for (const r of [cli([dir]), cli([join(dir, 'logs')]), cli([], dir)]) {
+  // no directory named, run from inside the mini lab: the defaults (../shared/…, lab) resolve inside its temporary
+  // directory, never to a `shared` folder that may sit beside it
+  for (const r of [cli([dir]), cli([join(dir, 'logs')]), cli([], join(dir, 'logs'))]) {
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
