@@ -364,7 +364,7 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     const scanned = scanner !== null && buf[s] === 123 ? scanner.scan(buf, s, e) : null;
     if (scanned !== null) handle(scanned, lineNo);
     else parseLine(buf.toString('utf8', s, e), lineNo);
-  }, { maxLineBytes: opts.limits?.maxLineBytes, beforeReuse: scanner === null ? () => {} : (buf) => scanner.release(buf), gunzipAside: opts.gunzipAside });
+  }, { maxLineBytes: opts.limits?.maxLineBytes, maxInflate: opts.limits?.maxInflate, beforeReuse: scanner === null ? () => {} : (buf) => scanner.release(buf), gunzipAside: opts.gunzipAside });
   return stats;
 }
 

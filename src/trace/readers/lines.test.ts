@@ -208,3 +208,30 @@ test('with beforeReuse, a buffer is filled again only after it was released, and
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a gzip trace file inflates within the decompression budget: a bomb of empty lines stops there (every gunzip path, and the CLI)', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    // 48 MiB of newlines in ~50 KB: each empty line costs time, so the bytes inflated must be bounded
+    const bomb = join(dir, 'bomb.pfw.gz');
+    writeFileSync(bomb, gzipSync(Buffer.alloc(48 << 20, 10), { level: 9 }));
+    const limit = 16 << 20;
+    const message = `${bomb} inflates past the trace's decompression budget of 16 MiB (raise it with --max-inflate)`;
+    for (const gunzipAside of [false, true]) {
+      await assert.rejects(forEachLineBytes(bomb, () => {}, { maxInflate: limit, gunzipAside }), (e: unknown) => e instanceof LimitError && e.message === message);
+      // within the budget, the same file reads
+      assert.equal(await forEachLineBytes(bomb, () => {}, { maxInflate: 48 << 20, gunzipAside }), 48 << 20);
+    }
+    useInflateSyncForTesting(true);
+    try {
+      await assert.rejects(forEachLineBytes(bomb, () => {}, { maxInflate: limit }), (e: unknown) => e instanceof LimitError && e.message === message);
+    } finally {
+      useInflateSyncForTesting(false);
+    }
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'trace', '--max-inflate', '16MiB', bomb], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2, r.stderr);
+    assert.deepEqual(r.stderr.trim().split('\n'), [`iolens: ${message}`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

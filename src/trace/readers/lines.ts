@@ -2,7 +2,7 @@ import { closeSync, createReadStream, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { IOLensError, LimitError } from '../../contract/errors.js';
 import { GunzipStream } from '../../util/inflate-engine.js';
-import { DEFAULT_MAX_LINE_BYTES, sizeText } from '../../util/limits.js';
+import { DEFAULT_MAX_INFLATE, DEFAULT_MAX_LINE_BYTES, InflateBudget, sizeText } from '../../util/limits.js';
 import { openRegularFile } from '../../util/read-file.js';
 import { TraceInputError } from '../errors.js';
 
@@ -30,6 +30,8 @@ export function openTraceFile(path: string): number {
 export interface LineReadOptions {
   /** The longest line (a LimitError past it). */
   maxLineBytes?: number;
+  /** Bytes a `.gz` file may inflate to (default `DEFAULT_MAX_INFLATE`; a LimitError past it). */
+  maxInflate?: number;
   /** Called before a buffer handed to `onLine` is filled again (see `forEachLineBytes`). */
   beforeReuse?: (buf: Buffer) => void;
   /**
@@ -51,7 +53,7 @@ export interface LineReadOptions {
  * 120 MB DFTracer file 140 → 90 ms of CPU.)
  */
 export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void, opts: LineReadOptions = {}): Promise<number> {
-  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, beforeReuse, gunzipAside = false } = opts;
+  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, beforeReuse, gunzipAside = false, maxInflate = DEFAULT_MAX_INFLATE } = opts;
   const fd = openTraceFile(path);
   const magic = Buffer.alloc(2);
   let gz: boolean;
@@ -62,12 +64,14 @@ export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start
     throw new TraceInputError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   const lines = new LineSplitter(path, onLine, maxLineBytes);
+  // a gzip bomb of short lines costs time per byte: inflating stops at the budget
+  const budget = gz ? new InflateBudget(maxInflate, 'trace') : null;
   const gunzip = gz && !gunzipAside ? GunzipStream.create() : null;
   // gunzipped by Node's stream (aside, or where the engine is missing), whose read stream closes the descriptor
   const viaStream = gz && gunzip === null;
   try {
-    if (viaStream) await throughGunzipStream(fd, lines);
-    else await readChunks(fd, gunzip, lines, beforeReuse);
+    if (viaStream) await throughGunzipStream(fd, lines, budget!, path);
+    else await readChunks(fd, gunzip, lines, beforeReuse, budget, path);
   } catch (err) {
     if (err instanceof IOLensError) throw err;
     const e = err as NodeJS.ErrnoException;
@@ -91,7 +95,7 @@ const RING = 3;
  * fresh buffer per chunk without `beforeReuse`), each chunk handed to `lines`; yields to the event loop between
  * chunks, as a stream would.
  */
-async function readChunks(fd: number, gunzip: GunzipStream | null, lines: LineSplitter, beforeReuse: ((buf: Buffer) => void) | undefined): Promise<void> {
+async function readChunks(fd: number, gunzip: GunzipStream | null, lines: LineSplitter, beforeReuse: ((buf: Buffer) => void) | undefined, budget: InflateBudget | null, path: string): Promise<void> {
   const ring: Buffer[] = [];
   let turn = 0;
   const nextOut = (): Buffer => {
@@ -132,6 +136,7 @@ async function readChunks(fd: number, gunzip: GunzipStream | null, lines: LineSp
     else gunzip.write(input, inOff, inLeft, out, 0, CHUNK);
     inOff += gunzip.used;
     inLeft -= gunzip.used;
+    budget?.charge(gunzip.wrote, path);
     if (gunzip.wrote > 0) lines.chunk(out, gunzip.wrote);
     // output full: zlib may hold more; else the input ended, or the gzip data did (what follows is not read)
     if (gunzip.wrote < CHUNK && (eof || gunzip.ended)) return;
@@ -140,12 +145,15 @@ async function readChunks(fd: number, gunzip: GunzipStream | null, lines: LineSp
 }
 
 /** The file through Node's Gunzip stream (`gunzipAside`, or a Node without what `GunzipStream` drives): a fresh buffer per chunk. */
-async function throughGunzipStream(fd: number, lines: LineSplitter): Promise<void> {
+async function throughGunzipStream(fd: number, lines: LineSplitter, budget: InflateBudget, path: string): Promise<void> {
   const file = createReadStream('', { fd, start: 0, highWaterMark: CHUNK });
   const stream = file.pipe(createGunzip({ chunkSize: CHUNK }));
   file.on('error', (err) => stream.destroy(err));
   try {
-    for await (const raw of stream as AsyncIterable<Buffer>) lines.chunk(raw, raw.length);
+    for await (const raw of stream as AsyncIterable<Buffer>) {
+      budget.charge(raw.length, path);
+      lines.chunk(raw, raw.length);
+    }
   } finally {
     stream.destroy();
     file.destroy();
