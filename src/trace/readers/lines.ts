@@ -87,7 +87,10 @@ export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start
 
 const CHUNK = 1 << 20;
 
-/** Buffers filled in turn: a line may refer to the one before it, in the buffer before (see `beforeReuse`). */
+/**
+ * Buffers filled in turn, each refilled only after `beforeReuse`: with three, what a caller keeps of the last two
+ * chunks (the scanner's recent lines) is copied only when the oldest buffer comes round again.
+ */
 const RING = 3;
 
 /**
