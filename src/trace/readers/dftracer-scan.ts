@@ -418,6 +418,17 @@ export class DfScanner {
   }
 
   /**
+   * `b` is about to be filled with other bytes: the shapes whose line lies in it keep a copy of their line instead
+   * (at most `SHAPES` lines of at most `MAX_SHAPE_LINE` bytes, once per chunk of the file).
+   */
+  release(b: Buffer): void {
+    for (const sh of this.mru) {
+      if (sh.buf !== b) continue;
+      sh.keep(Buffer.from(b.subarray(sh.off, sh.off + sh.len)), 0, sh.len);
+    }
+  }
+
+  /**
    * Scans the event object in `b[s, e)` (the line with surrounding whitespace already trimmed; a trailing `,` is
    * allowed). Returns the record of its values — the scanner's own, valid until the next call; read it, do not change
    * it — or null when the line must go through `JSON.parse` instead.
@@ -502,16 +513,6 @@ export class DfScanner {
   /** The shapes, most recently used first. */
   private mru = Array.from({ length: SHAPES }, () => new Shape());
 
-  /**
-   * `b` is about to be filled with other bytes: the shapes whose line lies in it keep a copy of their line instead
-   * (at most `SHAPES` lines of at most `MAX_SHAPE_LINE` bytes, once per chunk of the file).
-   */
-  release(b: Buffer): void {
-    for (const sh of this.mru) {
-      if (sh.buf !== b) continue;
-      sh.keep(Buffer.from(b.subarray(sh.off, sh.off + sh.len)), 0, sh.len);
-    }
-  }
   /** Member starts of the line being read against a shape (swapped with the shape's own when it matches). */
   private next: Int32Array = new Int32Array(MAX_SEGMENTS);
   /** A view of the line being read against a shape. */
