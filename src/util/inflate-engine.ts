@@ -129,6 +129,16 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
   }
 }
 
+/**
+ * The input has ended: what the engine still holds, written into `out[outOff, outOff + outLen)`; returns how many
+ * bytes. zlib's "unexpected end of file" when a stream is left unfinished with room to spare.
+ */
+function drain(e: RawEngine, out: Uint8Array, outOff: number, outLen: number): number {
+  e.handle.writeSync(constants.Z_FINISH, out, 0, 0, out, outOff, outLen);
+  throwFailure(e);
+  return outLen - e.state[0];
+}
+
 const NO_PROGRESS = 'ERR_ZLIB_NO_PROGRESS';
 
 /**
@@ -191,11 +201,7 @@ export class StreamsInflater {
   finish(out: Uint8Array, outOff: number, outLen: number): void {
     this.used = 0;
     this.wrote = 0;
-    if (!this.started) return;
-    const { handle, state } = this.e;
-    handle.writeSync(constants.Z_FINISH, out, 0, 0, out, outOff, outLen);
-    throwFailure(this.e);
-    this.wrote = outLen - state[0];
+    if (this.started) this.wrote = drain(this.e, out, outOff, outLen);
   }
 
   close(): void {
@@ -240,11 +246,8 @@ export class GunzipStream {
 
   /** The input ended: what zlib still holds, into `out` (call again while it fills `out`); a cut member throws. */
   finish(out: Uint8Array, outOff: number, outLen: number): void {
-    const { handle, state } = this.e;
-    handle.writeSync(constants.Z_FINISH, out, 0, 0, out, outOff, outLen);
-    throwFailure(this.e);
     this.used = 0;
-    this.wrote = outLen - state[0];
+    this.wrote = drain(this.e, out, outOff, outLen);
   }
 
   close(): void {

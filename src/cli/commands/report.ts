@@ -177,8 +177,8 @@ const report: CommandModule = {
         if (flags.model && (flags.drishti || flags.fromDxt)) throw new UserError(`--model goes with the default mode on a log's own counters, not with --${flags.drishti ? 'drishti' : 'from-dxt'}`);
         const learned = flags.model ? await learnedDiagnosis(flags.model) : null;
         const charts = !!(flags.charts || flags.html);
-        // The terminal, Markdown and CSV outputs show at most DEFAULT_MAX_DETAILS details per finding: the report
-        // built for them keeps no more (a log of 50,000 files may have 25,000 in one finding); JSON and HTML list all.
+        // The terminal, Markdown and CSV outputs (no format, or only those) show at most the renderer's number of
+        // details per finding: the report built for them keeps no more (a log of 50,000 files may have 25,000 in one finding); JSON and HTML list all.
         const fewDetails = formats.every((f) => f === 'markdown' || f === 'csv');
         const out = new FdSink(1);
         if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {
@@ -212,7 +212,7 @@ const report: CommandModule = {
               hints: flags.hints ?? null,
               charts,
               ...(maxInflate !== undefined ? { maxInflate } : {}),
-              ...(fewDetails ? { detailLimit: DEFAULT_MAX_DETAILS } : {}),
+              ...(fewDetails ? { detailLimit: opts.maxDetails ?? DEFAULT_MAX_DETAILS } : {}),
             };
             const rep = flags.fromDxt
               ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true, charts })

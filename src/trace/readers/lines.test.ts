@@ -16,6 +16,16 @@ import { forEachLineBytes } from './lines.js';
 
 const EVENT = '{"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":1000,"dur":5,"ph":"X","args":{"fname":"/a","ret":4096}}';
 
+/** Event lines of varied length (up to ~3 KB: some span the reader's 1 MiB chunks), `bytes` or a line more in all. */
+function variedLines(bytes: number): string[] {
+  const parts: string[] = [];
+  for (let i = 0, len = 0; len < bytes; i++) {
+    parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
+    len += parts[i].length;
+  }
+  return parts;
+}
+
 async function lines(path: string, maxLineBytes?: number): Promise<number[]> {
   const lens: number[] = [];
   await forEachLineBytes(path, (_b, s, e) => lens.push(e - s), { maxLineBytes });
@@ -90,11 +100,7 @@ test('bytes handed to onLine are never changed afterwards (plain and gzip, lines
   const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
   try {
     // 5 MB of lines of varied length (some spanning the 1 MiB chunks), as .pfw and as .pfw.gz
-    const parts: string[] = [];
-    for (let i = 0, len = 0; len < 5 << 20; i++) {
-      parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
-      len += parts[i].length;
-    }
+    const parts = variedLines(5 << 20);
     const text = parts.join('');
     const plain = join(dir, 'a.pfw');
     const gz = join(dir, 'b.pfw.gz');
@@ -169,12 +175,7 @@ test('gzip files read through the zlib engine give the lines and errors of Node\
 test('with beforeReuse, a buffer is filled again only after it was released, and every line is whole', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
   try {
-    const parts: string[] = [];
-    for (let i = 0, len = 0; len < 6 << 20; i++) {
-      parts.push(`${EVENT.replace('"id":1', `"id":${i}`)}${'x'.repeat((i * 7919) % 3000)}\n`);
-      len += parts[i].length;
-    }
-    const text = parts.join('');
+    const text = variedLines(6 << 20).join('');
     writeFileSync(join(dir, 'a.pfw'), text);
     writeFileSync(join(dir, 'b.pfw.gz'), gzipSync(text));
     for (const p of [join(dir, 'a.pfw'), join(dir, 'b.pfw.gz')]) {
