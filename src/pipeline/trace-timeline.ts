@@ -7,16 +7,36 @@ export const TIMELINE_WINDOWS = 2000;
 
 /**
  * The `charts.timeline` of a trace report: the analysed calls summed per time window of the report's granularity
- * (coarsened to at most TIMELINE_WINDOWS windows), from the cube every view is built from. Window starts are
- * seconds since the start of the first window, as in the `time` view.
+ * (coarsened to at most TIMELINE_WINDOWS windows), from the cube every view is built from. Windows are those of the
+ * `time` view: aligned on whole multiples of their width, starts in seconds since the start of the first window. The
+ * cube's windows are counted from its first event, which need not be its earliest (a DXT log lists one file-rank
+ * record after another): cells before it are placed like any other, not dropped.
  */
 export function traceTimeline(cube: CubeData, granularity: number): TraceTimeline {
-  let last = 0;
-  for (let c = 0; c < cube.cellWin.length; c++) last = Math.max(last, cube.cellWin[c] * cube.base);
-  let width = granularity > 0 ? granularity : cube.base;
-  const span = last + cube.base;
-  if (span / width > TIMELINE_WINDOWS) width *= Math.ceil(span / width / TIMELINE_WINDOWS);
-  const n = Math.max(1, Math.ceil(span / width));
+  const nc = cube.cellWin.length;
+  // the width in cube windows (the report's granularity is a whole multiple of the cube's base), widened k times
+  // when the trace would need more than TIMELINE_WINDOWS windows
+  const view = granularity > 0 ? granularity : cube.base;
+  const unit = Math.max(1, Math.round(view / cube.base));
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let c = 0; c < nc; c++) {
+    const w = cube.originWin + cube.cellWin[c];
+    if (w < lo) lo = w;
+    if (w > hi) hi = w;
+  }
+  if (nc === 0) lo = hi = 0;
+  const count = (per: number) => Math.floor(hi / per) - Math.floor(lo / per) + 1;
+  let k = 1;
+  if (count(unit) > TIMELINE_WINDOWS) {
+    k = Math.ceil(count(unit) / TIMELINE_WINDOWS);
+    // aligned windows may straddle one more than the span needs
+    while (count(unit * k) > TIMELINE_WINDOWS) k++;
+  }
+  const per = unit * k;
+  const first = Math.floor(lo / per);
+  const n = count(per);
+  const width = view * k;
   const t: { [K in Exclude<keyof TraceTimeline, 'windowSeconds' | 'start'>]: number[] } = {
     readBytes: new Array<number>(n).fill(0),
     writeBytes: new Array<number>(n).fill(0),
@@ -25,9 +45,8 @@ export function traceTimeline(cube: CubeData, granularity: number): TraceTimelin
     metadataTime: new Array<number>(n).fill(0),
     ops: new Array<number>(n).fill(0),
   };
-  for (let c = 0; c < cube.cellWin.length; c++) {
-    // The small offset keeps a window start that is a multiple of the width in its own window despite rounding.
-    const w = Math.min(n - 1, Math.floor((cube.cellWin[c] * cube.base) / width + 1e-9));
+  for (let c = 0; c < nc; c++) {
+    const w = Math.floor((cube.originWin + cube.cellWin[c]) / per) - first;
     const s = c * STRIDE;
     t.readBytes[w] += cube.stats[s + S_BYTES + Category.READ];
     t.writeBytes[w] += cube.stats[s + S_BYTES + Category.WRITE];
