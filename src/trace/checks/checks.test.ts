@@ -7,6 +7,7 @@ import { buildTraceReport } from '../report.js';
 import { reportSchemaErrors } from '../../testing/schema.js';
 import { handCube, HandTrace } from '../../testing/trace-events.js';
 import { TRACE_CHECKS } from './registry.js';
+import type { ScoredRecord } from './types.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -182,4 +183,18 @@ test('no double counting: a problem seen in the file, process and directory view
   ]);
   assert.equal(f.cost!.share, 96 / 296);
   assert.equal(f.data.view, 'file', 'ties go to the first view');
+});
+
+test('costingView: shares that differ only by rounding are a tie, won by the view listed first', async () => {
+  const { costingView } = await import('./define.js');
+  const rec = (view: 'proc' | 'app', id: number, share: number) =>
+    ({ view, dims: [view], key: { [view]: id }, metrics: { time_share: share }, score: { badness: 0 }, level: 'HIGH' }) as unknown as ScoredRecord;
+  // the same calls: three processes' shares sum to 0.9999999999999999, the one application's is 1
+  const procs = [rec('proc', 0, 0.7), rec('proc', 1, 0.2), rec('proc', 2, 0.1)];
+  const tie = costingView([...procs, rec('app', 0, 1)]);
+  assert.equal(tie.view, 'proc');
+  assert.equal(tie.share, 0.9999999999999999);
+  assert.equal(costingView([rec('app', 0, 1), ...procs]).view, 'app');
+  // a real difference still wins
+  assert.equal(costingView([rec('proc', 0, 0.5), rec('app', 0, 0.5 + 2e-9)]).view, 'app');
 });

@@ -32,6 +32,9 @@ export function recordLabel(r: Pick<ScoredRecord, 'dims' | 'key'>): string {
   return r.dims.map((d) => `${d}=${r.key[d]}${d === 'time' ? 's' : ''}`).join(' ');
 }
 
+/** Time shares closer than this are equal to `costingView` (rounding, not cost, tells them apart). */
+export const SHARE_TIE = 1e-9;
+
 /** Which of a set of records set a finding's cost, and that cost. */
 export interface CostingView {
   readonly view: string;
@@ -45,7 +48,9 @@ export interface CostingView {
  * The no-double-counting rule of trace findings: the records of one view never overlap (each call belongs to one
  * record), the records of different views do (a call is in its file's record and in its process's). So a finding's
  * cost is the largest, over views, of the summed time shares of the records it names in that view — never a sum
- * across views. Ties go to the view whose records come first in `records` (callers pass them in report order).
+ * across views. Ties go to the view whose records come first in `records` (callers pass them in report order); shares
+ * within SHARE_TIE of each other are a tie (the same calls summed in another order: four processes' shares against
+ * the one application's that holds them all).
  */
 export function costingView(records: readonly ScoredRecord[]): CostingView {
   const byView = new Map<string, ScoredRecord[]>();
@@ -57,7 +62,7 @@ export function costingView(records: readonly ScoredRecord[]): CostingView {
   let best: CostingView | null = null;
   for (const [view, list] of byView) {
     const share = list.reduce((a, r) => a + r.metrics.time_share, 0);
-    if (!best || share > best.share) best = { view, records: [...list].sort(byCost), share };
+    if (!best || share > best.share + SHARE_TIE) best = { view, records: [...list].sort(byCost), share };
   }
   if (!best) throw new Error('costingView needs at least one record');
   return { ...best, share: Math.min(1, best.share) };
