@@ -212,3 +212,36 @@ test('Cube.add through a ChunkWriter: the chunk arrays are reused and nothing is
   assert.equal(ops, 5);
   assert.equal(small, 0, '64 KiB is not below a 64 KiB small size');
 });
+
+test('an event on a window edge written in decimal lies in the window that starts there, whatever the base and whenever it widened', () => {
+  // rank 0 calls at exactly k / 10 s (16.4 / 0.1 is 163.99999999999997); 40 other ranks fill cells so that a small
+  // budget widens the base part way through
+  const events: HandEvent[] = [];
+  for (let k = 0; k <= 300; k++) {
+    events.push({ proc: 'edge', file: '/f', func: 'write', cat: Category.WRITE, offset: k, size: 1, start: k / 10, end: k / 10 });
+    for (let p = 0; p < 40; p++) events.push({ proc: String(p), file: '/f', func: 'write', cat: Category.WRITE, offset: k, size: 1, start: k / 10 + 0.0517, end: k / 10 + 0.0517 });
+  }
+  const cubes: [string, CubeData, TraceDicts][] = [];
+  for (const [name, opts] of [
+    ['adaptive', {}],
+    ['adaptive, small budget', { maxCells: 64 }],
+    ['fixed 0.1 s', { fixedBase: 0.1 }],
+    ['fixed 0.01 s', { fixedBase: 0.01 }],
+    ['fixed 0.05 s', { fixedBase: 0.05 }],
+  ] as const) {
+    const { cube, dicts } = handCube(events, { ...opts, chunk: 1000 });
+    cubes.push([name, cube, dicts]);
+  }
+  assert.deepEqual(cubes.map(([, c]) => c.base), [0.01, 0.1, 0.1, 0.01, 0.05]);
+  for (const [name, c, d] of cubes) {
+    const edge = d.procs.values.indexOf('edge');
+    const per = Math.round(0.1 / c.base);
+    const byWindow = new Map<number, number>();
+    for (let i = 0; i < c.cellPair.length; i++) {
+      if (c.pairProc[c.cellPair[i]] !== edge) continue;
+      const w = Math.floor((c.originWin + c.cellWin[i]) / per);
+      byWindow.set(w, (byWindow.get(w) ?? 0) + c.stats[i * STRIDE + S_OPS + Category.WRITE]);
+    }
+    assert.deepEqual([...byWindow].sort((a, b) => a[0] - b[0]), Array.from({ length: 301 }, (_, k) => [k, 1]), name);
+  }
+});

@@ -93,10 +93,34 @@ export class Cube {
   private maxWin = 0;
   /** Cells at which the adaptive base is coarsened next; at least twice the cells kept after each try. */
   private cellBudget: number;
+  /**
+   * The base is `per` units of `num / den` seconds (1 ms, or the granularity asked for, as a decimal fraction). An
+   * event's unit window is the last one whose start — `u · num / den`, the double nearest the decimal boundary — is
+   * at or before it, and its window that unit window's `per`-th part. So an event at 16.4 s lies in the window that
+   * starts at 16.4 s whether the base is 1 ms or 100 ms (`floor(16.4 / 0.1)` is 163), and the window never depends on
+   * when the base widened.
+   */
+  private readonly num: number;
+  private readonly den: number;
+  private per = 1;
 
   constructor(readonly opts: CubeOptions) {
     this.base = opts.fixedBase ?? 1e-3;
+    ({ num: this.num, den: this.den } = decimalFraction(this.base));
     this.cellBudget = opts.fixedBase === undefined ? (opts.maxCells ?? MAX_CELLS) : Infinity;
+  }
+
+  /** Where unit window `u` starts (seconds). */
+  private unitStart(u: number): number {
+    return (u * this.num) / this.den;
+  }
+
+  /** The window of the base holding time `t` (absolute: not counted from the origin). */
+  private windowOf(t: number): number {
+    let u = Math.floor((t * this.den) / this.num);
+    if (this.unitStart(u + 1) <= t) u++;
+    else if (this.unitStart(u) > t) u--;
+    return Math.floor(u / this.per);
   }
 
   private newPair(proc: number, file: number): number {
@@ -155,6 +179,10 @@ export class Cube {
     let pair = -1;
     let lastWin = NaN;
     let cell = -1;
+    // the base window of the last event: from winLo (inclusive) to winHi (exclusive)
+    let winAbs = 0;
+    let winLo = Infinity;
+    let winHi = -Infinity;
     for (let i = 0; i < n; i++) {
       const f = c.func[i];
       if (f >= funcCalls.length) {
@@ -184,15 +212,21 @@ export class Cube {
         if (pair < 0) pair = this.newPair(proc, file);
         lastWin = NaN;
       }
-      let absWin = Math.floor(start / this.base);
+      if (!(start >= winLo && start < winHi)) {
+        winAbs = this.windowOf(start);
+        winLo = this.unitStart(winAbs * this.per);
+        winHi = this.unitStart((winAbs + 1) * this.per);
+      }
+      let absWin = winAbs;
       if (this.originWin !== this.originWin) this.originWin = absWin;
       let w = absWin - this.originWin;
       if (w < this.minWin || w > this.maxWin) {
         if (this.opts.fixedBase === undefined) {
           while (Math.max(this.maxWin, w) - Math.min(this.minWin, w) > MAX_WINDOWS) {
             this.coarsen();
-            absWin = Math.floor(start / this.base);
+            absWin = this.windowOf(start);
             w = absWin - this.originWin;
+            winLo = Infinity;
           }
         } else if (Math.max(this.maxWin, w) - Math.min(this.minWin, w) >= MAX_FIXED_WINDOWS) {
           throw new TraceInputError(`time granularity ${this.base} s gives more than ${MAX_FIXED_WINDOWS} windows; choose a coarser one`);
@@ -206,7 +240,8 @@ export class Cube {
         if (found < 0 && this.ncells >= this.cellBudget) {
           if (this.base * 10 <= (this.maxEnd - this.minStart) / DEFAULT_TIME_WINDOWS) {
             this.coarsen();
-            w = Math.floor(start / this.base) - this.originWin;
+            w = this.windowOf(start) - this.originWin;
+            winLo = Infinity;
             if (w < this.minWin) this.minWin = w;
             if (w > this.maxWin) this.maxWin = w;
             found = this.cellMap.get(pair, w);
@@ -244,6 +279,7 @@ export class Cube {
     const newBase = this.base * 10;
     const newOrigin = Math.floor(this.originWin / 10);
     this.remap(newBase, newOrigin, (w) => Math.floor((this.originWin + w) / 10) - newOrigin);
+    this.per *= 10;
     this.minWin = 0;
     this.maxWin = 0;
     for (let i = 0; i < this.ncells; i++) {
@@ -286,6 +322,15 @@ export class Cube {
       maxEnd: this.maxEnd,
     };
   }
+}
+
+/** `x` as `num / den` with den a power of ten when it is such a fraction (0.001 is 1 / 1000), else `x / 1`. */
+function decimalFraction(x: number): { num: number; den: number } {
+  for (let den = 1; den <= 1e12; den *= 10) {
+    const num = Math.round(x * den);
+    if (num > 0 && num / den === x) return { num, den };
+  }
+  return { num: x, den: 1 };
 }
 
 export function mergeStats(dst: Float64Array, d: number, src: Float64Array, s: number): void {
