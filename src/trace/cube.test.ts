@@ -107,7 +107,7 @@ test('the adaptive base window is also coarsened when the cells would pass the b
   for (let t = 0; t < 5000; t++) {
     for (let p = 0; p < 8; p++) for (let f = 0; f < 4; f++) events.push({ proc: String(p), file: `/f${f}`, func: 'write', cat: Category.WRITE, offset: t * 8, size: 8, start: t * 0.002 + 0.0001, end: t * 0.002 + 0.0002 });
   }
-  const free = handCube(events).cube;
+  const free = handCube(events, { maxCells: 1 << 20 }).cube;
   assert.equal(free.base, 1e-3);
   assert.equal(free.cellPair.length, 160_000);
   const sum = (c: CubeData, k: number) => {
