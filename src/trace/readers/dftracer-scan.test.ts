@@ -311,3 +311,25 @@ test('a released buffer may be filled again: the shapes whose line was in it kee
     assert.equal(got, released ? 2000 : 1000);
   }
 });
+
+test('lines are compared eight bytes at a time as doubles: bytes that are NaNs, and +0 against -0, still compare as bytes', () => {
+  const line = (ts: number, pad: number, raw: number[]) =>
+    Buffer.concat([Buffer.from(`{"name":"write","cat":"POSIX","pid":1,"ts":${ts},"dur":5,"args":{"fname":"/d/${'x'.repeat(pad)}`), Buffer.from(raw), Buffer.from('","size":8}}')]);
+  for (let pad = 0; pad < 8; pad++) {
+    // 0xf0 0x7f at every alignment: with non-zero bytes after them, eight bytes that read as a NaN
+    const sc = new DfScanner();
+    for (const ts of [1000, 1001, 1001, 1002]) {
+      const b = line(ts, pad, [0xf0, 0x7f, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46]);
+      const r = sc.scan(b, 0, b.length);
+      assert.ok(r !== null, `pad ${pad} ts ${ts}`);
+      assert.deepEqual(fields(r), fields(reference(b.toString('utf8')) as DfRecord), `pad ${pad} ts ${ts}`);
+    }
+    assert.ok(sc.reused >= 3, `read against the shape: ${sc.reused}`);
+    // seven zero bytes and 0x80 where the shape's line has eight other bytes: not equal, and not JSON
+    const ok = line(1003, pad, [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48]);
+    assert.ok(sc.scan(ok, 0, ok.length) !== null);
+    const zeros = line(1003, pad, [0, 0, 0, 0, 0, 0, 0, 0x80]);
+    assert.equal(sc.scan(zeros, 0, zeros.length), null, `pad ${pad}`);
+    assert.equal(reference(zeros.toString('utf8')), 'error');
+  }
+});

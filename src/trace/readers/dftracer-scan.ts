@@ -590,10 +590,13 @@ export class DfScanner {
     let i = s; // where the line and the shape's line are compared from…
     let a = 0; // …and the same place in the shape's line
     for (;;) {
-      // the longest equal run from here, four bytes at a time
+      // the longest equal run from here, eight bytes at a time: as doubles, equal bytes compare equal except NaNs
+      // (the rest of the run is then compared byte by byte), and different bytes compare equal only as +0 and -0,
+      // seven zero bytes the shape's line cannot hold (it was read as JSON: no control character in or out of strings)
       const lim = Math.min(prevLen - a, e - i);
       let k = 0;
-      while (k + 4 <= lim && bv.getInt32(i + k, true) === pv.getInt32(po + a + k, true)) k += 4;
+      while (k + 8 <= lim && bv.getFloat64(i + k, true) === pv.getFloat64(po + a + k, true)) k += 8;
+      if (k + 4 <= lim && bv.getInt32(i + k, true) === pv.getInt32(po + a + k, true)) k += 4;
       while (k < lim && bv.getUint8(i + k) === pv.getUint8(po + a + k)) k++;
       const shift = i - a - s; // shape-line offset + shift = offset in this line
       if (k === lim) {
