@@ -1,5 +1,5 @@
 import { TRACE_METRICS, type TraceMetric } from '../contract/index.js';
-import { CATEGORY_COUNT, CATEGORY_NAMES, type TraceDicts } from './model.js';
+import { CATEGORY_COUNT, Category, type TraceDicts } from './model.js';
 import { viewName, type Dim } from './view-catalogue.js';
 import {
   S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,
@@ -569,62 +569,87 @@ export function deriveMetrics(
   t0: number,
   p: { nprocs: number; nfiles: number; maxOps: number; maxBytes: number; maxTime: number },
 ): Metrics {
-  const m = {} as Metrics;
-  let time = 0;
-  let ops = 0;
-  let bytes = 0;
-  for (let k = 0; k < 5; k++) {
-    const name = CATEGORY_NAMES[k];
-    const t = st[o + S_TIME + k];
-    const n = st[o + S_OPS + k];
-    const b = st[o + S_BYTES + k];
-    m[`${name}_time` as MetricName] = t;
-    m[`${name}_ops` as MetricName] = n;
-    m[`${name}_bytes` as MetricName] = b;
-    time += t;
-    ops += n;
-    bytes += b;
-  }
-  m.time = time;
-  m.ops = ops;
-  m.bytes = bytes;
-  m.iops = safeDiv(ops, time);
-  const dataTime = m.read_time + m.write_time;
-  const dataOps = m.read_ops + m.write_ops;
-  const dataBytes = m.read_bytes + m.write_bytes;
-  m.data_time = dataTime;
-  m.data_ops = dataOps;
-  m.data_bytes = dataBytes;
-  m.bandwidth = safeDiv(dataBytes, dataTime);
-  m.read_size_avg = safeDiv(m.read_bytes, m.read_ops);
-  m.write_size_avg = safeDiv(m.write_bytes, m.write_ops);
-  m.small_read_ops = st[o + S_SMALL_READ];
-  m.small_write_ops = st[o + S_SMALL_WRITE];
-  m.small_read_share = safeDiv(m.small_read_ops, m.read_ops);
-  m.small_write_share = safeDiv(m.small_write_ops, m.write_ops);
-  m.random_ops = st[o + S_RANDOM];
-  m.offset_ops = st[o + S_KNOWN_OFFSET];
-  m.random_share = safeDiv(m.random_ops, m.offset_ops);
-  m.metadata_time_share = safeDiv(m.metadata_time, time);
-  m.metadata_ops_share = safeDiv(m.metadata_ops, ops);
-  m.sync_time_share = safeDiv(m.sync_time, time);
-  m.sync_ops_share = safeDiv(m.sync_ops, ops);
-  m.nprocs = p.nprocs;
-  m.nfiles = p.nfiles;
-  m.top_proc_time_share = safeDiv(p.maxTime, time);
-  m.top_proc_bytes_share = safeDiv(p.maxBytes, bytes);
-  m.proc_ops_imbalance = p.nprocs > 0 ? safeDiv(p.maxOps, ops / p.nprocs) : 0;
-  m.proc_bytes_imbalance = p.nprocs > 0 ? safeDiv(p.maxBytes, bytes / p.nprocs) : 0;
-  m.proc_time_imbalance = p.nprocs > 0 ? safeDiv(p.maxTime, time / p.nprocs) : 0;
-  m.time_share = safeDiv(time, totals.time);
-  m.ops_share = safeDiv(ops, totals.ops);
-  m.bytes_share = safeDiv(bytes, totals.bytes);
+  // one object literal, its keys in the order records have always printed their metrics in (built key by key, with
+  // keys made from category names, a record's metrics left ~4.6 KB of garbage)
+  const rt = st[o + S_TIME + Category.READ];
+  const rn = st[o + S_OPS + Category.READ];
+  const rb = st[o + S_BYTES + Category.READ];
+  const wt = st[o + S_TIME + Category.WRITE];
+  const wn = st[o + S_OPS + Category.WRITE];
+  const wb = st[o + S_BYTES + Category.WRITE];
+  const mt = st[o + S_TIME + Category.METADATA];
+  const mn = st[o + S_OPS + Category.METADATA];
+  const mb = st[o + S_BYTES + Category.METADATA];
+  const yt = st[o + S_TIME + Category.SYNC];
+  const yn = st[o + S_OPS + Category.SYNC];
+  const yb = st[o + S_BYTES + Category.SYNC];
+  const ot = st[o + S_TIME + Category.OTHER];
+  const on = st[o + S_OPS + Category.OTHER];
+  const ob = st[o + S_BYTES + Category.OTHER];
+  const time = rt + wt + mt + yt + ot;
+  const ops = rn + wn + mn + yn + on;
+  const bytes = rb + wb + mb + yb + ob;
+  const dataTime = rt + wt;
+  const dataBytes = rb + wb;
+  const smallRead = st[o + S_SMALL_READ];
+  const smallWrite = st[o + S_SMALL_WRITE];
+  const random = st[o + S_RANDOM];
+  const offsets = st[o + S_KNOWN_OFFSET];
   const first = st[o + S_FIRST];
   const last = st[o + S_LAST];
-  m.first_start = Number.isFinite(first) ? first - t0 : 0;
-  m.last_end = Number.isFinite(last) ? last - t0 : 0;
-  m.span = Math.max(0, m.last_end - m.first_start);
-  return m;
+  const firstStart = Number.isFinite(first) ? first - t0 : 0;
+  const lastEnd = Number.isFinite(last) ? last - t0 : 0;
+  return {
+    read_time: rt,
+    read_ops: rn,
+    read_bytes: rb,
+    write_time: wt,
+    write_ops: wn,
+    write_bytes: wb,
+    metadata_time: mt,
+    metadata_ops: mn,
+    metadata_bytes: mb,
+    sync_time: yt,
+    sync_ops: yn,
+    sync_bytes: yb,
+    other_time: ot,
+    other_ops: on,
+    other_bytes: ob,
+    time,
+    ops,
+    bytes,
+    iops: safeDiv(ops, time),
+    data_time: dataTime,
+    data_ops: rn + wn,
+    data_bytes: dataBytes,
+    bandwidth: safeDiv(dataBytes, dataTime),
+    read_size_avg: safeDiv(rb, rn),
+    write_size_avg: safeDiv(wb, wn),
+    small_read_ops: smallRead,
+    small_write_ops: smallWrite,
+    small_read_share: safeDiv(smallRead, rn),
+    small_write_share: safeDiv(smallWrite, wn),
+    random_ops: random,
+    offset_ops: offsets,
+    random_share: safeDiv(random, offsets),
+    metadata_time_share: safeDiv(mt, time),
+    metadata_ops_share: safeDiv(mn, ops),
+    sync_time_share: safeDiv(yt, time),
+    sync_ops_share: safeDiv(yn, ops),
+    nprocs: p.nprocs,
+    nfiles: p.nfiles,
+    top_proc_time_share: safeDiv(p.maxTime, time),
+    top_proc_bytes_share: safeDiv(p.maxBytes, bytes),
+    proc_ops_imbalance: p.nprocs > 0 ? safeDiv(p.maxOps, ops / p.nprocs) : 0,
+    proc_bytes_imbalance: p.nprocs > 0 ? safeDiv(p.maxBytes, bytes / p.nprocs) : 0,
+    proc_time_imbalance: p.nprocs > 0 ? safeDiv(p.maxTime, time / p.nprocs) : 0,
+    time_share: safeDiv(time, totals.time),
+    ops_share: safeDiv(ops, totals.ops),
+    bytes_share: safeDiv(bytes, totals.bytes),
+    first_start: firstStart,
+    last_end: lastEnd,
+    span: Math.max(0, lastEnd - firstStart),
+  };
 }
 
 /** Chooses the default window width: the smallest of 1, 2, 5 × 10^k seconds giving at most `maxWindows` windows. */

@@ -596,8 +596,11 @@ export class DfScanner {
       const lim = Math.min(prevLen - a, e - i);
       let k = 0;
       while (k + 8 <= lim && bv.getFloat64(i + k, true) === pv.getFloat64(po + a + k, true)) k += 8;
-      if (k + 4 <= lim && bv.getInt32(i + k, true) === pv.getInt32(po + a + k, true)) k += 4;
-      while (k < lim && bv.getUint8(i + k) === pv.getUint8(po + a + k)) k++;
+      // then four bytes at a time; the first byte that differs is the lowest set byte of the XOR (little-endian)
+      let x = 0;
+      while (k + 4 <= lim && (x = bv.getInt32(i + k, true) ^ pv.getInt32(po + a + k, true)) === 0) k += 4;
+      if (x !== 0) k += (31 - Math.clz32(x & -x)) >>> 3;
+      else while (k < lim && bv.getUint8(i + k) === pv.getUint8(po + a + k)) k++;
       const shift = i - a - s; // shape-line offset + shift = offset in this line
       if (k === lim) {
         // equal to the end of one of the two lines: the same line only if both end here
