@@ -591,8 +591,9 @@ export class DfScanner {
     let a = 0; // …and the same place in the shape's line
     for (;;) {
       // the longest equal run from here, eight bytes at a time: as doubles, equal bytes compare equal except NaNs
-      // (the rest of the run is then compared byte by byte), and different bytes compare equal only as +0 and -0,
-      // seven zero bytes the shape's line cannot hold (it was read as JSON: no control character in or out of strings)
+      // (the rest of the run is then compared four bytes at a time), and different bytes compare equal only as +0 and
+      // -0, seven zero bytes the shape's line cannot hold (it was read as JSON: no control character in or out of
+      // strings)
       const lim = Math.min(prevLen - a, e - i);
       let k = 0;
       while (k + 8 <= lim && bv.getFloat64(i + k, true) === pv.getFloat64(po + a + k, true)) k += 8;
