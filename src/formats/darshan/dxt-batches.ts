@@ -14,6 +14,8 @@ export interface DxtBatchOptions {
   readonly chunk?: number;
   /** Inflate on a thread of its own (default true: large regions; 'always': any size; false: never). */
   readonly offThread?: boolean | 'always';
+  /** Pieces that thread may inflate ahead of the reader (default 4). */
+  readonly ahead?: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export function segmentsOf(i32: Int32Array, u32: Uint32Array, q: number): number
  */
 export async function* dxtRecordBatches(log: DarshanLog, id: number, opts: DxtBatchOptions = {}): AsyncGenerator<Uint8Array> {
   const segBytes = dxtSegmentBytes(log, id);
-  const chunks = log.regionChunks(id, opts.chunk ?? 1 << 20, opts.offThread ?? true);
+  const chunks = log.regionChunks(id, opts.chunk ?? 1 << 20, opts.offThread ?? true, opts.ahead);
   if (!chunks) return;
   // unread bytes of the region: acc[0, len), the next record at acc[0]
   let acc = new Uint8Array(1 << 21);

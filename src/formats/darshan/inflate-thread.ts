@@ -38,8 +38,8 @@ export function inflateOffThread(length: number): boolean {
  * until it asks for the next one: its buffer then goes back to the thread to be filled again. The thread reads
  * the region and inflates it itself, straight into the pieces (`StreamsInflater`; Node's zlib streams where that
  * is missing, or with `viaStreams`), so inflating goes on while the caller works on earlier pieces (Node's zlib in
- * the caller's thread advances only when the caller yields); it stays at most four pieces ahead, so a bomb stops
- * within a few pieces of the budget.
+ * the caller's thread advances only when the caller yields); it stays at most `ahead` pieces ahead (4 unless the
+ * caller asks for more), so a bomb stops within that many pieces of the budget.
  */
 export async function* inflateFileChunks(
   path: string,
@@ -50,8 +50,9 @@ export async function* inflateFileChunks(
   chunk: number,
   done: () => void,
   viaStreams = false,
+  ahead = 4,
 ): AsyncGenerator<Uint8Array> {
-  const job: InflateJob = { path, start, length, chunk, ahead: 4, what, viaStreams };
+  const job: InflateJob = { path, start, length, chunk, ahead, what, viaStreams };
   // worker_threads is loaded here, not with the module: few logs need it, and loading it costs every start ~0.5 ms.
   const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   const worker = new Worker(distFile('formats/darshan/inflate-worker.js'), { workerData: job });

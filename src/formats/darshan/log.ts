@@ -180,10 +180,11 @@ export class DarshanLog {
    * one zlib stream after another, charged to the log's budget as they come (a bomb stops at the budget, as with
    * `regionBytes`). Null when the region is empty or not zlib (then use `decode` or `regionBytes`). The pieces are
    * the region's bytes in order; errors are those of `regionBytes`. A large region of a log opened with `openFile`
-   * is inflated on a worker thread of its own (`inflateFileChunks`) unless `offThread` is false ('always': whatever
-   * its size, for tests): a piece is then valid only until the next one is asked for.
+   * is inflated on a worker thread of its own (`inflateFileChunks`, at most `ahead` pieces ahead of the caller) unless
+   * `offThread` is false ('always': whatever its size, for tests): a piece is then valid only until the next one is
+   * asked for.
    */
-  regionChunks(id: number, chunk = 1 << 20, offThread: boolean | 'always' = true): AsyncGenerator<Uint8Array> | null {
+  regionChunks(id: number, chunk = 1 << 20, offThread: boolean | 'always' = true, ahead = 4): AsyncGenerator<Uint8Array> | null {
     const region = this.header.moduleRegions[id];
     if (region.len === 0 || this.header.compression !== 0) return null;
     const file = this.file;
@@ -194,7 +195,7 @@ export class DarshanLog {
     const done = () => {
       if (again === undefined) this.charged.set(region.off, Math.max(1, budget.used - before));
     };
-    if (file && (offThread === 'always' || (offThread && inflateOffThread(region.len)))) return inflateFileChunks(file.path, region.off, region.len, what, budget, chunk, done);
+    if (file && (offThread === 'always' || (offThread && inflateOffThread(region.len)))) return inflateFileChunks(file.path, region.off, region.len, what, budget, chunk, done, false, ahead);
     // the region's compressed bytes from `from` on: streamed from the file, or from memory
     const open = file
       ? (from: number) => createReadStream(file.path, { start: region.off + from, end: region.off + region.len - 1, highWaterMark: chunk })
