@@ -198,3 +198,13 @@ test('costingView: shares that differ only by rounding are a tie, won by the vie
   // a real difference still wins
   assert.equal(costingView([rec('proc', 0, 0.5), rec('app', 0, 0.5 + 2e-9)]).view, 'app');
 });
+
+test('byCost: shares equal but for rounding leave the order to badness; small shares that differ keep their order', async () => {
+  const { byCost } = await import('./define.js');
+  const rec = (share: number, badness: number) => ({ view: 'proc', dims: ['proc'], key: {}, metrics: { time_share: share }, score: { badness }, level: 'HIGH' }) as unknown as ScoredRecord;
+  // 0.1 + 0.2 against 0.3: a rounding apart, so the worse badness comes first
+  assert.ok(byCost(rec(0.1 + 0.2, 0.1), rec(0.3, 0.9)) > 0);
+  assert.ok(byCost(rec(0.3, 0.9), rec(0.1 + 0.2, 0.1)) < 0);
+  // tiny shares are compared relative to their size: 5e-10 is five times 1e-10
+  assert.ok(byCost(rec(5e-10, 0), rec(1e-10, 1)) < 0);
+});

@@ -32,7 +32,10 @@ export function recordLabel(r: Pick<ScoredRecord, 'dims' | 'key'>): string {
   return r.dims.map((d) => `${d}=${r.key[d]}${d === 'time' ? 's' : ''}`).join(' ');
 }
 
-/** Time shares closer than this are equal to `costingView` (rounding, not cost, tells them apart). */
+/**
+ * Shares closer than this, relative to the larger, are equal (rounding, not cost, tells them apart: the same calls
+ * added in another order differ in the last bits).
+ */
 export const SHARE_TIE = 1e-9;
 
 /** Which of a set of records set a finding's cost, and that cost. */
@@ -49,8 +52,8 @@ export interface CostingView {
  * record), the records of different views do (a call is in its file's record and in its process's). So a finding's
  * cost is the largest, over views, of the summed time shares of the records it names in that view — never a sum
  * across views. Ties go to the view whose records come first in `records` (callers pass them in report order); shares
- * within SHARE_TIE of each other are a tie (the same calls summed in another order: four processes' shares against
- * the one application's that holds them all).
+ * within SHARE_TIE are a tie (the same calls summed in another order: four processes' shares against the one
+ * application's that holds them all).
  */
 export function costingView(records: readonly ScoredRecord[]): CostingView {
   const byView = new Map<string, ScoredRecord[]>();
@@ -62,15 +65,20 @@ export function costingView(records: readonly ScoredRecord[]): CostingView {
   let best: CostingView | null = null;
   for (const [view, list] of byView) {
     const share = list.reduce((a, r) => a + r.metrics.time_share, 0);
-    if (!best || share > best.share + SHARE_TIE) best = { view, records: [...list].sort(byCost), share };
+    if (!best || byShare(share, best.share) < 0) best = { view, records: [...list].sort(byCost), share };
   }
   if (!best) throw new Error('costingView needs at least one record');
   return { ...best, share: Math.min(1, best.share) };
 }
 
-/** Costliest first: level, share of the I/O time, badness. */
+/** Costliest first: level, share of the I/O time, badness (shares and badness within SHARE_TIE are equal). */
 export function byCost(a: ScoredRecord, b: ScoredRecord): number {
-  return LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || b.metrics.time_share - a.metrics.time_share || b.score.badness - a.score.badness;
+  return LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || byShare(a.metrics.time_share, b.metrics.time_share) || byShare(a.score.badness, b.score.badness);
+}
+
+/** Larger first; values within SHARE_TIE of each other (relative) are equal: the caller's next key decides. */
+export function byShare(a: number, b: number): number {
+  return Math.abs(a - b) <= SHARE_TIE * Math.max(Math.abs(a), Math.abs(b)) ? 0 : b - a;
 }
 
 function sums(records: readonly ScoredRecord[]): Sums {

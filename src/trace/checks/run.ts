@@ -3,7 +3,7 @@ import type { ReportConfig } from '../../config/defaults.js';
 import { LEVELS, PANELS, type CheckOutcome, type Finding, type ModuleCompleteness, type ThresholdUsed } from '../../contract/index.js';
 import { renderTemplate } from '../../text/template.js';
 import { costLevel, type LevelCuts } from '../score.js';
-import { SHARE_TIE } from './define.js';
+import { byShare } from './define.js';
 import type { AnyTraceCheck, ScoredView, TraceCheckContext, TraceFindingInput } from './types.js';
 
 /** Where the built-in trace checks are documented (relative to the IOLens package). */
@@ -120,9 +120,4 @@ export function runTraceChecks(checks: readonly AnyTraceCheck[], views: readonly
       a.order - b.order,
   );
   return { insights: insights.map((x) => x.f), outcomes, marked, messages };
-}
-
-/** Larger share first; shares within SHARE_TIE are equal (the checks' own order decides, not rounding). */
-function byShare(a: number, b: number): number {
-  return Math.abs(a - b) <= SHARE_TIE ? 0 : b - a;
 }
