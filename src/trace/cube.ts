@@ -355,13 +355,15 @@ export function mergeStats(dst: Float64Array, d: number, src: Float64Array, s: n
 
 /**
  * Merges cube snapshots produced with different dictionaries (e.g. by worker threads) into one, re-mapping process,
- * file and function ids through `maps` into the global dictionaries. Window bases are brought to the coarsest.
+ * file and function ids through `maps` into the global dictionaries. Window bases are brought to the coarsest, or to
+ * `base` when that is coarser still (a whole multiple of every part's).
  */
 export function mergeCubes(
   parts: { data: CubeData; procMap: Int32Array; fileMap: Int32Array; funcMap: Int32Array }[],
+  atLeast = 0,
 ): CubeData {
   const withData = parts.filter((p) => p.data.cellPair.length > 0);
-  const base = Math.max(...parts.map((p) => p.data.base));
+  const base = Math.max(atLeast, ...parts.map((p) => p.data.base));
   let originWin = Infinity;
   for (const p of withData) originWin = Math.min(originWin, Math.floor(p.data.originWin / Math.round(base / p.data.base)));
   if (!Number.isFinite(originWin)) originWin = 0;

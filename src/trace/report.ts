@@ -4,7 +4,7 @@ import {
   LEVELS, REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type InputFormat, type IoSummary, type JobInfo, type Level, type ModuleCompleteness, type Report,
   type TraceCategoryStats, type TraceCharacteristics, type ViewReport,
 } from '../contract/index.js';
-import { S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from './cube.js';
+import { identityMaps, mergeCubes, S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from './cube.js';
 import { CATEGORY_NAMES, LAYER_NAMES, type TraceDicts } from './model.js';
 import type { ReadResult, TraceJob } from './readers/types.js';
 import { byCost } from './checks/define.js';
@@ -230,7 +230,10 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
   let granularity = opts.granularity ?? defaultGranularity(span, cube.base);
   if (granularity < cube.base) granularity = cube.base;
   granularity = Number((Math.round(granularity / cube.base) * cube.base).toPrecision(12));
-  const ctx = new ViewContext(cube, dicts, granularity);
+  // the views add up the cube's cells summed into their own windows (a base finer than the granularity holds several
+  // cells per record and window, each visited by every time view)
+  const widened = granularity > cube.base ? mergeCubes([{ data: cube, ...identityMaps(dicts) }], granularity) : cube;
+  const ctx = new ViewContext(widened, dicts, granularity);
   const metric = METRICS[opts.metric];
   const threshold = opts.threshold ?? metric.defaultThreshold;
   const knobs = opts.config.knobs;

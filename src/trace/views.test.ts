@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { TRACE_METRICS } from '../contract/index.js';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { handCube, type HandEvent } from '../testing/trace-events.js';
+import { identityMaps, mergeCubes } from './cube.js';
 import { CATEGORY_NAMES, Category } from './model.js';
 import { DEFAULT_VIEWS, DIMENSIONS, parseView, VIEWS } from './view-catalogue.js';
 import { computeView, defaultGranularity, firstDimIds, ViewContext, viewTables, type Metrics } from './views.js';
@@ -114,6 +115,24 @@ test('ordered combinations: proc>file inside an allowed set of processes; time>f
   let ops = 0;
   for (const m of tf.values()) ops += m.ops;
   assert.equal(ops, TOTAL.ops, 'the records of one view partition the calls');
+});
+
+test('a cube summed into the report\'s windows first gives the views of the finer cube (what buildTraceReport does)', () => {
+  const { cube, dicts } = handCube(EVENTS, { fixedBase: 0.25 });
+  for (const g of [0.5, 2, 5]) {
+    const fine = new ViewContext(cube, dicts, g);
+    const wide = new ViewContext(mergeCubes([{ data: cube, ...identityMaps(dicts) }], g), dicts, g);
+    assert.equal(wide.cube.base, g);
+    assert.ok(wide.cube.cellPair.length < cube.cellPair.length);
+    const procs = computeView(fine, ['proc']);
+    const allowed = firstDimIds(fine, procs, (r) => r.key.proc === '1');
+    for (const name of [...DEFAULT_VIEWS, 'proc>time>file']) {
+      const dims = parseView(name);
+      // times are quarter seconds: every sum is exact in any order, so the records are equal, not just close
+      assert.deepEqual(computeView(wide, dims).records, computeView(fine, dims).records, `${name} at ${g} s`);
+      if (dims[0] === 'proc') assert.deepEqual(computeView(wide, dims, allowed).records, computeView(fine, dims, allowed).records, `${name} at ${g} s, process 1`);
+    }
+  }
 });
 
 test('default granularity: the smallest 1, 2, 5 × 10^k seconds giving at most 100 windows', () => {
