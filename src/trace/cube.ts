@@ -288,21 +288,8 @@ export class Cube {
 
   /** Multiplies the base window by 10 and merges cells that fall together. */
   private coarsen(): void {
-    const newBase = this.base * 10;
-    const newOrigin = Math.floor(this.originWin / 10);
-    this.remap(newBase, newOrigin, (w) => Math.floor((this.originWin + w) / 10) - newOrigin);
-    this.per *= 10;
-    this.win[1] = Infinity;
-    this.win[2] = -Infinity;
-    this.minWin = 0;
-    this.maxWin = 0;
-    for (let i = 0; i < this.ncells; i++) {
-      if (this.cellWin[i] < this.minWin) this.minWin = this.cellWin[i];
-      if (this.cellWin[i] > this.maxWin) this.maxWin = this.cellWin[i];
-    }
-  }
-
-  private remap(newBase: number, newOrigin: number, mapWin: (w: number) => number): void {
+    const origin = this.originWin;
+    const newOrigin = Math.floor(origin / 10);
     const oldPair = this.cellPair.slice(0, this.ncells);
     const oldWin = this.cellWin.slice(0, this.ncells);
     const oldStats = this.stats.slice(0, this.ncells * STRIDE);
@@ -311,13 +298,22 @@ export class Cube {
     this.ncells = 0;
     this.stats = new Float64Array(this.stats.length);
     for (let i = 0; i < count; i++) {
-      const w = mapWin(oldWin[i]);
+      const w = Math.floor((origin + oldWin[i]) / 10) - newOrigin;
       let cell = this.cellMap.get(oldPair[i], w);
       if (cell < 0) cell = this.newCell(oldPair[i], w);
       mergeStats(this.stats, cell * STRIDE, oldStats, i * STRIDE);
     }
-    this.base = newBase;
     this.originWin = newOrigin;
+    this.per *= 10;
+    this.base = (this.per * this.num) / this.den;
+    this.win[1] = Infinity;
+    this.win[2] = -Infinity;
+    this.minWin = 0;
+    this.maxWin = 0;
+    for (let i = 0; i < this.ncells; i++) {
+      if (this.cellWin[i] < this.minWin) this.minWin = this.cellWin[i];
+      if (this.cellWin[i] > this.maxWin) this.maxWin = this.cellWin[i];
+    }
   }
 
   snapshot(): CubeData {

@@ -141,6 +141,18 @@ function drain(e: RawEngine, out: Uint8Array, outOff: number, outLen: number): n
 
 const NO_PROGRESS = 'ERR_ZLIB_NO_PROGRESS';
 
+/** An engine driven block by block into the caller's buffers: what each call used and wrote, and closing it. */
+abstract class DrivenEngine {
+  /** Bytes the last call used and wrote. */
+  used = 0;
+  wrote = 0;
+  protected constructor(protected readonly e: RawEngine) {}
+
+  close(): void {
+    this.e.inflate.close();
+  }
+}
+
 /**
  * Back-to-back zlib streams inflated as their compressed bytes arrive, block by block, straight into the caller's
  * buffers: what `inflateStreamInto` does for a region in memory, for a region read from a file in pieces (a DXT
@@ -148,17 +160,13 @@ const NO_PROGRESS = 'ERR_ZLIB_NO_PROGRESS';
  * `inflateStreamInto` stream after stream: zlib's message for a damaged stream; "unexpected end of file" from
  * `finish` when the input ends inside a stream. An engine of its own, not the one `inflateStreamInto` shares.
  */
-export class StreamsInflater {
+export class StreamsInflater extends DrivenEngine {
   /** `code` of the error `write` throws when zlib stops without progress at the start of a stream. */
   static readonly NO_PROGRESS = NO_PROGRESS;
-  /** Bytes the last `write` used and wrote. */
-  used = 0;
-  wrote = 0;
   /** A stream ended and the engine was reset, and nothing was inflated since. */
   private fresh = true;
   /** Some input was given. */
   private started = false;
-  private constructor(private readonly e: RawEngine) {}
 
   /** An inflater, or null when this Node's zlib objects lack what it drives (then use Node's zlib streams). */
   static create(): StreamsInflater | null {
@@ -203,10 +211,6 @@ export class StreamsInflater {
     this.wrote = 0;
     if (this.started) this.wrote = drain(this.e, out, outOff, outLen);
   }
-
-  close(): void {
-    this.e.inflate.close();
-  }
 }
 
 /**
@@ -215,13 +219,9 @@ export class StreamsInflater {
  * with a zero byte are padding, and end the data (`ended`); a member cut short is zlib's "unexpected end of file"
  * from `finish`; damage is zlib's message. Errors carry zlib's `code` (`Z_DATA_ERROR`, `Z_BUF_ERROR`…).
  */
-export class GunzipStream {
-  /** Bytes the last call used and wrote. */
-  used = 0;
-  wrote = 0;
+export class GunzipStream extends DrivenEngine {
   /** The gzip data ended before the input did: what follows is not gzip data and is not read. */
   ended = false;
-  private constructor(private readonly e: RawEngine) {}
 
   /** A gunzip engine, or null when this Node's zlib objects lack what it drives (then use Node's Gunzip stream). */
   static create(): GunzipStream | null {
@@ -248,10 +248,6 @@ export class GunzipStream {
   finish(out: Uint8Array, outOff: number, outLen: number): void {
     this.used = 0;
     this.wrote = drain(this.e, out, outOff, outLen);
-  }
-
-  close(): void {
-    this.e.inflate.close();
   }
 }
 

@@ -178,7 +178,8 @@ const report: CommandModule = {
         const learned = flags.model ? await learnedDiagnosis(flags.model) : null;
         const charts = !!(flags.charts || flags.html);
         // The terminal, Markdown and CSV outputs (no format, or only those) show at most the renderer's number of
-        // details per finding: the report built for them keeps no more (a log of 50,000 files may have 25,000 in one finding); JSON and HTML list all.
+        // details per finding: the report built for them keeps no more (a log of 50,000 files may have 25,000 in
+        // one finding); JSON and HTML list all.
         const fewDetails = formats.every((f) => f === 'markdown' || f === 'csv');
         const out = new FdSink(1);
         if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {

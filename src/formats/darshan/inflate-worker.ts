@@ -51,6 +51,17 @@ async function inflateHere(inflater: StreamsInflater): Promise<void> {
     let total = 0;
     let piece = nextPiece();
     let n = 0;
+    /** Counts what the inflater wrote into `piece` and sends the piece once it is full; false while it is not. */
+    const took = async (): Promise<boolean> => {
+      n += inflater.wrote;
+      total += inflater.wrote;
+      if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
+      if (n < job.chunk) return false;
+      await send(piece);
+      piece = nextPiece();
+      n = 0;
+      return true;
+    };
     for (;;) {
       if (inLeft === 0) {
         // a file shorter than its header says ends the input early: zlib then reports the cut stream
@@ -67,30 +78,16 @@ async function inflateHere(inflater: StreamsInflater): Promise<void> {
       }
       inOff += inflater.used;
       inLeft -= inflater.used;
-      n += inflater.wrote;
-      total += inflater.wrote;
-      if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
-      if (n === job.chunk) {
-        await send(piece);
-        piece = nextPiece();
-        n = 0;
-      }
+      await took();
     }
-    // what zlib still holds after the last block
-    for (;;) {
+    // what zlib still holds after the last block, as long as it fills pieces
+    do {
       try {
         inflater.finish(piece, n, job.chunk - n);
       } catch (err) {
         throw corrupt(err as NodeJS.ErrnoException);
       }
-      n += inflater.wrote;
-      total += inflater.wrote;
-      if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
-      if (n < job.chunk) break;
-      await send(piece);
-      piece = nextPiece();
-      n = 0;
-    }
+    } while (await took());
     if (n > 0) await send(piece.slice(0, n));
   } finally {
     closeSync(fd);
