@@ -34,6 +34,8 @@ export interface LineReadOptions {
   maxInflate?: number;
   /** Called before a buffer handed to `onLine` is filled again (see `forEachLineBytes`). */
   beforeReuse?: (buf: Buffer) => void;
+  /** With `beforeReuse`: the buffers to fill in turn (`ringBuffer(i)` for i < 3, 1 MiB each) instead of fresh ones. */
+  ringBuffer?: (i: number) => Buffer;
   /**
    * Gunzip in Node's thread pool, beside the reading thread, into a fresh buffer per chunk: faster in wall time when
    * this thread is the only one reading and a core is free; otherwise (the default) this thread gunzips into reused
@@ -53,7 +55,7 @@ export interface LineReadOptions {
  * 120 MB DFTracer file 140 → 90 ms of CPU.)
  */
 export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void, opts: LineReadOptions = {}): Promise<number> {
-  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, beforeReuse, gunzipAside = false, maxInflate = DEFAULT_MAX_INFLATE } = opts;
+  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, beforeReuse, ringBuffer, gunzipAside = false, maxInflate = DEFAULT_MAX_INFLATE } = opts;
   const fd = openTraceFile(path);
   const magic = Buffer.alloc(2);
   let gz: boolean;
@@ -70,8 +72,8 @@ export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start
   // gunzipped by Node's stream (aside, or where the engine is missing), whose read stream closes the descriptor
   const viaStream = gz && gunzip === null;
   try {
-    if (viaStream) await throughGunzipStream(fd, lines, budget!, path);
-    else await readChunks(fd, gunzip, lines, beforeReuse, budget, path);
+    if (viaStream) await throughGunzipStream(fd, lines, budget!, path, beforeReuse && ringBuffer ? ringOf(beforeReuse, ringBuffer) : null);
+    else await readChunks(fd, gunzip, lines, beforeReuse, ringBuffer, budget, path);
   } catch (err) {
     if (err instanceof IOLensError) throw err;
     const e = err as NodeJS.ErrnoException;
@@ -98,20 +100,16 @@ const RING = 3;
  * fresh buffer per chunk without `beforeReuse`), each chunk handed to `lines`; yields to the event loop between
  * chunks, as a stream would.
  */
-async function readChunks(fd: number, gunzip: GunzipStream | null, lines: LineSplitter, beforeReuse: ((buf: Buffer) => void) | undefined, budget: InflateBudget | null, path: string): Promise<void> {
-  const ring: Buffer[] = [];
-  let turn = 0;
-  const nextOut = (): Buffer => {
-    if (beforeReuse === undefined) return Buffer.allocUnsafe(CHUNK);
-    if (ring.length < RING) {
-      ring.push(Buffer.allocUnsafe(CHUNK));
-      return ring[ring.length - 1];
-    }
-    const b = ring[turn];
-    turn = (turn + 1) % RING;
-    beforeReuse(b);
-    return b;
-  };
+async function readChunks(
+  fd: number,
+  gunzip: GunzipStream | null,
+  lines: LineSplitter,
+  beforeReuse: ((buf: Buffer) => void) | undefined,
+  ringBuffer: ((i: number) => Buffer) | undefined,
+  budget: InflateBudget | null,
+  path: string,
+): Promise<void> {
+  const nextOut = beforeReuse === undefined ? () => Buffer.allocUnsafe(CHUNK) : ringOf(beforeReuse, ringBuffer);
   let pos = 0;
   if (gunzip === null) {
     for (;;) {
@@ -147,15 +145,41 @@ async function readChunks(fd: number, gunzip: GunzipStream | null, lines: LineSp
   }
 }
 
-/** The file through Node's Gunzip stream (`gunzipAside`, or a Node without what `GunzipStream` drives): a fresh buffer per chunk. */
-async function throughGunzipStream(fd: number, lines: LineSplitter, budget: InflateBudget, path: string): Promise<void> {
+/** `RING` buffers (`ringBuffer`'s, or new ones) handed out in turn, each after `beforeReuse` from its second turn on. */
+function ringOf(beforeReuse: (buf: Buffer) => void, ringBuffer: ((i: number) => Buffer) | undefined): () => Buffer {
+  const ring: Buffer[] = [];
+  let turn = 0;
+  return () => {
+    if (ring.length < RING) {
+      const b = ringBuffer ? ringBuffer(ring.length) : Buffer.allocUnsafe(CHUNK);
+      if (b.length !== CHUNK) throw new RangeError(`ring buffer of ${b.length} bytes, not ${CHUNK}`);
+      ring.push(b);
+      return b;
+    }
+    const b = ring[turn];
+    turn = (turn + 1) % RING;
+    beforeReuse(b);
+    return b;
+  };
+}
+
+/**
+ * The file through Node's Gunzip stream (`gunzipAside`, or a Node without what `GunzipStream` drives): a fresh buffer
+ * per chunk, or, with `ring`, each chunk copied into the ring's next buffer (the caller's `ringBuffer`s).
+ */
+async function throughGunzipStream(fd: number, lines: LineSplitter, budget: InflateBudget, path: string, ring: (() => Buffer) | null): Promise<void> {
   const file = createReadStream('', { fd, start: 0, highWaterMark: CHUNK });
   const stream = file.pipe(createGunzip({ chunkSize: CHUNK }));
   file.on('error', (err) => stream.destroy(err));
   try {
     for await (const raw of stream as AsyncIterable<Buffer>) {
       budget.charge(raw.length, path);
-      lines.chunk(raw, raw.length);
+      if (ring === null || raw.length > CHUNK) lines.chunk(raw, raw.length);
+      else {
+        const out = ring();
+        raw.copy(out, 0, 0, raw.length);
+        lines.chunk(out, raw.length);
+      }
     }
   } finally {
     stream.destroy();
