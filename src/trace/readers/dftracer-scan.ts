@@ -6,8 +6,10 @@
  * `true`/`false`, arrays, deeper nesting, malformed JSON, non-ASCII whitespace) makes `scan` return false, and the
  * caller falls back to `JSON.parse` of the line, which also produces the error messages for malformed lines.
  * Lines of one tracer mostly repeat the keys and most values of an earlier line of the same kind: a line is first
- * compared with a recent line of its shape, and only the members that differ are read (`DfScanner.scan`).
+ * compared with a recent line of its shape, and only the members that differ are read (`DfScanner.scan`); that
+ * comparison runs in WebAssembly (wasm/dftracer-fit.ts), on lines in the module's memory.
  */
+import { WASM_BASE64, WASM_PAGES } from './dftracer-fit.wasm.generated.js';
 
 /** The fields of one event line the DFTracer reader uses, with `JSON.parse` semantics. */
 export class DfRecord {
@@ -224,21 +226,53 @@ interface InternEntry {
   str: string;
 }
 
-/** A `DataView` of the last buffer asked for (the lines of one chunk share their buffer). */
-class ViewCache {
-  private view: DataView = new DataView(new ArrayBuffer(0));
-  private of: Buffer | null = null;
+/** What this file uses of the WebAssembly global (the project's `lib` has no declarations for it). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+};
 
-  get(b: Buffer): DataView {
-    if (b !== this.of) {
-      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      this.of = b;
-    }
-    return this.view;
-  }
+/** The fast path's module, compiled once (an instance per scanner, handed on by `dispose`). */
+let compiled: object | null = null;
+
+interface FitExports {
+  memory: { buffer: ArrayBuffer };
+  layout(i: number): number;
+  fit(sh: number, s: number, e: number): number;
+  keep(sh: number, s: number, e: number): void;
+  release(lo: number, hi: number): void;
 }
 
-/** The shape of a recent line: its bytes, where its members start, their fields, and the record of its values. */
+// The module's fixed memory layout (wasm/dftracer-fit.ts; checked against its `layout()` when a scanner starts).
+const RING_AT = 65536;
+const RING_CHUNK = 1 << 20;
+const RING_BUFFERS = 3;
+const SCRATCH = RING_AT + RING_BUFFERS * RING_CHUNK;
+const COPIES = SCRATCH + 64 * 1024;
+const TABLES = COPIES + 4 * 64 * 1024;
+const T_SIZE = 1024;
+const NEXT = TABLES + 4 * T_SIZE;
+const CH_SEG = NEXT + 64 * 4;
+const CH_END_OF_LAYOUT = CH_SEG + 5 * 64 * 4 + 64 * 8;
+
+/** Instances given back by scanners that are done (a trace of many files reads them one after the other). */
+const spare: FitExports[] = [];
+
+function fitModule(): FitExports {
+  const kept = spare.pop();
+  if (kept !== undefined) return kept;
+  compiled ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+  const ex = new WebAssembly.Instance(compiled, {}).exports as unknown as FitExports;
+  const want = [RING_AT, SCRATCH, COPIES, TABLES, NEXT, CH_SEG, CH_END_OF_LAYOUT];
+  for (let i = 0; i < want.length; i++) if (ex.layout(i) !== want[i]) throw new Error(`dftracer-fit: layout ${i} is ${ex.layout(i)}, expected ${want[i]}`);
+  if (ex.memory.buffer.byteLength !== WASM_PAGES * 65536 || CH_END_OF_LAYOUT > ex.memory.buffer.byteLength) throw new Error('dftracer-fit: memory size');
+  return ex;
+}
+
+/**
+ * The shape of a recent line: where its members start and their fields (tables in the module's memory, which also
+ * holds the line itself), and the record of its values.
+ */
 class Shape {
   /** The values of the shape's line (what `scan` returns for lines of this shape). */
   readonly rec = new DfRecord();
@@ -246,33 +280,32 @@ class Shape {
   ok = false;
   /** The shape of the line that followed a line of this shape last time (the first one tried after it). */
   follow: Shape | null = null;
-  /** The line: `buf[off, off + len)`. */
-  buf: Buffer | null = null;
-  off = 0;
-  len = 0;
   /** Per member (both levels, in order): where it starts (its key's quote, relative to the line)… */
-  start: Int32Array = new Int32Array(MAX_SEGMENTS);
+  readonly start: Int32Array;
   /** …the bytes from there to its value… */
-  keyLen = new Int32Array(MAX_SEGMENTS);
+  readonly keyLen: Int32Array;
   /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object). */
-  key = new Uint8Array(MAX_SEGMENTS);
-  flags = new Uint8Array(MAX_SEGMENTS);
+  readonly key: Uint8Array;
+  readonly flags: Uint8Array;
+  /** The line's offset and length in the module's memory, and its member count. */
+  private readonly meta: Int32Array;
   n = 0;
-  /** A view of the line's buffer (`again` reads it four bytes at a time). */
-  readonly view = new ViewCache();
 
-  /** Takes `b[s, e)` as the shape's line. */
-  keep(b: Buffer, s: number, e: number): void {
-    this.buf = b;
-    this.off = s;
-    this.len = e - s;
+  constructor(
+    readonly slot: number,
+    memory: ArrayBuffer,
+  ) {
+    const t = TABLES + slot * T_SIZE;
+    this.start = new Int32Array(memory, t, MAX_SEGMENTS);
+    this.keyLen = new Int32Array(memory, t + MAX_SEGMENTS * 4, MAX_SEGMENTS);
+    this.key = new Uint8Array(memory, t + MAX_SEGMENTS * 8, MAX_SEGMENTS);
+    this.flags = new Uint8Array(memory, t + MAX_SEGMENTS * 9, MAX_SEGMENTS);
+    this.meta = new Int32Array(memory, t + MAX_SEGMENTS * 10, 3);
   }
 
-  /** Takes `starts` as the member starts; returns the ones it had. */
-  swapStarts(starts: Int32Array): Int32Array {
-    const old = this.start;
-    this.start = starts;
-    return old;
+  /** The member count recorded by the general scan, for the module. */
+  publish(): void {
+    this.meta[2] = this.n;
   }
 }
 
@@ -281,6 +314,9 @@ class Shape {
  * pids), so repeated values cost no allocation.
  */
 export class DfScanner {
+  /** The fast path (the module's exports) and its memory, as a Buffer. */
+  private readonly fast = fitModule();
+  private readonly mem = Buffer.from(this.fast.memory.buffer);
   private interned = new Map<number, InternEntry | InternEntry[]>();
   private internCount = 0;
   // results of the last token read
@@ -417,15 +453,44 @@ export class DfScanner {
     this.pos = afterWs(b, this.pos, end);
   }
 
+  /** The scanner is done: its module instance (4.5 MiB of memory) may serve the next scanner. */
+  dispose(): void {
+    if (spare.length < 4 && !spare.includes(this.fast)) spare.push(this.fast);
+  }
+
+  /**
+   * The `i`-th of the buffers (1 MiB each, `i` < 3) a line reader may fill in turn: lines read from them are compared
+   * in place; a line from any other buffer is first copied into the module's memory.
+   */
+  ringBuffer(i: number): Buffer {
+    if (!(i >= 0 && i < RING_BUFFERS)) throw new RangeError(`ring buffer ${i} of ${RING_BUFFERS}`);
+    return this.mem.subarray(RING_AT + i * RING_CHUNK, RING_AT + (i + 1) * RING_CHUNK);
+  }
+
   /**
    * `b` is about to be filled with other bytes: the shapes whose line lies in it keep a copy of their line instead
-   * (at most `SHAPES` lines of at most `MAX_SHAPE_LINE` bytes, once per chunk of the file).
+   * (at most `SHAPES` lines of at most `MAX_SHAPE_LINE` bytes, once per chunk of the file). Lines in other buffers
+   * were copied when they were scanned: nothing to do for those.
    */
   release(b: Buffer): void {
-    for (const sh of this.mru) {
-      if (sh.buf !== b) continue;
-      sh.keep(Buffer.from(b.subarray(sh.off, sh.off + sh.len)), 0, sh.len);
+    if (b.buffer === this.mem.buffer) this.fast.release(b.byteOffset, b.byteOffset + b.length);
+  }
+
+  /** The buffer of the module's memory a line came from last, and its offset there. */
+  private lastRing: Buffer | null = null;
+  private lastRingAt = 0;
+
+  /** Where the line `b[s, e)` lies in the module's memory, copied there when it is not; -1 when it is too long. */
+  private locate(b: Buffer, s: number, e: number): number {
+    if (e - s > MAX_SHAPE_LINE) return -1;
+    if (b === this.lastRing) return this.lastRingAt + s;
+    if (b.buffer === this.mem.buffer) {
+      this.lastRing = b;
+      this.lastRingAt = b.byteOffset;
+      return b.byteOffset + s;
     }
+    b.copy(this.mem, SCRATCH, s, e);
+    return SCRATCH;
   }
 
   /**
@@ -436,15 +501,16 @@ export class DfScanner {
    * Lines written by one tracer mostly repeat the keys of a recent line in the same order, and most values too (an
    * open, many writes, a close; in DFTracer's own traces, events after the metadata lines that name their files). The
    * scanner keeps the shapes of the last `SHAPES` lines of different shapes, each with the record of its values, and
-   * first reads a line against them (`again`): a member whose bytes (key, value and the separators up to the next key)
+   * first reads a line against them (`tryShape`, in WebAssembly): a member whose bytes (key, value and the separators up to the next key)
    * equal those of the shape's line keeps its field; a member with the same key and another value is read and
    * assigned once the whole line is known to have the shape. Any other difference (another key, another nesting) sends
    * the line through the general scan, which records its shape in place of the one used least recently. A line with a
    * repeated key is never used as a shape (its first value would be kept where the last one counts), nor is a line
    * longer than `MAX_SHAPE_LINE`; lines that keep fitting no shape are compared with the shapes only now and then.
    *
-   * The bytes of a shape's line are not copied: the caller must not change bytes it has handed to `scan` before it
-   * calls `release` with their buffer (the reader's line splitter does so before it fills a buffer again).
+   * The bytes of a shape's line are not copied when they lie in a `ringBuffer`: the caller must not change bytes it
+   * has handed to `scan` there before it calls `release` with their buffer (the reader's line splitter does so before
+   * it fills a buffer again).
    */
   scan(b: Buffer, s: number, e: number): DfRecord | null {
     if (b[s] !== 123) return null;
@@ -453,11 +519,15 @@ export class DfScanner {
     // rotating shapes would otherwise be compared with every shape before their general scan)
     const mru = this.mru;
     if (this.misses < MISS_RUN || this.misses % MISS_RUN === 0) {
-      const guess = mru[0].follow;
-      if (guess !== null && guess.ok && this.tryShape(guess, b, s, e)) return this.fits(guess, b, s, e);
-      for (let t = 0; t < mru.length; t++) {
-        const sh = mru[t];
-        if (sh !== guess && sh.ok && this.tryShape(sh, b, s, e)) return this.fits(sh, b, s, e);
+      const at = this.locate(b, s, e);
+      if (at >= 0) {
+        const end = at + e - s;
+        const guess = mru[0].follow;
+        if (guess !== null && guess.ok && this.tryShape(guess, at, end)) return this.fits(guess);
+        for (let t = 0; t < mru.length; t++) {
+          const sh = mru[t];
+          if (sh !== guess && sh.ok && this.tryShape(sh, at, end)) return this.fits(sh);
+        }
       }
     }
     this.misses++;
@@ -479,24 +549,47 @@ export class DfScanner {
     if (this.pos < e && b[this.pos] === 44) this.pos++;
     if (this.pos !== e) return null;
     if (this.recording && sh.n > 0 && e - s <= MAX_SHAPE_LINE) {
-      sh.keep(b, s, e);
+      const at = this.locate(b, s, e);
+      sh.publish();
+      this.fast.keep(sh.slot, at, at + e - s);
       sh.ok = true;
     }
     this.use(sh);
     return r;
   }
 
-  /** Compares the line with a shape (counted in `tries`). */
-  private tryShape(sh: Shape, b: Buffer, s: number, e: number): boolean {
+  /**
+   * Reads the line at [s, e) of the module's memory against the shape `sh` (counted in `tries`): when it fits, the
+   * module has made it the shape's line, and the members whose values differ are assigned to the shape's record.
+   * False, with the record untouched, when the line has another shape.
+   */
+  private tryShape(sh: Shape, s: number, e: number): boolean {
     this.tries++;
-    return this.again(sh, b, s, e);
+    const changes = this.fast.fit(sh.slot, s, e);
+    if (changes < 0) return false;
+    const mem = this.mem;
+    for (let c = 0; c < changes; c++) {
+      const seg = this.chSeg[c];
+      this.tokStart = this.chStart[c];
+      this.tokEnd = this.chEnd[c];
+      this.tokHigh = this.chHigh[c] === 1;
+      const kind = this.chKind[c];
+      if (kind === 4) {
+        // a number the module does not convert (a fraction, an exponent, past 2^53 - 1)
+        this.tokNum = Number(mem.toString('latin1', this.tokStart, this.tokEnd));
+        this.tokKind = 3;
+      } else {
+        this.tokNum = this.chNum[c];
+        this.tokKind = kind;
+      }
+      this.assign(mem, sh.rec, sh.key[seg] as K, (sh.flags[seg] & 1) !== 0);
+    }
+    return true;
   }
 
-  /** The line `b[s, e)` fitted `sh`: it becomes the shape's line. */
-  private fits(sh: Shape, b: Buffer, s: number, e: number): DfRecord {
+  /** A line fitted `sh`. */
+  private fits(sh: Shape): DfRecord {
     this.misses = 0;
-    sh.keep(b, s, e);
-    this.next = sh.swapStarts(this.next);
     this.use(sh);
     this.reused++;
     return sh.rec;
@@ -511,19 +604,15 @@ export class DfScanner {
   private misses = 0;
 
   /** The shapes, most recently used first. */
-  private mru = Array.from({ length: SHAPES }, () => new Shape());
+  private mru = Array.from({ length: SHAPES }, (_, i) => new Shape(i, this.fast.memory.buffer));
 
-  /** Member starts of the line being read against a shape (swapped with the shape's own when it matches). */
-  private next: Int32Array = new Int32Array(MAX_SEGMENTS);
-  /** A view of the line being read against a shape. */
-  private readonly view = new ViewCache();
-  // the members whose values differ from the shape's line, read and assigned once the line is known to fit
-  private chSeg = new Int32Array(MAX_SEGMENTS);
-  private chKind = new Uint8Array(MAX_SEGMENTS);
-  private chHigh = new Uint8Array(MAX_SEGMENTS);
-  private chStart = new Int32Array(MAX_SEGMENTS);
-  private chEnd = new Int32Array(MAX_SEGMENTS);
-  private chNum = new Float64Array(MAX_SEGMENTS);
+  // the members whose values differ from the shape's line, as the module lists them (its memory)
+  private chSeg = new Int32Array(this.fast.memory.buffer, CH_SEG, MAX_SEGMENTS);
+  private chKind = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 4, MAX_SEGMENTS);
+  private chHigh = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 8, MAX_SEGMENTS);
+  private chStart = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 12, MAX_SEGMENTS);
+  private chEnd = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 16, MAX_SEGMENTS);
+  private chNum = new Float64Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 20, MAX_SEGMENTS);
   // recording during the general scan
   /** The shape the general scan records the line into. */
   private recorded: Shape = this.mru[0];
@@ -571,103 +660,6 @@ export class DfScanner {
         this.seen |= bit;
       }
     }
-  }
-
-  /**
-   * Reads `b[s, e)` against the shape `sh` into its record (which holds the values of the shape's line). Returns false,
-   * with the record untouched, when the line has another shape.
-   */
-  private again(sh: Shape, b: Buffer, s: number, e: number): boolean {
-    const bv = this.view.get(b);
-    const pv = sh.buf === b ? bv : sh.view.get(sh.buf!);
-    const po = sh.off;
-    const starts = sh.start;
-    const next = this.next;
-    const n = sh.n;
-    const prevLen = sh.len;
-    let changes = 0;
-    let j = 0; // the first member not known equal yet
-    let i = s; // where the line and the shape's line are compared from…
-    let a = 0; // …and the same place in the shape's line
-    for (;;) {
-      // the longest equal run from here, eight bytes at a time: as doubles, equal bytes compare equal except NaNs
-      // (the rest of the run is then compared four bytes at a time), and different bytes compare equal only as +0 and
-      // -0, seven zero bytes the shape's line cannot hold (it was read as JSON: no control character in or out of
-      // strings)
-      const lim = Math.min(prevLen - a, e - i);
-      let k = 0;
-      while (k + 8 <= lim && bv.getFloat64(i + k, true) === pv.getFloat64(po + a + k, true)) k += 8;
-      // then four bytes at a time; the first byte that differs is the lowest set byte of the XOR (little-endian)
-      let x = 0;
-      while (k + 4 <= lim && (x = bv.getInt32(i + k, true) ^ pv.getInt32(po + a + k, true)) === 0) k += 4;
-      if (x !== 0) k += (31 - Math.clz32(x & -x)) >>> 3;
-      else while (k < lim && bv.getUint8(i + k) === pv.getUint8(po + a + k)) k++;
-      const shift = i - a - s; // shape-line offset + shift = offset in this line
-      if (k === lim) {
-        // equal to the end of one of the two lines: the same line only if both end here
-        if (prevLen - a !== e - i) return false;
-        for (; j < n; j++) next[j] = starts[j] + shift;
-        break;
-      }
-      const m = a + k;
-      // members that end before the first difference are unchanged
-      while (j + 1 < n && starts[j + 1] <= m) {
-        next[j] = starts[j] + shift;
-        j++;
-      }
-      const at = starts[j];
-      const kl = sh.keyLen[j];
-      const fl = sh.flags[j];
-      // a difference before the first key, in a key, or in the `args` member itself: another shape
-      if (m < at + kl || (fl & 2) !== 0) return false;
-      next[j] = at + shift;
-      this.pos = at + shift + s + kl;
-      if (!this.readScalar(b, e)) return false;
-      if (sh.key[j] !== K.OTHER) {
-        this.chSeg[changes] = j;
-        this.chKind[changes] = this.tokKind;
-        this.chHigh[changes] = this.tokHigh ? 1 : 0;
-        this.chStart[changes] = this.tokStart;
-        this.chEnd[changes] = this.tokEnd;
-        this.chNum[changes] = this.tokNum;
-        changes++;
-      }
-      // separators up to the next key, which must be at the level the shape has there
-      const inArgs = (fl & 1) !== 0;
-      i = afterWs(b, this.pos, e);
-      if (i >= e) return false;
-      let c = b[i++];
-      let level = inArgs;
-      if (c === 125 && inArgs) {
-        i = afterWs(b, i, e);
-        if (i >= e) return false;
-        c = b[i++];
-        level = false;
-      }
-      if (c === 125) {
-        // the end of the event: optional whitespace, one optional comma, the end of the line
-        i = afterWs(b, i, e);
-        if (i < e && b[i] === 44) i++;
-        if (i !== e || j !== n - 1) return false;
-        break;
-      }
-      if (c !== 44) return false;
-      i = afterWs(b, i, e);
-      j++;
-      if (j === n || i >= e || b[i] !== 34 || ((sh.flags[j] & 1) !== 0) !== level) return false;
-      a = starts[j];
-    }
-    // the line has the shape: assign what changed
-    for (let c = 0; c < changes; c++) {
-      const seg = this.chSeg[c];
-      this.tokKind = this.chKind[c];
-      this.tokHigh = this.chHigh[c] === 1;
-      this.tokStart = this.chStart[c];
-      this.tokEnd = this.chEnd[c];
-      this.tokNum = this.chNum[c];
-      this.assign(b, sh.rec, sh.key[seg] as K, (sh.flags[seg] & 1) !== 0);
-    }
-    return true;
   }
 
   /** Scans members after `{` up to and including `}`. Whitespace is skipped only where there is some. */
@@ -804,9 +796,8 @@ const SHAPES = 4;
 const MISS_RUN = 8;
 
 /**
- * Longest line kept as a shape. A shape holds on to its line's buffer (a chunk of the file, a line assembled from
- * several chunks, or a copy made by `release`): four shapes keep at most four chunks alive, not four lines of up to
- * the line limit.
+ * Longest line kept as a shape, or read against one (the size of the module's scratch and copy slots). A shape's
+ * line lies in a ring buffer until `release`, else in the shape's own slot.
  */
 const MAX_SHAPE_LINE = 64 * 1024;
 

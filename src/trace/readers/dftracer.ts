@@ -356,15 +356,20 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     handle(rec, lineNo);
   };
 
-  await forEachLineBytes(path, (buf, s, e, lineNo) => {
-    // trim ASCII blanks; anything else unusual is left to the general path
-    while (s < e && (buf[s] === 32 || buf[s] === 9 || buf[s] === 13)) s++;
-    while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9 || buf[e - 1] === 13)) e--;
-    if (s === e) return;
-    const scanned = scanner !== null && buf[s] === 123 ? scanner.scan(buf, s, e) : null;
-    if (scanned !== null) handle(scanned, lineNo);
-    else parseLine(buf.toString('utf8', s, e), lineNo);
-  }, { maxLineBytes: opts.limits?.maxLineBytes, maxInflate: opts.limits?.maxInflate, beforeReuse: scanner === null ? () => {} : (buf) => scanner.release(buf), gunzipAside: opts.gunzipAside });
+  try {
+    await forEachLineBytes(path, (buf, s, e, lineNo) => {
+      // trim ASCII blanks; anything else unusual is left to the general path
+      while (s < e && (buf[s] === 32 || buf[s] === 9 || buf[s] === 13)) s++;
+      while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9 || buf[e - 1] === 13)) e--;
+      if (s === e) return;
+      const scanned = scanner !== null && buf[s] === 123 ? scanner.scan(buf, s, e) : null;
+      if (scanned !== null) handle(scanned, lineNo);
+      else parseLine(buf.toString('utf8', s, e), lineNo);
+    }, { maxLineBytes: opts.limits?.maxLineBytes, maxInflate: opts.limits?.maxInflate, beforeReuse: scanner === null ? () => {} : (buf) => scanner.release(buf), ...(scanner === null ? {} : { ringBuffer: (i: number) => scanner.ringBuffer(i) }), gunzipAside: opts.gunzipAside });
+  } finally {
+    // a trace of many files reads them one after the other: the next file's scanner may take this one's module
+    scanner?.dispose();
+  }
   return stats;
 }
 
