@@ -188,36 +188,28 @@ export function fit(sh: i32, s: i32, e: i32): i32 {
   let j = 0; // the first member not known equal yet
   let i = s; // where the line and the shape's line are compared from…
   let a = 0; // …and the same place in the shape's line
-  // members start where the shape's did until one changes length; only from then on are the starts written out
-  let moved = false;
   for (;;) {
     const lim = min(prevLen - a, e - i);
     const k = firstDiff(<usize>i, <usize>(po + a), lim);
     const shift = i - a - s; // shape-line offset + shift = offset in this line
-    if (shift != 0 && !moved) {
-      for (let q = 0; q < j; q++) store<i32>(NEXT + (<usize>q << 2), load<i32>(t + T_START + (<usize>q << 2)));
-      moved = true;
-    }
     if (k == lim) {
       // equal to the end of one of the two lines: the same line only if both end here
       if (prevLen - a != e - i) return -1;
-      if (moved) for (; j < n; j++) store<i32>(NEXT + (<usize>j << 2), load<i32>(t + T_START + (<usize>j << 2)) + shift);
+      for (; j < n; j++) store<i32>(NEXT + (<usize>j << 2), load<i32>(t + T_START + (<usize>j << 2)) + shift);
       break;
     }
     const m = a + k;
     // members that end before the first difference are unchanged
-    if (moved) {
-      while (j + 1 < n && load<i32>(t + T_START + (<usize>(j + 1) << 2)) <= m) {
-        store<i32>(NEXT + (<usize>j << 2), load<i32>(t + T_START + (<usize>j << 2)) + shift);
-        j++;
-      }
-    } else while (j + 1 < n && load<i32>(t + T_START + (<usize>(j + 1) << 2)) <= m) j++;
+    while (j + 1 < n && load<i32>(t + T_START + (<usize>(j + 1) << 2)) <= m) {
+      store<i32>(NEXT + (<usize>j << 2), load<i32>(t + T_START + (<usize>j << 2)) + shift);
+      j++;
+    }
     const st = load<i32>(t + T_START + (<usize>j << 2));
     const kl = load<i32>(t + T_KEYLEN + (<usize>j << 2));
     const fl = <i32>load<u8>(t + T_FLAGS + <usize>j);
     // a difference before the first key, in a key, or in the `args` member itself: another shape
     if (m < st + kl || (fl & 2) != 0) return -1;
-    if (moved) store<i32>(NEXT + (<usize>j << 2), st + shift);
+    store<i32>(NEXT + (<usize>j << 2), st + shift);
     pos = st + shift + s + kl;
     if (!readScalar(e)) return -1;
     if (load<u8>(t + T_KEY + <usize>j) != 0) {
@@ -256,7 +248,7 @@ export function fit(sh: i32, s: i32, e: i32): i32 {
     a = load<i32>(t + T_START + (<usize>j << 2));
   }
   // the line has the shape: its member starts and its bytes become the shape's
-  if (moved) for (let q = 0; q < n; q++) store<i32>(t + T_START + (<usize>q << 2), load<i32>(NEXT + (<usize>q << 2)));
+  memory.copy(t + T_START, NEXT, <usize>n << 2);
   keep(sh, s, e);
   return changes;
 }
