@@ -365,7 +365,13 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
       const scanned = scanner !== null && buf[s] === 123 ? scanner.scan(buf, s, e) : null;
       if (scanned !== null) handle(scanned, lineNo);
       else parseLine(buf.toString('utf8', s, e), lineNo);
-    }, { maxLineBytes: opts.limits?.maxLineBytes, maxInflate: opts.limits?.maxInflate, beforeReuse: scanner === null ? () => {} : (buf) => scanner.release(buf), ...(scanner === null ? {} : { ringBuffer: (i: number) => scanner.ringBuffer(i) }), gunzipAside: opts.gunzipAside });
+    }, {
+      maxLineBytes: opts.limits?.maxLineBytes,
+      maxInflate: opts.limits?.maxInflate,
+      gunzipAside: opts.gunzipAside,
+      // the scanner's module memory holds the buffers lines are read into (its shapes keep lines there until release)
+      ...(scanner === null ? { beforeReuse: () => {} } : { beforeReuse: (buf: Buffer) => scanner.release(buf), ringBuffer: (i: number) => scanner.ringBuffer(i) }),
+    });
   } finally {
     // a trace of many files reads them one after the other: the next file's scanner may take this one's module
     scanner?.dispose();
