@@ -346,7 +346,8 @@ test('lines are compared byte for byte at every alignment (bytes that read as Na
   const line = (ts: number, pad: number, raw: number[]) =>
     Buffer.concat([Buffer.from(`{"name":"write","cat":"POSIX","pid":1,"ts":${ts},"dur":5,"args":{"fname":"/d/${'x'.repeat(pad)}`), Buffer.from(raw), Buffer.from('","size":8}}')]);
   for (let pad = 0; pad < 8; pad++) {
-    // 0xf0 0x7f at every alignment: with non-zero bytes after them, eight bytes that read as a NaN
+    // 0xf0 0x7f at every alignment, non-zero bytes after them: eight bytes that read as a NaN (an earlier comparison read
+    // lines as doubles; every comparison must still see these bytes as bytes)
     const sc = new DfScanner();
     for (const ts of [1000, 1001, 1001, 1002]) {
       const b = line(ts, pad, [0xf0, 0x7f, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46]);
