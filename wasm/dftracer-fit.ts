@@ -2,15 +2,16 @@
 // to WebAssembly by scripts/wasm.mjs. It reads a line against the shape of an earlier line of the same kind: the two
 // lines are compared sixteen bytes at a time, and a member whose value differs is read (a string or a number, with
 // the same rules as the JavaScript scanner) and listed for JavaScript to assign. The layout of the memory is fixed
-// (the constants below, mirrored in dftracer-scan.ts, which checks them against `layout()`); the memory never grows.
+// (the constants below, which dftracer-scan.ts reads through `layout()`); the memory never grows.
 
 /** Where the layout starts (below it: what the compiler places in memory). */
 const BASE: usize = 65536;
 /** Three buffers the line reader fills in turn (1 MiB each). */
 const RING: usize = BASE;
 const CHUNK: usize = 1 << 20;
+const RINGS: usize = 3;
 /** A line from elsewhere, copied here to be read against the shapes. */
-const SCRATCH: usize = RING + 3 * CHUNK;
+const SCRATCH: usize = RING + RINGS * CHUNK;
 /** The longest line a shape keeps; each shape has a copy slot of this size. */
 const MAX_LINE: usize = 64 * 1024;
 const COPIES: usize = SCRATCH + MAX_LINE;
@@ -36,16 +37,33 @@ const CH_END: usize = CH_START + SEGS * 4;
 const CH_NUM: usize = CH_END + SEGS * 4;
 const END: usize = CH_NUM + SEGS * 8;
 
-/** The layout, for JavaScript to check its own copy of it: index 0 RING … 6 END. */
+/**
+ * The layout, for JavaScript to read (dftracer-scan.ts asks for every entry once): 0 RING, 1 CHUNK, 2 ring buffers,
+ * 3 SCRATCH, 4 MAX_LINE, 5 TABLES, 6 T_SIZE, 7 T_KEYLEN, 8 T_KEY, 9 T_FLAGS, 10 T_META, 11 SEGS, 12 CH_SEG,
+ * 13 CH_KIND, 14 CH_HIGH, 15 CH_START, 16 CH_END, 17 CH_NUM, 18 END, 19 SHAPES.
+ */
 export function layout(i: i32): i32 {
   switch (i) {
     case 0: return <i32>RING;
-    case 1: return <i32>SCRATCH;
-    case 2: return <i32>COPIES;
-    case 3: return <i32>TABLES;
-    case 4: return <i32>NEXT;
-    case 5: return <i32>CH_SEG;
-    case 6: return <i32>END;
+    case 1: return <i32>CHUNK;
+    case 2: return <i32>RINGS;
+    case 3: return <i32>SCRATCH;
+    case 4: return <i32>MAX_LINE;
+    case 5: return <i32>TABLES;
+    case 6: return <i32>T_SIZE;
+    case 7: return <i32>T_KEYLEN;
+    case 8: return <i32>T_KEY;
+    case 9: return <i32>T_FLAGS;
+    case 10: return <i32>T_META;
+    case 11: return <i32>SEGS;
+    case 12: return <i32>CH_SEG;
+    case 13: return <i32>CH_KIND;
+    case 14: return <i32>CH_HIGH;
+    case 15: return <i32>CH_START;
+    case 16: return <i32>CH_END;
+    case 17: return <i32>CH_NUM;
+    case 18: return <i32>END;
+    case 19: return <i32>SHAPES;
   }
   return -1;
 }

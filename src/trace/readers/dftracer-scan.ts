@@ -243,30 +243,50 @@ interface FitExports {
   release(lo: number, hi: number): void;
 }
 
-// The module's fixed memory layout (wasm/dftracer-fit.ts; checked against its `layout()` when a scanner starts).
-const RING_AT = 65536;
-const RING_CHUNK = 1 << 20;
-const RING_BUFFERS = 3;
-const SCRATCH = RING_AT + RING_BUFFERS * RING_CHUNK;
-const COPIES = SCRATCH + 64 * 1024;
-const TABLES = COPIES + 4 * 64 * 1024;
-const T_SIZE = 1024;
-const NEXT = TABLES + 4 * T_SIZE;
-const CH_SEG = NEXT + 64 * 4;
-const CH_END_OF_LAYOUT = CH_SEG + 5 * 64 * 4 + 64 * 8;
+/** Where the module keeps what (byte offsets in its memory, read from its `layout()`; wasm/dftracer-fit.ts). */
+interface Layout {
+  ring: number;
+  chunk: number;
+  rings: number;
+  scratch: number;
+  maxLine: number;
+  tables: number;
+  tSize: number;
+  tKeyLen: number;
+  tKey: number;
+  tFlags: number;
+  tMeta: number;
+  segs: number;
+  chSeg: number;
+  chKind: number;
+  chHigh: number;
+  chStart: number;
+  chEnd: number;
+  chNum: number;
+  end: number;
+  shapes: number;
+}
+const LAYOUT_KEYS = ['ring', 'chunk', 'rings', 'scratch', 'maxLine', 'tables', 'tSize', 'tKeyLen', 'tKey', 'tFlags', 'tMeta', 'segs', 'chSeg', 'chKind', 'chHigh', 'chStart', 'chEnd', 'chNum', 'end', 'shapes'] as const;
+let layout: Layout | null = null;
 
 /** Instances given back by scanners that are done (a trace of many files reads them one after the other). */
 const spare: FitExports[] = [];
 
-function fitModule(): FitExports {
+function fitModule(): { ex: FitExports; at: Layout } {
   const kept = spare.pop();
-  if (kept !== undefined) return kept;
+  if (kept !== undefined) return { ex: kept, at: layout! };
   compiled ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
   const ex = new WebAssembly.Instance(compiled, {}).exports as unknown as FitExports;
-  const want = [RING_AT, SCRATCH, COPIES, TABLES, NEXT, CH_SEG, CH_END_OF_LAYOUT];
-  for (let i = 0; i < want.length; i++) if (ex.layout(i) !== want[i]) throw new Error(`dftracer-fit: layout ${i} is ${ex.layout(i)}, expected ${want[i]}`);
-  if (ex.memory.buffer.byteLength !== WASM_PAGES * 65536 || CH_END_OF_LAYOUT > ex.memory.buffer.byteLength) throw new Error('dftracer-fit: memory size');
-  return ex;
+  if (layout === null) {
+    const at = {} as Layout;
+    LAYOUT_KEYS.forEach((k, i) => (at[k] = ex.layout(i)));
+    // what this file's scanner assumes of the module
+    if (at.segs !== MAX_SEGMENTS || at.maxLine !== MAX_SHAPE_LINE || at.shapes !== SHAPES || at.end > WASM_PAGES * 65536 || ex.memory.buffer.byteLength !== WASM_PAGES * 65536) {
+      throw new Error(`dftracer-fit: the module's layout does not fit the scanner (${JSON.stringify(at)})`);
+    }
+    layout = at;
+  }
+  return { ex, at: layout };
 }
 
 /**
@@ -287,25 +307,29 @@ class Shape {
   /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object). */
   readonly key: Uint8Array;
   readonly flags: Uint8Array;
-  /** The line's offset and length in the module's memory, and its member count. */
+  /** The line's offset and length in the module's memory, and its member count (`n`). */
   private readonly meta: Int32Array;
-  n = 0;
 
   constructor(
     readonly slot: number,
     memory: ArrayBuffer,
+    at: Layout,
   ) {
-    const t = TABLES + slot * T_SIZE;
-    this.start = new Int32Array(memory, t, MAX_SEGMENTS);
-    this.keyLen = new Int32Array(memory, t + MAX_SEGMENTS * 4, MAX_SEGMENTS);
-    this.key = new Uint8Array(memory, t + MAX_SEGMENTS * 8, MAX_SEGMENTS);
-    this.flags = new Uint8Array(memory, t + MAX_SEGMENTS * 9, MAX_SEGMENTS);
-    this.meta = new Int32Array(memory, t + MAX_SEGMENTS * 10, 3);
+    const t = at.tables + slot * at.tSize;
+    this.start = new Int32Array(memory, t, at.segs);
+    this.keyLen = new Int32Array(memory, t + at.tKeyLen, at.segs);
+    this.key = new Uint8Array(memory, t + at.tKey, at.segs);
+    this.flags = new Uint8Array(memory, t + at.tFlags, at.segs);
+    this.meta = new Int32Array(memory, t + at.tMeta, 3);
   }
 
-  /** The member count recorded by the general scan, for the module. */
-  publish(): void {
-    this.meta[2] = this.n;
+  /** Members recorded (the general scan counts them where the module reads them). */
+  get n(): number {
+    return this.meta[2];
+  }
+
+  set n(v: number) {
+    this.meta[2] = v;
   }
 }
 
@@ -314,8 +338,10 @@ class Shape {
  * pids), so repeated values cost no allocation.
  */
 export class DfScanner {
-  /** The fast path (the module's exports) and its memory, as a Buffer. */
-  private readonly fast = fitModule();
+  /** The fast path (the module's exports), where it keeps what, and its memory as a Buffer. */
+  private readonly module = fitModule();
+  private readonly fast = this.module.ex;
+  private readonly at = this.module.at;
   private readonly mem = Buffer.from(this.fast.memory.buffer);
   private interned = new Map<number, InternEntry | InternEntry[]>();
   private internCount = 0;
@@ -463,8 +489,9 @@ export class DfScanner {
    * in place; a line from any other buffer is first copied into the module's memory.
    */
   ringBuffer(i: number): Buffer {
-    if (!(i >= 0 && i < RING_BUFFERS)) throw new RangeError(`ring buffer ${i} of ${RING_BUFFERS}`);
-    return this.mem.subarray(RING_AT + i * RING_CHUNK, RING_AT + (i + 1) * RING_CHUNK);
+    const { ring, chunk, rings } = this.at;
+    if (!(i >= 0 && i < rings)) throw new RangeError(`ring buffer ${i} of ${rings}`);
+    return this.mem.subarray(ring + i * chunk, ring + (i + 1) * chunk);
   }
 
   /**
@@ -489,8 +516,9 @@ export class DfScanner {
       this.lastRingAt = b.byteOffset;
       return b.byteOffset + s;
     }
-    b.copy(this.mem, SCRATCH, s, e);
-    return SCRATCH;
+    const scratch = this.at.scratch;
+    b.copy(this.mem, scratch, s, e);
+    return scratch;
   }
 
   /**
@@ -518,8 +546,10 @@ export class DfScanner {
     // after MISS_RUN lines in a row that fitted none, only every MISS_RUN-th line tries them (lines of ever new or
     // rotating shapes would otherwise be compared with every shape before their general scan)
     const mru = this.mru;
+    // where the line lies in the module's memory (copied there from another buffer), once asked for
+    let at = -2;
     if (this.misses < MISS_RUN || this.misses % MISS_RUN === 0) {
-      const at = this.locate(b, s, e);
+      at = this.locate(b, s, e);
       if (at >= 0) {
         const end = at + e - s;
         const guess = mru[0].follow;
@@ -549,8 +579,7 @@ export class DfScanner {
     if (this.pos < e && b[this.pos] === 44) this.pos++;
     if (this.pos !== e) return null;
     if (this.recording && sh.n > 0 && e - s <= MAX_SHAPE_LINE) {
-      const at = this.locate(b, s, e);
-      sh.publish();
+      if (at === -2) at = this.locate(b, s, e);
       this.fast.keep(sh.slot, at, at + e - s);
       sh.ok = true;
     }
@@ -604,15 +633,15 @@ export class DfScanner {
   private misses = 0;
 
   /** The shapes, most recently used first. */
-  private mru = Array.from({ length: SHAPES }, (_, i) => new Shape(i, this.fast.memory.buffer));
+  private mru = Array.from({ length: SHAPES }, (_, i) => new Shape(i, this.mem.buffer, this.at));
 
   // the members whose values differ from the shape's line, as the module lists them (its memory)
-  private chSeg = new Int32Array(this.fast.memory.buffer, CH_SEG, MAX_SEGMENTS);
-  private chKind = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 4, MAX_SEGMENTS);
-  private chHigh = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 8, MAX_SEGMENTS);
-  private chStart = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 12, MAX_SEGMENTS);
-  private chEnd = new Int32Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 16, MAX_SEGMENTS);
-  private chNum = new Float64Array(this.fast.memory.buffer, CH_SEG + MAX_SEGMENTS * 20, MAX_SEGMENTS);
+  private chSeg = new Int32Array(this.mem.buffer, this.at.chSeg, this.at.segs);
+  private chKind = new Int32Array(this.mem.buffer, this.at.chKind, this.at.segs);
+  private chHigh = new Int32Array(this.mem.buffer, this.at.chHigh, this.at.segs);
+  private chStart = new Int32Array(this.mem.buffer, this.at.chStart, this.at.segs);
+  private chEnd = new Int32Array(this.mem.buffer, this.at.chEnd, this.at.segs);
+  private chNum = new Float64Array(this.mem.buffer, this.at.chNum, this.at.segs);
   // recording during the general scan
   /** The shape the general scan records the line into. */
   private recorded: Shape = this.mru[0];
