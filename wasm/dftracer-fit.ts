@@ -1,8 +1,10 @@
-// AssemblyScript: the DFTracer scanner's fast path (`DfScanner.tryShape` in src/trace/readers/dftracer-scan.ts), compiled
-// to WebAssembly by scripts/wasm.mjs. It reads a line against the shape of an earlier line of the same kind: the two
-// lines are compared sixteen bytes at a time, and a member whose value differs is read (a string or a number, with
-// the same rules as the JavaScript scanner) and listed for JavaScript to assign. The layout of the memory is fixed
-// (the constants below, which dftracer-scan.ts reads through `layout()`); the memory never grows.
+// AssemblyScript: the DFTracer scanner's fast path (src/trace/readers/dftracer-scan.ts), compiled to WebAssembly by
+// scripts/wasm.mjs. It reads a line against the shape of an earlier line of the same kind: the two lines are compared
+// sixteen bytes at a time, and a member whose value differs is read (a string or a number, with the same rules as the
+// JavaScript scanner) and listed for JavaScript to assign. `fit` does that for one line; `batch` splits a run of lines
+// and reads each against the recent shapes (most recently used first, as the JavaScript scanner orders them), listing
+// the lines that fit until the first line that needs JavaScript. The layout of the memory is fixed (the constants
+// below, which dftracer-scan.ts reads through `layout()`); the memory never grows.
 
 /** Where the layout starts (below it: what the compiler places in memory). */
 const BASE: usize = 65536;
@@ -28,19 +30,45 @@ const T_META: usize = SEGS * 10;
 const T_SIZE: usize = 1024;
 /** The member starts of the line being read. */
 const NEXT: usize = TABLES + SHAPES * T_SIZE;
-/** The members that differ: segment, kind, high, start, end (i32 each), value (f64). */
+/**
+ * The members that differ: segment, kind, high, start, end (i32 each), value (f64); CH_CAP entries (the lines of one
+ * batch share the list; a single `fit` lists from entry 0).
+ */
+const CH_CAP: usize = 1024;
 const CH_SEG: usize = NEXT + SEGS * 4;
-const CH_KIND: usize = CH_SEG + SEGS * 4;
-const CH_HIGH: usize = CH_KIND + SEGS * 4;
-const CH_START: usize = CH_HIGH + SEGS * 4;
-const CH_END: usize = CH_START + SEGS * 4;
-const CH_NUM: usize = CH_END + SEGS * 4;
-const END: usize = CH_NUM + SEGS * 8;
+const CH_KIND: usize = CH_SEG + CH_CAP * 4;
+const CH_HIGH: usize = CH_KIND + CH_CAP * 4;
+const CH_START: usize = CH_HIGH + CH_CAP * 4;
+const CH_END: usize = CH_START + CH_CAP * 4;
+const CH_NUM: usize = CH_END + CH_CAP * 4;
+/** The lines a batch took that fit a shape: the shape, the changes listed for it, and the lines up to it. */
+const OUT_SHAPE: usize = CH_NUM + CH_CAP * 8;
+const OUT_CAP: usize = 512;
+const OUT_CHANGES: usize = OUT_SHAPE + OUT_CAP * 4;
+const OUT_LINES: usize = OUT_CHANGES + OUT_CAP * 4;
+/**
+ * The scanner's state, i32 each: the shapes most recently used first (SHAPES), the shape that followed each shape
+ * last time (SHAPES, -1 for none), whether each may guide other lines (SHAPES), then the counters below.
+ */
+const STATE: usize = OUT_LINES + OUT_CAP * 4;
+const S_MRU: usize = STATE;
+const S_FOLLOW: usize = S_MRU + SHAPES * 4;
+const S_OK: usize = S_FOLLOW + SHAPES * 4;
+const S_MISSES: usize = S_OK + SHAPES * 4; // lines in a row that fitted no shape
+const S_REUSED: usize = S_MISSES + 4; // lines read against a shape
+const S_TRIES: usize = S_REUSED + 4; // comparisons of a line with a shape
+const S_OUT: usize = S_TRIES + 4; // entries the last batch listed
+const S_LINES: usize = S_OUT + 4; // lines the last batch took (empty ones included)
+const S_TRIED: usize = S_LINES + 4; // where the line the last batch stopped at starts (trimmed) when it fitted no shape, else -1
+const END: usize = S_TRIED + 4;
+/** After this many lines in a row that fit no shape, only every this-many-th line is compared with the shapes. */
+const MISS_RUN: i32 = 8;
 
 /**
  * The layout, for JavaScript to read (dftracer-scan.ts asks for every entry once): 0 RING, 1 CHUNK, 2 ring buffers,
  * 3 SCRATCH, 4 MAX_LINE, 5 TABLES, 6 T_SIZE, 7 T_KEYLEN, 8 T_KEY, 9 T_FLAGS, 10 T_META, 11 SEGS, 12 CH_SEG,
- * 13 CH_KIND, 14 CH_HIGH, 15 CH_START, 16 CH_END, 17 CH_NUM, 18 END, 19 SHAPES.
+ * 13 CH_KIND, 14 CH_HIGH, 15 CH_START, 16 CH_END, 17 CH_NUM, 18 END, 19 SHAPES, 20 CH_CAP, 21 OUT_SHAPE,
+ * 22 OUT_CHANGES, 23 OUT_LINES, 24 OUT_CAP, 25 STATE, 26 MISS_RUN.
  */
 export function layout(i: i32): i32 {
   switch (i) {
@@ -64,6 +92,13 @@ export function layout(i: i32): i32 {
     case 17: return <i32>CH_NUM;
     case 18: return <i32>END;
     case 19: return <i32>SHAPES;
+    case 20: return <i32>CH_CAP;
+    case 21: return <i32>OUT_SHAPE;
+    case 22: return <i32>OUT_CHANGES;
+    case 23: return <i32>OUT_LINES;
+    case 24: return <i32>OUT_CAP;
+    case 25: return <i32>STATE;
+    case 26: return MISS_RUN;
   }
   return -1;
 }
@@ -75,6 +110,8 @@ let tokKind: i32 = 0; // 1 string, 2 number (exact integer), 3 number (-0), 4 nu
 let tokHigh: i32 = 0;
 let tokNum: f64 = 0;
 let pos: i32 = 0;
+/** Where `fit` lists its changes (entry index in the change list). */
+let chBase: i32 = 0;
 
 // @ts-ignore: decorator
 @inline function at(i: i32): u32 {
@@ -110,6 +147,31 @@ let pos: i32 = 0;
   return true;
 }
 
+/** 10^k for k = 0…8. */
+const POW10 = memory.data<u64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000]);
+
+/**
+ * The number of decimal digits at `i` (before `end`) when there are at most 16, else 0. Reads 17 bytes from `i` on
+ * whatever `end` is: the layout keeps lines far from the end of the memory.
+ */
+// @ts-ignore: decorator
+@inline function digitRun(i: i32, end: i32): i32 {
+  const d = i8x16.sub(v128.load(<usize>i), i8x16.splat(48));
+  const m = i8x16.bitmask(i8x16.lt_u(d, i8x16.splat(10)));
+  let n = <i32>ctz(~m);
+  if (n > end - i) return end - i;
+  if (n == 16 && i + 16 < end && at(i + 16) - 48 < 10) return 0;
+  return n;
+}
+
+/** The value of eight decimal digits in `x` (the first in its lowest byte; ASCII digits or zero bytes). */
+// @ts-ignore: decorator
+@inline function eight(x: u64): u64 {
+  x = ((x & 0x0f0f0f0f0f0f0f0f) * 2561) >> 8;
+  x = ((x & 0x00ff00ff00ff00ff) * 6553601) >> 16;
+  return ((x & 0x0000ffff0000ffff) * 42949672960001) >> 32;
+}
+
 // @ts-ignore: decorator
 @inline function readNumber(end: i32): bool {
   let i = pos;
@@ -123,7 +185,15 @@ let pos: i32 = 0;
   let c = at(i);
   let v: u64 = 0;
   let digits = 0;
-  if (c == 48) {
+  let n = 0;
+  if (c >= 49 && c <= 57) n = digitRun(i, end);
+  if (n != 0) {
+    // up to 16 digits at once (eight bytes at a time); the bytes read past them are shifted out
+    if (n <= 8) v = eight(load<u64>(<usize>i) << (<u64>(8 - n) << 3));
+    else v = eight(load<u64>(<usize>i)) * load<u64>(POW10 + (<usize>(n - 8) << 3)) + eight(load<u64>(<usize>i + 8) << (<u64>(16 - n) << 3));
+    digits = n;
+    i += n;
+  } else if (c == 48) {
     i++;
   } else if (c >= 49 && c <= 57) {
     while (i < end) {
@@ -198,6 +268,13 @@ let pos: i32 = 0;
  * the line has another shape (nothing changed).
  */
 export function fit(sh: i32, s: i32, e: i32): i32 {
+  chBase = 0;
+  return fitAt(sh, s, e);
+}
+
+/** `fit`, listing the changes from entry `chBase` on (counted in S_TRIES). */
+function fitAt(sh: i32, s: i32, e: i32): i32 {
+  store<i32>(S_TRIES, load<i32>(S_TRIES) + 1);
   const t = table(sh);
   const po = load<i32>(t + T_META);
   const prevLen = load<i32>(t + T_META + 4);
@@ -231,13 +308,14 @@ export function fit(sh: i32, s: i32, e: i32): i32 {
     pos = st + shift + s + kl;
     if (!readScalar(e)) return -1;
     if (load<u8>(t + T_KEY + <usize>j) != 0) {
-      const c = <usize>changes << 2;
+      const x = <usize>(chBase + changes);
+      const c = x << 2;
       store<i32>(CH_SEG + c, j);
       store<i32>(CH_KIND + c, tokKind);
       store<i32>(CH_HIGH + c, tokHigh);
       store<i32>(CH_START + c, tokStart);
       store<i32>(CH_END + c, tokEnd);
-      store<f64>(CH_NUM + (<usize>changes << 3), tokNum);
+      store<f64>(CH_NUM + (x << 3), tokNum);
       changes++;
     }
     // separators up to the next key, which must be at the level the shape has there
@@ -295,4 +373,125 @@ export function release(lo: i32, hi: i32): void {
       store<i32>(t + T_META, <i32>own);
     }
   }
+}
+
+// @ts-ignore: decorator
+@inline function stateAt(base: usize, i: i32): i32 {
+  return load<i32>(base + (<usize>i << 2));
+}
+
+/** A new scanner: no shapes yet, in slot order, nothing counted. */
+export function reset(): void {
+  for (let i = 0; i < <i32>SHAPES; i++) {
+    store<i32>(S_MRU + (<usize>i << 2), i);
+    store<i32>(S_FOLLOW + (<usize>i << 2), -1);
+    store<i32>(S_OK + (<usize>i << 2), 0);
+    store<i32>(table(i) + T_META + 8, 0);
+  }
+  store<i32>(S_MISSES, 0);
+  store<i32>(S_REUSED, 0);
+  store<i32>(S_TRIES, 0);
+  store<i32>(S_OUT, 0);
+  store<i32>(S_LINES, 0);
+  store<i32>(S_TRIED, -1);
+}
+
+/** Shape `sh` is the shape of the line just read: it follows the last line's shape, and is now the most recent. */
+export function use(sh: i32): void {
+  store<i32>(S_FOLLOW + (<usize>stateAt(S_MRU, 0) << 2), sh);
+  let i = 0;
+  while (i < <i32>SHAPES - 1 && stateAt(S_MRU, i) != sh) i++;
+  for (; i > 0; i--) store<i32>(S_MRU + (<usize>i << 2), stateAt(S_MRU, i - 1));
+  store<i32>(S_MRU, sh);
+}
+
+/** The changes the last `fitAny` listed. */
+let anyChanges: i32 = 0;
+
+/** Reads [s, e) against the shapes (the one that followed the last line's shape first): the shape it fits, or -1. */
+function fitAny(s: i32, e: i32): i32 {
+  const guess = stateAt(S_FOLLOW, stateAt(S_MRU, 0));
+  if (guess >= 0 && stateAt(S_OK, guess) != 0) {
+    anyChanges = fitAt(guess, s, e);
+    if (anyChanges >= 0) return guess;
+  }
+  for (let k = 0; k < <i32>SHAPES; k++) {
+    const sh = stateAt(S_MRU, k);
+    if (sh != guess && stateAt(S_OK, sh) != 0) {
+      anyChanges = fitAt(sh, s, e);
+      if (anyChanges >= 0) return sh;
+    }
+  }
+  return -1;
+}
+
+/** The first newline at or after `p` (before `end`), or `end`. */
+// @ts-ignore: decorator
+@inline function newline(p: i32, end: i32): i32 {
+  const nl = i8x16.splat(10);
+  let q = p;
+  while (q + 16 <= end) {
+    const m = i8x16.bitmask(i8x16.eq(v128.load(<usize>q), nl));
+    if (m != 0) return q + <i32>ctz(m);
+    q += 16;
+  }
+  while (q < end && at(q) != 10) q++;
+  return q;
+}
+
+// @ts-ignore: decorator
+@inline function blank(c: u32): bool {
+  return c == 32 || c == 9 || c == 13;
+}
+
+/**
+ * Takes the lines of [p, end) (`end` just after a newline), as many as it can: a line that is empty once ASCII blanks
+ * are trimmed is counted; a line that fits one of the recent shapes is listed (OUT_*: the shape, the changes it listed
+ * and the lines since the last entry) with its changes in the change list. Stops at the first line that needs
+ * JavaScript (longer than `maxLen` bytes or MAX_LINE, not an object, or fitting no shape: S_TRIED then says where it
+ * starts, trimmed, so that it is not compared with the shapes again), or when the lists are full; returns where the
+ * line it stopped at starts (`end` when it took them all) and leaves the number of lines it took in S_LINES.
+ */
+export function batch(p: i32, end: i32, maxLen: i32): i32 {
+  let out = 0;
+  let lines = 0;
+  let since = 0; // empty lines since the last entry
+  chBase = 0;
+  store<i32>(S_TRIED, -1);
+  while (p < end) {
+    const q = newline(p, end);
+    let s = p;
+    let e = q;
+    while (s < e && blank(at(s))) s++;
+    while (e > s && blank(at(e - 1))) e--;
+    if (s == e) {
+      since++;
+      lines++;
+      p = q + 1;
+      continue;
+    }
+    if (out == <i32>OUT_CAP || chBase + <i32>SEGS > <i32>CH_CAP) break;
+    if (q - p > maxLen || e - s > <i32>MAX_LINE || at(s) != 123) break;
+    const misses = load<i32>(S_MISSES);
+    if (misses >= MISS_RUN && misses % MISS_RUN != 0) break;
+    const sh = fitAny(s, e);
+    if (sh < 0) {
+      store<i32>(S_TRIED, s);
+      break;
+    }
+    store<i32>(OUT_SHAPE + (<usize>out << 2), sh);
+    store<i32>(OUT_CHANGES + (<usize>out << 2), anyChanges);
+    chBase += anyChanges;
+    store<i32>(OUT_LINES + (<usize>out << 2), since + 1);
+    out++;
+    lines++;
+    since = 0;
+    store<i32>(S_MISSES, 0);
+    store<i32>(S_REUSED, load<i32>(S_REUSED) + 1);
+    use(sh);
+    p = q + 1;
+  }
+  store<i32>(S_OUT, out);
+  store<i32>(S_LINES, lines);
+  return p;
 }

@@ -7,9 +7,11 @@
  * caller falls back to `JSON.parse` of the line, which also produces the error messages for malformed lines.
  * Lines of one tracer mostly repeat the keys and most values of an earlier line of the same kind: a line is first
  * compared with a recent line of its shape, and only the members that differ are read (`DfScanner.scan`); that
- * comparison runs in WebAssembly (wasm/dftracer-fit.ts), on lines in the module's memory.
+ * comparison runs in WebAssembly (wasm/dftracer-fit.ts), on lines in the module's memory, which also splits runs of
+ * lines there (`DfScanner.lines`).
  */
 import { WASM_BASE64, WASM_PAGES } from './dftracer-fit.wasm.generated.js';
+import type { LineRun } from './lines.js';
 
 /** The fields of one event line the DFTracer reader uses, with `JSON.parse` semantics. */
 export class DfRecord {
@@ -241,6 +243,9 @@ interface FitExports {
   fit(sh: number, s: number, e: number): number;
   keep(sh: number, s: number, e: number): void;
   release(lo: number, hi: number): void;
+  reset(): void;
+  use(sh: number): void;
+  batch(p: number, end: number, maxLen: number): number;
 }
 
 /** Where the module keeps what (byte offsets in its memory, read from its `layout()`; wasm/dftracer-fit.ts). */
@@ -265,8 +270,15 @@ interface Layout {
   chNum: number;
   end: number;
   shapes: number;
+  chCap: number;
+  outShape: number;
+  outChanges: number;
+  outLines: number;
+  outCap: number;
+  state: number;
+  missRun: number;
 }
-const LAYOUT_KEYS = ['ring', 'chunk', 'rings', 'scratch', 'maxLine', 'tables', 'tSize', 'tKeyLen', 'tKey', 'tFlags', 'tMeta', 'segs', 'chSeg', 'chKind', 'chHigh', 'chStart', 'chEnd', 'chNum', 'end', 'shapes'] as const;
+const LAYOUT_KEYS = ['ring', 'chunk', 'rings', 'scratch', 'maxLine', 'tables', 'tSize', 'tKeyLen', 'tKey', 'tFlags', 'tMeta', 'segs', 'chSeg', 'chKind', 'chHigh', 'chStart', 'chEnd', 'chNum', 'end', 'shapes', 'chCap', 'outShape', 'outChanges', 'outLines', 'outCap', 'state', 'missRun'] as const;
 let layout: Layout | null = null;
 
 /** Instances given back by scanners that are done (a trace of many files reads them one after the other). */
@@ -281,7 +293,7 @@ function fitModule(): { ex: FitExports; at: Layout } {
     const at = {} as Layout;
     LAYOUT_KEYS.forEach((k, i) => (at[k] = ex.layout(i)));
     // what this file's scanner assumes of the module
-    if (at.segs !== MAX_SEGMENTS || at.maxLine !== MAX_SHAPE_LINE || at.shapes !== SHAPES || at.end > WASM_PAGES * 65536 || ex.memory.buffer.byteLength !== WASM_PAGES * 65536) {
+    if (at.segs !== MAX_SEGMENTS || at.maxLine !== MAX_SHAPE_LINE || at.shapes !== SHAPES || S.FOLLOW !== SHAPES || at.missRun !== MISS_RUN || at.end > WASM_PAGES * 65536 || ex.memory.buffer.byteLength !== WASM_PAGES * 65536) {
       throw new Error(`dftracer-fit: the module's layout does not fit the scanner (${JSON.stringify(at)})`);
     }
     layout = at;
@@ -291,15 +303,11 @@ function fitModule(): { ex: FitExports; at: Layout } {
 
 /**
  * The shape of a recent line: where its members start and their fields (tables in the module's memory, which also
- * holds the line itself), and the record of its values.
+ * holds the line itself, and the order the shapes were used in), and the record of its values.
  */
 class Shape {
   /** The values of the shape's line (what `scan` returns for lines of this shape). */
   readonly rec = new DfRecord();
-  /** The shape may guide other lines (its line was recorded completely, without a repeated field). */
-  ok = false;
-  /** The shape of the line that followed a line of this shape last time (the first one tried after it). */
-  follow: Shape | null = null;
   /** Per member (both levels, in order): where it starts (its key's quote, relative to the line)… */
   readonly start: Int32Array;
   /** …the bytes from there to its value… */
@@ -343,6 +351,8 @@ export class DfScanner {
   private readonly fast = this.module.ex;
   private readonly at = this.module.at;
   private readonly mem = Buffer.from(this.fast.memory.buffer);
+  /** The module's state (`S` indexes it): the shapes in the order they were used, and counters. */
+  private readonly st = (this.fast.reset(), new Int32Array(this.mem.buffer, this.at.state, S.END));
   private interned = new Map<number, InternEntry | InternEntry[]>();
   private internCount = 0;
   // results of the last token read
@@ -545,26 +555,31 @@ export class DfScanner {
     // first the shape that followed the last line's shape last time, then the others, most recently used first;
     // after MISS_RUN lines in a row that fitted none, only every MISS_RUN-th line tries them (lines of ever new or
     // rotating shapes would otherwise be compared with every shape before their general scan)
-    const mru = this.mru;
+    const st = this.st;
+    const misses = st[S.MISSES];
+    // a line `lines` stopped at after comparing it with every shape is not compared again
+    const tried = this.tried;
+    this.tried = -1;
     // where the line lies in the module's memory (copied there from another buffer), once asked for
     let at = -2;
-    if (this.misses < MISS_RUN || this.misses % MISS_RUN === 0) {
+    if (misses < MISS_RUN || misses % MISS_RUN === 0) {
       at = this.locate(b, s, e);
-      if (at >= 0) {
+      if (at >= 0 && at !== tried) {
         const end = at + e - s;
-        const guess = mru[0].follow;
-        if (guess !== null && guess.ok && this.tryShape(guess, at, end)) return this.fits(guess);
-        for (let t = 0; t < mru.length; t++) {
-          const sh = mru[t];
-          if (sh !== guess && sh.ok && this.tryShape(sh, at, end)) return this.fits(sh);
+        const guess = st[S.FOLLOW + st[S.MRU]];
+        if (guess >= 0 && st[S.OK + guess] !== 0 && this.tryShape(guess, at, end)) return this.fits(guess);
+        for (let t = 0; t < SHAPES; t++) {
+          const sh = st[S.MRU + t];
+          if (sh !== guess && st[S.OK + sh] !== 0 && this.tryShape(sh, at, end)) return this.fits(sh);
         }
       }
     }
-    this.misses++;
+    st[S.MISSES] = misses + 1;
     // the general scan, recording the line's shape in place of the one used least recently
-    const sh = mru[mru.length - 1];
+    const slot = st[S.MRU + SHAPES - 1];
+    const sh = this.shapes[slot];
     const r = sh.rec;
-    sh.ok = false;
+    st[S.OK + slot] = 0;
     r.reset();
     this.recorded = sh;
     this.pos = s + 1;
@@ -580,24 +595,60 @@ export class DfScanner {
     if (this.pos !== e) return null;
     if (this.recording && sh.n > 0 && e - s <= MAX_SHAPE_LINE) {
       if (at === -2) at = this.locate(b, s, e);
-      this.fast.keep(sh.slot, at, at + e - s);
-      sh.ok = true;
+      this.fast.keep(slot, at, at + e - s);
+      st[S.OK + slot] = 1;
     }
-    this.use(sh);
+    this.fast.use(slot);
     return r;
   }
 
   /**
-   * Reads the line at [s, e) of the module's memory against the shape `sh` (counted in `tries`): when it fits, the
-   * module has made it the shape's line, and the members whose values differ are assigned to the shape's record.
-   * False, with the record untouched, when the line has another shape.
+   * Takes the lines of `b[s, e)` (`e` just after a newline) as `scan` would, as many as the module can read against
+   * the recent shapes, calling `onRecord` with the record of each that holds an event (and its number: `lineNo` is the
+   * number of the first line); sets `run.at` to where the first line it did not take starts (`e` when it took them
+   * all) and `run.lines` to the lines it took. A line it does not take (longer than `maxLen` bytes, not an object,
+   * of another shape) goes through `scan` as usual; lines outside the ring buffers are not taken.
    */
-  private tryShape(sh: Shape, s: number, e: number): boolean {
-    this.tries++;
-    const changes = this.fast.fit(sh.slot, s, e);
+  lines(b: Buffer, s: number, e: number, lineNo: number, maxLen: number, run: LineRun, onRecord: (r: DfRecord, lineNo: number) => void): void {
+    run.at = s;
+    run.lines = 0;
+    if (b.buffer !== this.mem.buffer) return;
+    const base = b.byteOffset;
+    const at = this.fast.batch(base + s, base + e, Math.min(maxLen, 0x7fffffff));
+    const st = this.st;
+    const n = st[S.OUT];
+    const { outShape, outChanges, outLines, shapes } = this;
+    let c = 0;
+    // the number of the line before the next entry's
+    let before = lineNo - 1;
+    for (let i = 0; i < n; i++) {
+      const sh = shapes[outShape[i]];
+      c = this.assignChanges(sh, c, outChanges[i]);
+      before += outLines[i];
+      onRecord(sh.rec, before);
+    }
+    this.tried = st[S.TRIED];
+    run.at = at - base;
+    run.lines = st[S.LINES];
+  }
+
+  /**
+   * Reads the line at [s, e) of the module's memory against the shape `slot`: when it fits, the module has made it the
+   * shape's line, and the members whose values differ are assigned to the shape's record. False, with the record
+   * untouched, when the line has another shape.
+   */
+  private tryShape(slot: number, s: number, e: number): boolean {
+    const changes = this.fast.fit(slot, s, e);
     if (changes < 0) return false;
+    this.assignChanges(this.shapes[slot], 0, changes);
+    return true;
+  }
+
+  /** Assigns the `count` changes listed from entry `c` on to `sh`'s record; returns the entry after them. */
+  private assignChanges(sh: Shape, c: number, count: number): number {
     const mem = this.mem;
-    for (let c = 0; c < changes; c++) {
+    const end = c + count;
+    for (; c < end; c++) {
       const seg = this.chSeg[c];
       this.tokStart = this.chStart[c];
       this.tokEnd = this.chEnd[c];
@@ -613,52 +664,53 @@ export class DfScanner {
       }
       this.assign(mem, sh.rec, sh.key[seg] as K, (sh.flags[seg] & 1) !== 0);
     }
-    return true;
+    return c;
   }
 
-  /** A line fitted `sh`. */
-  private fits(sh: Shape): DfRecord {
-    this.misses = 0;
-    this.use(sh);
-    this.reused++;
-    return sh.rec;
+  /** A line fitted shape `slot`. */
+  private fits(slot: number): DfRecord {
+    this.st[S.MISSES] = 0;
+    this.fast.use(slot);
+    this.st[S.REUSED]++;
+    return this.shapes[slot].rec;
   }
 
   // ---- the shapes of recent lines ----
 
   /** Lines read against a recent line's shape so far, and comparisons of a line with a shape. */
-  reused = 0;
-  tries = 0;
-  /** Lines in a row that fitted no shape. */
-  private misses = 0;
+  get reused(): number {
+    return this.st[S.REUSED];
+  }
 
-  /** The shapes, most recently used first. */
-  private mru = Array.from({ length: SHAPES }, (_, i) => new Shape(i, this.mem.buffer, this.at));
+  get tries(): number {
+    return this.st[S.TRIES];
+  }
+
+  /** Where the line the last `lines` stopped at starts in the module's memory when it fitted no shape, else -1. */
+  private tried = -1;
+
+  /** The shapes, by slot. */
+  private shapes = Array.from({ length: SHAPES }, (_, i) => new Shape(i, this.mem.buffer, this.at));
 
   // the members whose values differ from the shape's line, as the module lists them (its memory)
-  private chSeg = new Int32Array(this.mem.buffer, this.at.chSeg, this.at.segs);
-  private chKind = new Int32Array(this.mem.buffer, this.at.chKind, this.at.segs);
-  private chHigh = new Int32Array(this.mem.buffer, this.at.chHigh, this.at.segs);
-  private chStart = new Int32Array(this.mem.buffer, this.at.chStart, this.at.segs);
-  private chEnd = new Int32Array(this.mem.buffer, this.at.chEnd, this.at.segs);
-  private chNum = new Float64Array(this.mem.buffer, this.at.chNum, this.at.segs);
+  private chSeg = new Int32Array(this.mem.buffer, this.at.chSeg, this.at.chCap);
+  private chKind = new Int32Array(this.mem.buffer, this.at.chKind, this.at.chCap);
+  private chHigh = new Int32Array(this.mem.buffer, this.at.chHigh, this.at.chCap);
+  private chStart = new Int32Array(this.mem.buffer, this.at.chStart, this.at.chCap);
+  private chEnd = new Int32Array(this.mem.buffer, this.at.chEnd, this.at.chCap);
+  private chNum = new Float64Array(this.mem.buffer, this.at.chNum, this.at.chCap);
+  // the lines a batch took: their shape, the changes listed for them, and the lines up to each
+  private outShape = new Int32Array(this.mem.buffer, this.at.outShape, this.at.outCap);
+  private outChanges = new Int32Array(this.mem.buffer, this.at.outChanges, this.at.outCap);
+  private outLines = new Int32Array(this.mem.buffer, this.at.outLines, this.at.outCap);
   // recording during the general scan
   /** The shape the general scan records the line into. */
-  private recorded: Shape = this.mru[0];
+  private recorded: Shape = this.shapes[0];
   private lineStart = 0;
   private recording = false;
   /** fields seen so far (bit K), at the top level and inside `args`: a repeated field makes the shape unusable */
   private seen = 0;
   private seenArgs = 0;
-
-  /** `sh` is the shape of the line just read: it follows the last line's shape, and is now the most recent. */
-  private use(sh: Shape): void {
-    const mru = this.mru;
-    mru[0].follow = sh;
-    let i = mru.indexOf(sh);
-    for (; i > 0; i--) mru[i] = mru[i - 1];
-    mru[0] = sh;
-  }
 
   /** Records the member whose key starts at `pos` (general scan). */
   private beginMember(): void {
@@ -823,6 +875,21 @@ const SHAPES = 4;
 
 /** After this many lines in a row that fit no shape, only every this-many-th line is compared with the shapes. */
 const MISS_RUN = 8;
+
+/** The module's state (i32 entries from its `STATE`; wasm/dftracer-fit.ts). */
+const enum S {
+  /** SHAPES entries each (four: `fitModule` checks) */
+  MRU = 0,
+  FOLLOW = 4,
+  OK = 8,
+  MISSES = 12,
+  REUSED,
+  TRIES,
+  OUT,
+  LINES,
+  TRIED,
+  END,
+}
 
 /**
  * Longest line kept as a shape, or read against one (the size of the module's scratch and copy slots). A shape's

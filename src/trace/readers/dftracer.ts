@@ -3,9 +3,9 @@ import { categoryOf, isStdio, layerOfName } from '../classify.js';
 import { TraceInputError } from '../errors.js';
 import { Category, ChunkWriter, Layer } from '../model.js';
 import { DfRecord, DfScanner, fillFromObject } from './dftracer-scan.js';
-import { forEachLineBytes } from './lines.js';
+import { forEachLineBytes, type LineRun } from './lines.js';
 import { LimitError } from '../../contract/errors.js';
-import { DEFAULT_MAX_EXPANDED_CALLS, type ReadLimits } from '../../util/limits.js';
+import { DEFAULT_MAX_EXPANDED_CALLS, DEFAULT_MAX_LINE_BYTES, type ReadLimits } from '../../util/limits.js';
 import type { ReadResult } from './types.js';
 
 /**
@@ -356,6 +356,9 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
     handle(rec, lineNo);
   };
 
+  const maxLineBytes = opts.limits?.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  /** Runs of lines the scanner reads in its ring buffers (it leaves the others to the line callback below). */
+  const onLines = (buf: Buffer, s: number, e: number, lineNo: number, run: LineRun): void => scanner!.lines(buf, s, e, lineNo, maxLineBytes, run, handle);
   try {
     await forEachLineBytes(path, (buf, s, e, lineNo) => {
       // trim ASCII blanks; anything else unusual is left to the general path
@@ -366,11 +369,11 @@ export async function readDftracerFile(path: string, out: ChunkWriter, opts: Dft
       if (scanned !== null) handle(scanned, lineNo);
       else parseLine(buf.toString('utf8', s, e), lineNo);
     }, {
-      maxLineBytes: opts.limits?.maxLineBytes,
+      maxLineBytes,
       maxInflate: opts.limits?.maxInflate,
       gunzipAside: opts.gunzipAside,
       // the scanner's module memory holds the buffers lines are read into (its shapes keep lines there until release)
-      ...(scanner === null ? { beforeReuse: () => {} } : { beforeReuse: (buf: Buffer) => scanner.release(buf), ringBuffer: (i: number) => scanner.ringBuffer(i) }),
+      ...(scanner === null ? { beforeReuse: () => {} } : { beforeReuse: (buf: Buffer) => scanner.release(buf), ringBuffer: (i: number) => scanner.ringBuffer(i), onLines }),
     });
   } finally {
     // a trace of many files reads them one after the other: the next file's scanner may take this one's module

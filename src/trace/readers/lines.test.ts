@@ -12,7 +12,7 @@ import { DEFAULT_MAX_LINE_BYTES } from '../../util/limits.js';
 import { ChunkWriter, TableCollector, TraceDicts } from '../model.js';
 import { TraceInputError } from '../errors.js';
 import { readDftracer } from './dftracer.js';
-import { forEachLineBytes } from './lines.js';
+import { forEachLineBytes, type LineRun } from './lines.js';
 
 const EVENT = '{"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":1000,"dur":5,"ph":"X","args":{"fname":"/a","ret":4096}}';
 
@@ -119,17 +119,37 @@ test('bytes handed to onLine are never changed afterwards (plain and gzip, lines
   }
 });
 
-/** Every line of a file as text, then the number of lines; or the error. */
-async function everyLine(path: string, gunzipAside = false, ring = false): Promise<unknown> {
+/**
+ * Every line of a file as text, then the number of lines; or the error. With `runs`, an `onLines` takes runs of
+ * 0–6 lines in turn (as the DFTracer scanner takes the lines it can read against its shapes), stopping also at a line
+ * longer than `maxLineBytes`.
+ */
+async function everyLine(path: string, gunzipAside = false, ring = false, runs = false, maxLineBytes = 1 << 22): Promise<unknown> {
   const out: string[] = [];
   // the caller's own buffers to fill in turn (as the DFTracer scanner gives its module's memory)
   const own = [0, 1, 2].map(() => Buffer.alloc(1 << 20));
+  let turn = 0;
+  const onLines = (b: Buffer, s: number, e: number, lineNo: number, run: LineRun): void => {
+    assert.equal(b[e - 1], 10, 'a run ends with a newline');
+    let p = s;
+    let took = 0;
+    for (const want = turn++ % 7; took < want && p < e; took++) {
+      const nl = b.indexOf(10, p);
+      if (nl - p > maxLineBytes) break;
+      const end = nl > p && b[nl - 1] === 13 ? nl - 1 : nl;
+      if (end > p) out.push(`${lineNo + took}:${b.toString('latin1', p, end)}`);
+      p = nl + 1;
+    }
+    run.at = p;
+    run.lines = took;
+  };
   try {
     let inOwn = 0;
     const n = await forEachLineBytes(path, (b, s, e, lineNo) => {
       if (own.some((o) => o === b)) inOwn++;
       out.push(`${lineNo}:${b.toString('latin1', s, e)}`);
-    }, { maxLineBytes: 1 << 22, beforeReuse: () => {}, gunzipAside, ...(ring ? { ringBuffer: (i: number) => own[i] } : {}) });
+    }, { maxLineBytes, beforeReuse: () => {}, gunzipAside, ...(ring ? { ringBuffer: (i: number) => own[i] } : {}), ...(runs ? { onLines } : {}) });
+    if (runs) inOwn = out.length;
     // only lines across chunks (assembled) lie elsewhere
     if (ring && out.length > 100 && inOwn < out.length * 0.9) return ['lines not in the caller\'s buffers', inOwn, out.length];
     return [out, n];
@@ -167,6 +187,7 @@ test('gzip files read through the zlib engine give the lines and errors of Node\
       assert.deepEqual(await everyLine(p, true), engine, `${name} (gunzip aside)`);
       assert.deepEqual(await everyLine(p, false, true), engine, `${name} (into the caller's buffers)`);
       assert.deepEqual(await everyLine(p, true, true), engine, `${name} (gunzip aside, into the caller's buffers)`);
+      assert.deepEqual(await everyLine(p, false, true, true), engine, `${name} (runs of lines taken by onLines)`);
       useInflateSyncForTesting(true);
       let stream: unknown;
       try {
@@ -177,6 +198,27 @@ test('gzip files read through the zlib engine give the lines and errors of Node\
       assert.deepEqual(engine, stream, name);
     }
     assert.equal(((await everyLine(join(dir, 'x.pfw.gz'))) as string[])[0], 'TraceInputError');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('onLines takes runs of lines: the same lines, numbers and errors as line by line (plain, gzip, CR, empty and long lines)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    const parts = variedLines(3 << 20).map((l, i) => (i % 5 === 1 ? '\n' : i % 5 === 2 ? ' \r\n' : '') + (i % 3 === 0 ? l.replace('\n', '\r\n') : l));
+    const text = parts.join('') + 'last line without a newline';
+    writeFileSync(join(dir, 'a.pfw'), text);
+    writeFileSync(join(dir, 'b.pfw.gz'), gzipSync(text));
+    for (const p of [join(dir, 'a.pfw'), join(dir, 'b.pfw.gz')]) {
+      for (const max of [1 << 22, 2500]) {
+        const single = await everyLine(p, false, true, false, max);
+        assert.deepEqual(await everyLine(p, false, true, true, max), single, `${p}, limit ${max}`);
+        if (max === 2500) assert.equal((single as string[])[0], 'LimitError');
+        // not vacuous: every line came (the blank ones are ' ' once CR is gone; empty ones are skipped)
+        else assert.equal((single as [string[], number])[0].length, parts.length + parts.filter((_, i) => i % 5 === 2).length + 1);
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -42,6 +42,19 @@ export interface LineReadOptions {
    * buffers, which costs less CPU.
    */
   gunzipAside?: boolean;
+  /**
+   * Takes runs of lines in one piece: called with `buf[start, end)` (complete lines, `end` just after a newline) and
+   * the number of its first line, it handles as many of them from `start` on as it can, as `onLine` would (empty ones
+   * included), and says in `run` where the first line it left starts (`end` when none) and how many it took. That
+   * line goes to `onLine`, and the next call starts after it.
+   */
+  onLines?: (buf: Buffer, start: number, end: number, lineNo: number, run: LineRun) => void;
+}
+
+/** What `LineReadOptions.onLines` took: the lines, and where the first line it left starts. */
+export interface LineRun {
+  at: number;
+  lines: number;
 }
 
 /**
@@ -55,7 +68,7 @@ export interface LineReadOptions {
  * 120 MB DFTracer file 140 → 90 ms of CPU.)
  */
 export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void, opts: LineReadOptions = {}): Promise<number> {
-  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, beforeReuse, ringBuffer, gunzipAside = false, maxInflate = DEFAULT_MAX_INFLATE } = opts;
+  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, beforeReuse, ringBuffer, gunzipAside = false, maxInflate = DEFAULT_MAX_INFLATE, onLines } = opts;
   const fd = openTraceFile(path);
   const magic = Buffer.alloc(2);
   let gz: boolean;
@@ -65,7 +78,7 @@ export async function forEachLineBytes(path: string, onLine: (buf: Buffer, start
     closeSync(fd);
     throw new TraceInputError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const lines = new LineSplitter(path, onLine, maxLineBytes);
+  const lines = new LineSplitter(path, onLine, maxLineBytes, onLines);
   // a gzip bomb of short lines costs time per byte: inflating stops at the budget
   const budget = gz ? new InflateBudget(maxInflate, 'trace') : null;
   const gunzip = gz && !gunzipAside ? GunzipStream.create() : null;
@@ -193,11 +206,13 @@ class LineSplitter {
   private pending: Buffer[] = [];
   private pendingLen = 0;
   private lineNo = 0;
+  private readonly run: LineRun = { at: 0, lines: 0 };
 
   constructor(
     private readonly path: string,
     private readonly onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void,
     private readonly maxLineBytes: number,
+    private readonly onLines?: (buf: Buffer, start: number, end: number, lineNo: number, run: LineRun) => void,
   ) {}
 
   private tooLong(): LimitError {
@@ -230,7 +245,17 @@ class LineSplitter {
       nl = raw.indexOf(10, pos);
       if (nl >= len) nl = -1;
     }
+    // the complete lines from `pos` to `last` go to `onLines` first, then the line it left to `onLine`, and so on
+    const last = this.onLines !== undefined && nl >= 0 ? raw.lastIndexOf(10, len - 1) : -1;
     while (nl >= 0) {
+      if (last >= 0) {
+        const run = this.run;
+        this.onLines!(raw, pos, last + 1, this.lineNo + 1, run);
+        this.lineNo += run.lines;
+        pos = run.at;
+        if (pos > last) break;
+        nl = raw.indexOf(10, pos);
+      }
       if (nl - pos > max) throw this.tooLong();
       this.lineNo++;
       let e = nl;
