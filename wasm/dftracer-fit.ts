@@ -20,22 +20,32 @@ const COPIES: usize = SCRATCH + MAX_LINE;
 const SHAPES: usize = 4;
 /** Members per line a shape holds at most. */
 const SEGS: usize = 64;
-/** Per shape: start i32[SEGS], keyLen i32[SEGS], key u8[SEGS], flags u8[SEGS], then off, len, n (i32). */
+/**
+ * Per shape, per member (relative to the line): where it starts (its key's quote) i32[SEGS], the bytes from there to
+ * its value i32[SEGS], its field u8[SEGS], flags u8[SEGS] (bit 0: inside `args`, bit 1: the `args` member itself),
+ * where its value ends i32[SEGS]; then the line's offset, length and member count (i32).
+ */
 const TABLES: usize = COPIES + SHAPES * MAX_LINE;
 const T_START: usize = 0;
 const T_KEYLEN: usize = SEGS * 4;
 const T_KEY: usize = SEGS * 8;
 const T_FLAGS: usize = SEGS * 9;
-const T_META: usize = SEGS * 10;
+const T_VEND: usize = SEGS * 10;
+const T_META: usize = SEGS * 14;
 const T_SIZE: usize = 1024;
 /** The member starts of the line being read. */
-const NEXT: usize = TABLES + SHAPES * T_SIZE;
+/**
+ * How the line being read is shifted against the shape's line: from the value end of member SHIFT_FROM[k] - 1 on (up
+ * to the next entry's), by SHIFT_BY[k] bytes (i32 each; a new entry after each value whose length differs).
+ */
+const SHIFT_FROM: usize = TABLES + SHAPES * T_SIZE;
+const SHIFT_BY: usize = SHIFT_FROM + SEGS * 4;
 /**
  * The members that differ: segment, kind, high, start, end (i32 each), value (f64); CH_CAP entries (the lines of one
  * batch share the list; a single `fit` lists from entry 0).
  */
 const CH_CAP: usize = 1024;
-const CH_SEG: usize = NEXT + SEGS * 4;
+const CH_SEG: usize = SHIFT_BY + SEGS * 4;
 const CH_KIND: usize = CH_SEG + CH_CAP * 4;
 const CH_HIGH: usize = CH_KIND + CH_CAP * 4;
 const CH_START: usize = CH_HIGH + CH_CAP * 4;
@@ -68,7 +78,7 @@ const MISS_RUN: i32 = 8;
  * The layout, for JavaScript to read (dftracer-scan.ts asks for every entry once): 0 RING, 1 CHUNK, 2 ring buffers,
  * 3 SCRATCH, 4 MAX_LINE, 5 TABLES, 6 T_SIZE, 7 T_KEYLEN, 8 T_KEY, 9 T_FLAGS, 10 T_META, 11 SEGS, 12 CH_SEG,
  * 13 CH_KIND, 14 CH_HIGH, 15 CH_START, 16 CH_END, 17 CH_NUM, 18 END, 19 SHAPES, 20 CH_CAP, 21 OUT_SHAPE,
- * 22 OUT_CHANGES, 23 OUT_LINES, 24 OUT_CAP, 25 STATE, 26 MISS_RUN.
+ * 22 OUT_CHANGES, 23 OUT_LINES, 24 OUT_CAP, 25 STATE, 26 MISS_RUN, 27 T_VEND.
  */
 export function layout(i: i32): i32 {
   switch (i) {
@@ -99,6 +109,7 @@ export function layout(i: i32): i32 {
     case 24: return <i32>OUT_CAP;
     case 25: return <i32>STATE;
     case 26: return MISS_RUN;
+    case 27: return <i32>T_VEND;
   }
   return -1;
 }
@@ -243,7 +254,10 @@ const POW10 = memory.data<u64>([1, 10, 100, 1000, 10000, 100000, 1000000, 100000
   return false;
 }
 
-/** The first index k < lim where the bytes at a + k and b + k differ, or lim. */
+/**
+ * The first index k < lim where the bytes at a + k and b + k differ, or lim. The last sixteen bytes are compared
+ * together too, reading up to 15 bytes past `lim` (the layout keeps lines far from the end of the memory).
+ */
 // @ts-ignore: decorator
 @inline function firstDiff(a: usize, b: usize, lim: i32): i32 {
   let k: i32 = 0;
@@ -252,8 +266,10 @@ const POW10 = memory.data<u64>([1, 10, 100, 1000, 10000, 100000, 1000000, 100000
     if (m != 0xffff) return k + <i32>ctz(~m);
     k += 16;
   }
-  while (k < lim && load<u8>(a + <usize>k) == load<u8>(b + <usize>k)) k++;
-  return k;
+  if (k == lim) return k;
+  // bytes from lim on count as equal
+  const m = (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>k), v128.load(b + <usize>k))) | (0xffff << (lim - k))) & 0xffff;
+  return m != 0xffff ? k + <i32>ctz(~m) : lim;
 }
 
 /** Where shape `sh`'s table starts. */
@@ -272,7 +288,12 @@ export function fit(sh: i32, s: i32, e: i32): i32 {
   return fitAt(sh, s, e);
 }
 
-/** `fit`, listing the changes from entry `chBase` on (counted in S_TRIES). */
+/**
+ * `fit`, listing the changes from entry `chBase` on (counted in S_TRIES). The two lines are compared up to a
+ * difference, which must lie in a member's value (or just after it, where a longer value goes on); the value is read,
+ * and the comparison goes on from its end and the end of the shape's value: whatever follows a value up to the next
+ * key must be the same bytes as in the shape's line (which the general scan checked when it recorded the shape).
+ */
 function fitAt(sh: i32, s: i32, e: i32): i32 {
   store<i32>(S_TRIES, load<i32>(S_TRIES) + 1);
   const t = table(sh);
@@ -280,33 +301,39 @@ function fitAt(sh: i32, s: i32, e: i32): i32 {
   const prevLen = load<i32>(t + T_META + 4);
   const n = load<i32>(t + T_META + 8);
   let changes = 0;
-  let j = 0; // the first member not known equal yet
+  let j = 0; // the member the comparison is in
+  let read = -1; // the member whose value was read last
   let i = s; // where the line and the shape's line are compared from…
   let a = 0; // …and the same place in the shape's line
+  let shifts = 0; // entries in SHIFT_FROM / SHIFT_BY
+  let last = 0; // the shift of the last entry (none: 0)
   for (;;) {
     const lim = min(prevLen - a, e - i);
     const k = firstDiff(<usize>i, <usize>(po + a), lim);
-    const shift = i - a - s; // shape-line offset + shift = offset in this line
+    const shift = i - a - s; // shape-line offset + shift = offset in this line, from here on
+    if (shift != last) {
+      store<i32>(SHIFT_FROM + (<usize>shifts << 2), j + 1);
+      store<i32>(SHIFT_BY + (<usize>shifts << 2), shift);
+      shifts++;
+      last = shift;
+    }
+    // equal to the end of one of the two lines: the same line only if both end here
     if (k == lim) {
-      // equal to the end of one of the two lines: the same line only if both end here
       if (prevLen - a != e - i) return -1;
-      for (; j < n; j++) store<i32>(NEXT + (<usize>j << 2), load<i32>(t + T_START + (<usize>j << 2)) + shift);
       break;
     }
     const m = a + k;
-    // members that end before the first difference are unchanged
-    while (j + 1 < n && load<i32>(t + T_START + (<usize>(j + 1) << 2)) <= m) {
-      store<i32>(NEXT + (<usize>j << 2), load<i32>(t + T_START + (<usize>j << 2)) + shift);
-      j++;
-    }
+    // the member the difference is in: from its key to the next member's key
+    while (j + 1 < n && load<i32>(t + T_START + (<usize>(j + 1) << 2)) <= m) j++;
     const st = load<i32>(t + T_START + (<usize>j << 2));
     const kl = load<i32>(t + T_KEYLEN + (<usize>j << 2));
-    const fl = <i32>load<u8>(t + T_FLAGS + <usize>j);
-    // a difference before the first key, in a key, or in the `args` member itself: another shape
-    if (m < st + kl || (fl & 2) != 0) return -1;
-    store<i32>(NEXT + (<usize>j << 2), st + shift);
+    const vend = load<i32>(t + T_VEND + (<usize>j << 2));
+    // another shape: a difference before the first key, in a key, in the `args` member itself, after a value (not
+    // where the value goes on), or again in the value just read (what follows it differs)
+    if (m < st + kl || m > vend || j == read || (load<u8>(t + T_FLAGS + <usize>j) & 2) != 0) return -1;
     pos = st + shift + s + kl;
     if (!readScalar(e)) return -1;
+    read = j;
     if (load<u8>(t + T_KEY + <usize>j) != 0) {
       const x = <usize>(chBase + changes);
       const c = x << 2;
@@ -318,33 +345,27 @@ function fitAt(sh: i32, s: i32, e: i32): i32 {
       store<f64>(CH_NUM + (x << 3), tokNum);
       changes++;
     }
-    // separators up to the next key, which must be at the level the shape has there
-    const inArgs = (fl & 1) != 0;
-    i = afterWs(pos, e);
-    if (i >= e) return -1;
-    let c = at(i++);
-    let level = inArgs;
-    if (c == 125 && inArgs) {
-      i = afterWs(i, e);
-      if (i >= e) return -1;
-      c = at(i++);
-      level = false;
-    }
-    if (c == 125) {
-      // the end of the event: optional whitespace, one optional comma, the end of the line
-      i = afterWs(i, e);
-      if (i < e && at(i) == 44) i++;
-      if (i != e || j != n - 1) return -1;
-      break;
-    }
-    if (c != 44) return -1;
-    i = afterWs(i, e);
-    j++;
-    if (j == n || i >= e || at(i) != 34 || ((load<u8>(t + T_FLAGS + <usize>j) & 1) != 0) != level) return -1;
-    a = load<i32>(t + T_START + (<usize>j << 2));
+    i = pos;
+    a = vend;
   }
-  // the line has the shape: its member starts and its bytes become the shape's
-  memory.copy(t + T_START, NEXT, <usize>n << 2);
+  // the line has the shape: its member starts and value ends and its bytes become the shape's (a shift entry made at
+  // member j applies to j's value end and to the members after j)
+  for (let x = 0; x < shifts; x++) {
+    const by = load<i32>(SHIFT_BY + (<usize>x << 2));
+    const to = x + 1 < shifts ? load<i32>(SHIFT_FROM + (<usize>(x + 1) << 2)) : n;
+    let y = load<i32>(SHIFT_FROM + (<usize>x << 2));
+    if (by == 0 || y > to) continue;
+    const v = t + T_VEND + (<usize>(y - 1) << 2);
+    store<i32>(v, load<i32>(v) + by);
+    for (; y < to; y++) {
+      const at = t + T_START + (<usize>y << 2);
+      store<i32>(at, load<i32>(at) + by);
+      if (y < to - 1 || x + 1 == shifts) {
+        const w = t + T_VEND + (<usize>y << 2);
+        store<i32>(w, load<i32>(w) + by);
+      }
+    }
+  }
   keep(sh, s, e);
   return changes;
 }

@@ -277,8 +277,9 @@ interface Layout {
   outCap: number;
   state: number;
   missRun: number;
+  tVend: number;
 }
-const LAYOUT_KEYS = ['ring', 'chunk', 'rings', 'scratch', 'maxLine', 'tables', 'tSize', 'tKeyLen', 'tKey', 'tFlags', 'tMeta', 'segs', 'chSeg', 'chKind', 'chHigh', 'chStart', 'chEnd', 'chNum', 'end', 'shapes', 'chCap', 'outShape', 'outChanges', 'outLines', 'outCap', 'state', 'missRun'] as const;
+const LAYOUT_KEYS = ['ring', 'chunk', 'rings', 'scratch', 'maxLine', 'tables', 'tSize', 'tKeyLen', 'tKey', 'tFlags', 'tMeta', 'segs', 'chSeg', 'chKind', 'chHigh', 'chStart', 'chEnd', 'chNum', 'end', 'shapes', 'chCap', 'outShape', 'outChanges', 'outLines', 'outCap', 'state', 'missRun', 'tVend'] as const;
 let layout: Layout | null = null;
 
 /** Instances given back by scanners that are done (a trace of many files reads them one after the other). */
@@ -312,9 +313,11 @@ class Shape {
   readonly start: Int32Array;
   /** …the bytes from there to its value… */
   readonly keyLen: Int32Array;
-  /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object). */
+  /** …its field, and bit 0 = inside `args`, bit 1 = the `args` member itself (its value is the nested object)… */
   readonly key: Uint8Array;
   readonly flags: Uint8Array;
+  /** …and where its value ends (relative to the line). */
+  readonly vend: Int32Array;
   /** The line's offset and length in the module's memory, and its member count (`n`). */
   private readonly meta: Int32Array;
 
@@ -328,6 +331,7 @@ class Shape {
     this.keyLen = new Int32Array(memory, t + at.tKeyLen, at.segs);
     this.key = new Uint8Array(memory, t + at.tKey, at.segs);
     this.flags = new Uint8Array(memory, t + at.tFlags, at.segs);
+    this.vend = new Int32Array(memory, t + at.tVend, at.segs);
     this.meta = new Int32Array(memory, t + at.tMeta, 3);
   }
 
@@ -768,6 +772,7 @@ export class DfScanner {
         if (!this.object(b, end, r, true)) return false;
       } else {
         if (!this.readScalar(b, end)) return false;
+        if (this.recording) this.recorded.vend[this.recorded.n - 1] = this.pos - this.lineStart;
         if (k !== K.OTHER) this.assign(b, r, k, inArgs);
       }
       if (this.pos < end && b[this.pos] <= 32) this.skipWs(b, end);
