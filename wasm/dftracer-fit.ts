@@ -1,9 +1,9 @@
 // AssemblyScript: the DFTracer scanner's fast path (src/trace/readers/dftracer-scan.ts), compiled to WebAssembly by
 // scripts/wasm.mjs. It reads a line against the shape of an earlier line of the same kind: the two lines are compared
 // sixteen bytes at a time, and a member whose value differs is read (a string or a number, with the same rules as the
-// JavaScript scanner) and listed for JavaScript to assign. `fit` does that for one line; `batch` splits a run of lines
-// and reads each against the recent shapes (most recently used first, as the JavaScript scanner orders them), listing
-// the lines that fit until the first line that needs JavaScript. The layout of the memory is fixed (the constants
+// JavaScript scanner) and listed for JavaScript to assign. `match` reads one line against the recent shapes (the one
+// that followed the last line's shape first, then the others, most recently used first); `batch` splits a run of
+// lines and matches each, listing the lines that fit until the first line that needs JavaScript. The layout of the memory is fixed (the constants
 // below, which dftracer-scan.ts reads through `layout()`); the memory never grows.
 
 /** Where the layout starts (below it: what the compiler places in memory). */
@@ -33,7 +33,6 @@ const T_FLAGS: usize = SEGS * 9;
 const T_VEND: usize = SEGS * 10;
 const T_META: usize = SEGS * 14;
 const T_SIZE: usize = 1024;
-/** The member starts of the line being read. */
 /**
  * How the line being read is shifted against the shape's line: from the value end of member SHIFT_FROM[k] - 1 on (up
  * to the next entry's), by SHIFT_BY[k] bytes (i32 each; a new entry after each value whose length differs).
@@ -70,7 +69,8 @@ const S_TRIES: usize = S_REUSED + 4; // comparisons of a line with a shape
 const S_OUT: usize = S_TRIES + 4; // entries the last batch listed
 const S_LINES: usize = S_OUT + 4; // lines the last batch took (empty ones included)
 const S_TRIED: usize = S_LINES + 4; // where the line the last batch stopped at starts (trimmed) when it fitted no shape, else -1
-const END: usize = S_TRIED + 4;
+const S_CHANGES: usize = S_TRIED + 4; // the changes the last `match` listed
+const END: usize = S_CHANGES + 4;
 /** After this many lines in a row that fit no shape, only every this-many-th line is compared with the shapes. */
 const MISS_RUN: i32 = 8;
 
@@ -127,16 +127,6 @@ let chBase: i32 = 0;
 // @ts-ignore: decorator
 @inline function at(i: i32): u32 {
   return <u32>load<u8>(<usize>i);
-}
-
-// @ts-ignore: decorator
-@inline function afterWs(i: i32, end: i32): i32 {
-  while (i < end) {
-    const c = at(i);
-    if (c == 32 || c == 9 || c == 13 || c == 10) i++;
-    else break;
-  }
-  return i;
 }
 
 // @ts-ignore: decorator
@@ -279,17 +269,9 @@ const POW10 = memory.data<u64>([1, 10, 100, 1000, 10000, 100000, 1000000, 100000
 }
 
 /**
- * Reads the line at [s, e) against shape `sh`. Returns the number of members whose values differ (listed in CH_*),
- * having made the line the shape's line (its member starts, and a copy of it when it lies in SCRATCH), or -1 when
- * the line has another shape (nothing changed).
- */
-export function fit(sh: i32, s: i32, e: i32): i32 {
-  chBase = 0;
-  return fitAt(sh, s, e);
-}
-
-/**
- * `fit`, listing the changes from entry `chBase` on (counted in S_TRIES). The two lines are compared up to a
+ * Reads the line at [s, e) against shape `sh` (counted in S_TRIES). Returns the number of members whose values differ
+ * (listed in CH_* from entry `chBase` on), having made the line the shape's line (its member starts and value ends,
+ * and a copy of it when it lies in SCRATCH), or -1 when the line has another shape (nothing changed). The two lines are compared up to a
  * difference, which must lie in a member's value (or just after it, where a longer value goes on); the value is read,
  * and the comparison goes on from its end and the end of the shape's value: whatever follows a value up to the next
  * key must be the same bytes as in the shape's line (which the general scan checked when it recorded the shape).
@@ -352,18 +334,19 @@ function fitAt(sh: i32, s: i32, e: i32): i32 {
   // member j applies to j's value end and to the members after j)
   for (let x = 0; x < shifts; x++) {
     const by = load<i32>(SHIFT_BY + (<usize>x << 2));
-    const to = x + 1 < shifts ? load<i32>(SHIFT_FROM + (<usize>(x + 1) << 2)) : n;
-    let y = load<i32>(SHIFT_FROM + (<usize>x << 2));
-    if (by == 0 || y > to) continue;
-    const v = t + T_VEND + (<usize>(y - 1) << 2);
-    store<i32>(v, load<i32>(v) + by);
-    for (; y < to; y++) {
+    if (by == 0) continue;
+    const from = load<i32>(SHIFT_FROM + (<usize>x << 2));
+    const isLast = x + 1 == shifts;
+    // starts [from, to) and value ends [from - 1, to - 1), to the end for the last entry
+    const to = isLast ? n : load<i32>(SHIFT_FROM + (<usize>(x + 1) << 2));
+    for (let y = from; y < to; y++) {
       const at = t + T_START + (<usize>y << 2);
       store<i32>(at, load<i32>(at) + by);
-      if (y < to - 1 || x + 1 == shifts) {
-        const w = t + T_VEND + (<usize>y << 2);
-        store<i32>(w, load<i32>(w) + by);
-      }
+    }
+    const endsTo = isLast ? n : to - 1;
+    for (let y = from - 1; y < endsTo; y++) {
+      const at = t + T_VEND + (<usize>y << 2);
+      store<i32>(at, load<i32>(at) + by);
     }
   }
   keep(sh, s, e);
@@ -426,24 +409,39 @@ export function use(sh: i32): void {
   store<i32>(S_MRU, sh);
 }
 
-/** The changes the last `fitAny` listed. */
-let anyChanges: i32 = 0;
-
-/** Reads [s, e) against the shapes (the one that followed the last line's shape first): the shape it fits, or -1. */
-function fitAny(s: i32, e: i32): i32 {
+/**
+ * Reads [s, e) against the shapes that may guide (the one that followed the last line's shape first, then the
+ * others, most recently used first): the shape it fits, made the most recent, with its changes listed from entry
+ * `chBase` on and their number in S_CHANGES, the miss count reset and the line counted in S_REUSED; or -1, with
+ * nothing changed (the caller counts the miss).
+ */
+function lookup(s: i32, e: i32): i32 {
   const guess = stateAt(S_FOLLOW, stateAt(S_MRU, 0));
+  let sh = -1;
+  let changes = -1;
   if (guess >= 0 && stateAt(S_OK, guess) != 0) {
-    anyChanges = fitAt(guess, s, e);
-    if (anyChanges >= 0) return guess;
+    changes = fitAt(guess, s, e);
+    if (changes >= 0) sh = guess;
   }
-  for (let k = 0; k < <i32>SHAPES; k++) {
-    const sh = stateAt(S_MRU, k);
-    if (sh != guess && stateAt(S_OK, sh) != 0) {
-      anyChanges = fitAt(sh, s, e);
-      if (anyChanges >= 0) return sh;
+  for (let k = 0; k < <i32>SHAPES && sh < 0; k++) {
+    const other = stateAt(S_MRU, k);
+    if (other != guess && stateAt(S_OK, other) != 0) {
+      changes = fitAt(other, s, e);
+      if (changes >= 0) sh = other;
     }
   }
-  return -1;
+  if (sh < 0) return -1;
+  store<i32>(S_CHANGES, changes);
+  store<i32>(S_MISSES, 0);
+  store<i32>(S_REUSED, load<i32>(S_REUSED) + 1);
+  use(sh);
+  return sh;
+}
+
+/** `lookup` for one line of JavaScript's (its changes listed from entry 0). */
+export function match(s: i32, e: i32): i32 {
+  chBase = 0;
+  return lookup(s, e);
 }
 
 /** The first newline at or after `p` (before `end`), or `end`. */
@@ -495,21 +493,19 @@ export function batch(p: i32, end: i32, maxLen: i32): i32 {
     if (q - p > maxLen || e - s > <i32>MAX_LINE || at(s) != 123) break;
     const misses = load<i32>(S_MISSES);
     if (misses >= MISS_RUN && misses % MISS_RUN != 0) break;
-    const sh = fitAny(s, e);
+    const sh = lookup(s, e);
     if (sh < 0) {
       store<i32>(S_TRIED, s);
       break;
     }
+    const changes = load<i32>(S_CHANGES);
     store<i32>(OUT_SHAPE + (<usize>out << 2), sh);
-    store<i32>(OUT_CHANGES + (<usize>out << 2), anyChanges);
-    chBase += anyChanges;
+    store<i32>(OUT_CHANGES + (<usize>out << 2), changes);
+    chBase += changes;
     store<i32>(OUT_LINES + (<usize>out << 2), since + 1);
     out++;
     lines++;
     since = 0;
-    store<i32>(S_MISSES, 0);
-    store<i32>(S_REUSED, load<i32>(S_REUSED) + 1);
-    use(sh);
     p = q + 1;
   }
   store<i32>(S_OUT, out);

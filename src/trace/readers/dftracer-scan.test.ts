@@ -101,15 +101,18 @@ function fields(r: DfRecord): Omit<DfRecord, 'reset' | 'resetArgs'> {
   return { ...r };
 }
 
-function viaScanner(sc: DfScanner, line: string): DfRecord | undefined {
-  const b = Buffer.from(line, 'utf8');
-  let s = 0;
-  let e = b.length;
+/** The reader's handling of `b[s, e)`: ASCII blanks trimmed; 'blank' when nothing is left, else the record or null. */
+function readerScan(sc: DfScanner, b: Buffer, s: number, e: number): DfRecord | null | 'blank' {
   while (s < e && (b[s] === 32 || b[s] === 9 || b[s] === 13)) s++;
   while (e > s && (b[e - 1] === 32 || b[e - 1] === 9 || b[e - 1] === 13)) e--;
-  if (s === e || b[s] !== 123) return undefined;
-  const r = sc.scan(b, s, e);
-  return r === null ? undefined : r;
+  if (s === e) return 'blank';
+  return b[s] === 123 ? sc.scan(b, s, e) : null;
+}
+
+function viaScanner(sc: DfScanner, line: string): DfRecord | undefined {
+  const b = Buffer.from(line, 'utf8');
+  const r = readerScan(sc, b, 0, b.length);
+  return r === null || r === 'blank' ? undefined : r;
 }
 
 const KEYS = ['id', 'name', 'cat', 'pid', 'tid', 'ts', 'dur', 'ph', 'type', 'args', 'hhash', 'fhash', 'hostname', 'fname', 'fd', 'ret', 'ret_sum', 'count', 'count_sum', 'size', 'offset', 'dft_cnt', 'value', 'exec_hash', 'cmd_hash', 'level', 'nam', 'namee', 'ñame'];
@@ -263,11 +266,8 @@ test('runs of lines the module takes in one call (`lines`) give what `scan` give
     });
   type Got = [number, ReturnType<typeof fields> | 'parse' | 'too long'];
   const oneLine = (sc: DfScanner, b: Buffer, s: number, e: number, lineNo: number, got: Got[]): void => {
-    while (s < e && (b[s] === 32 || b[s] === 9 || b[s] === 13)) s++;
-    while (e > s && (b[e - 1] === 32 || b[e - 1] === 9 || b[e - 1] === 13)) e--;
-    if (s === e) return;
-    const r = b[s] === 123 ? sc.scan(b, s, e) : null;
-    got.push([lineNo, r === null ? 'parse' : fields(r)]);
+    const r = readerScan(sc, b, s, e);
+    if (r !== 'blank') got.push([lineNo, r === null ? 'parse' : fields(r)]);
   };
   fc.assert(
     fc.property(fc.array(runOfLines, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), fc.nat({ max: 17 }), fc.constantFrom(1 << 30, 1 << 30, 150, 60), (runs, deco, off, maxLen) => {

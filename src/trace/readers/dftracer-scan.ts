@@ -240,7 +240,7 @@ let compiled: object | null = null;
 interface FitExports {
   memory: { buffer: ArrayBuffer };
   layout(i: number): number;
-  fit(sh: number, s: number, e: number): number;
+  match(s: number, e: number): number;
   keep(sh: number, s: number, e: number): void;
   release(lo: number, hi: number): void;
   reset(): void;
@@ -322,7 +322,7 @@ class Shape {
   private readonly meta: Int32Array;
 
   constructor(
-    readonly slot: number,
+    slot: number,
     memory: ArrayBuffer,
     at: Layout,
   ) {
@@ -569,12 +569,13 @@ export class DfScanner {
     if (misses < MISS_RUN || misses % MISS_RUN === 0) {
       at = this.locate(b, s, e);
       if (at >= 0 && at !== tried) {
-        const end = at + e - s;
-        const guess = st[S.FOLLOW + st[S.MRU]];
-        if (guess >= 0 && st[S.OK + guess] !== 0 && this.tryShape(guess, at, end)) return this.fits(guess);
-        for (let t = 0; t < SHAPES; t++) {
-          const sh = st[S.MRU + t];
-          if (sh !== guess && st[S.OK + sh] !== 0 && this.tryShape(sh, at, end)) return this.fits(sh);
+        // when it fits, the module has made it the shape's line (and the shape the most recent), and the members
+        // whose values differ are assigned to the shape's record
+        const slot = this.fast.match(at, at + e - s);
+        if (slot >= 0) {
+          const sh = this.shapes[slot];
+          this.assignChanges(sh, 0, st[S.CHANGES]);
+          return sh.rec;
         }
       }
     }
@@ -636,18 +637,6 @@ export class DfScanner {
     run.lines = st[S.LINES];
   }
 
-  /**
-   * Reads the line at [s, e) of the module's memory against the shape `slot`: when it fits, the module has made it the
-   * shape's line, and the members whose values differ are assigned to the shape's record. False, with the record
-   * untouched, when the line has another shape.
-   */
-  private tryShape(slot: number, s: number, e: number): boolean {
-    const changes = this.fast.fit(slot, s, e);
-    if (changes < 0) return false;
-    this.assignChanges(this.shapes[slot], 0, changes);
-    return true;
-  }
-
   /** Assigns the `count` changes listed from entry `c` on to `sh`'s record; returns the entry after them. */
   private assignChanges(sh: Shape, c: number, count: number): number {
     const mem = this.mem;
@@ -669,14 +658,6 @@ export class DfScanner {
       this.assign(mem, sh.rec, sh.key[seg] as K, (sh.flags[seg] & 1) !== 0);
     }
     return c;
-  }
-
-  /** A line fitted shape `slot`. */
-  private fits(slot: number): DfRecord {
-    this.st[S.MISSES] = 0;
-    this.fast.use(slot);
-    this.st[S.REUSED]++;
-    return this.shapes[slot].rec;
   }
 
   // ---- the shapes of recent lines ----
@@ -893,6 +874,7 @@ const enum S {
   OUT,
   LINES,
   TRIED,
+  CHANGES,
   END,
 }
 

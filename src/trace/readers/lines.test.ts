@@ -129,6 +129,7 @@ async function everyLine(path: string, gunzipAside = false, ring = false, runs =
   // the caller's own buffers to fill in turn (as the DFTracer scanner gives its module's memory)
   const own = [0, 1, 2].map(() => Buffer.alloc(1 << 20));
   let turn = 0;
+  let inOwn = 0;
   const onLines = (b: Buffer, s: number, e: number, lineNo: number, run: LineRun): void => {
     assert.equal(b[e - 1], 10, 'a run ends with a newline');
     let p = s;
@@ -137,19 +138,20 @@ async function everyLine(path: string, gunzipAside = false, ring = false, runs =
       const nl = b.indexOf(10, p);
       if (nl - p > maxLineBytes) break;
       const end = nl > p && b[nl - 1] === 13 ? nl - 1 : nl;
-      if (end > p) out.push(`${lineNo + took}:${b.toString('latin1', p, end)}`);
+      if (end > p) {
+        if (own.some((o) => o === b)) inOwn++;
+        out.push(`${lineNo + took}:${b.toString('latin1', p, end)}`);
+      }
       p = nl + 1;
     }
     run.at = p;
     run.lines = took;
   };
   try {
-    let inOwn = 0;
     const n = await forEachLineBytes(path, (b, s, e, lineNo) => {
       if (own.some((o) => o === b)) inOwn++;
       out.push(`${lineNo}:${b.toString('latin1', s, e)}`);
     }, { maxLineBytes, beforeReuse: () => {}, gunzipAside, ...(ring ? { ringBuffer: (i: number) => own[i] } : {}), ...(runs ? { onLines } : {}) });
-    if (runs) inOwn = out.length;
     // only lines across chunks (assembled) lie elsewhere
     if (ring && out.length > 100 && inOwn < out.length * 0.9) return ['lines not in the caller\'s buffers', inOwn, out.length];
     return [out, n];
