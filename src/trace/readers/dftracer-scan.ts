@@ -543,10 +543,10 @@ export class DfScanner {
    * Lines written by one tracer mostly repeat the keys of a recent line in the same order, and most values too (an
    * open, many writes, a close; in DFTracer's own traces, events after the metadata lines that name their files). The
    * scanner keeps the shapes of the last `SHAPES` lines of different shapes, each with the record of its values, and
-   * first reads a line against them (`tryShape`, in WebAssembly): a member whose bytes (key, value and the separators
-   * up to the next key) equal those of the shape's line keeps its field; a member with the same key and another value
-   * is read and assigned once the whole line is known to have the shape. Any other difference (another key, another nesting) sends
-   * the line through the general scan, which records its shape in place of the one used least recently. A line with a
+   * first reads a line against them (the module's `match`): a member whose bytes (key, value and the separators up to
+   * the next key) equal those of the shape's line keeps its field; a member with the same key and another value is
+   * read and assigned once the whole line is known to have the shape. Any other difference (another key, another
+   * nesting, other separators) sends the line through the general scan, which records its shape in place of the one used least recently. A line with a
    * repeated key is never used as a shape (its first value would be kept where the last one counts), nor is a line
    * longer than `MAX_SHAPE_LINE`; lines that keep fitting no shape are compared with the shapes only now and then.
    *
