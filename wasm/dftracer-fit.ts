@@ -3,8 +3,8 @@
 // sixteen bytes at a time, and a member whose value differs is read (a string or a number, with the same rules as the
 // JavaScript scanner) and listed for JavaScript to assign. `match` reads one line against the recent shapes (the one
 // that followed the last line's shape first, then the others, most recently used first); `batch` splits a run of
-// lines and matches each, listing the lines that fit until the first line that needs JavaScript. The layout of the memory is fixed (the constants
-// below, which dftracer-scan.ts reads through `layout()`); the memory never grows.
+// lines and matches each, listing the lines that fit until the first line that needs JavaScript. The layout of the
+// memory is fixed (the constants below, which dftracer-scan.ts reads through `layout()`); the memory never grows.
 
 /** Where the layout starts (below it: what the compiler places in memory). */
 const BASE: usize = 65536;
@@ -41,7 +41,7 @@ const SHIFT_FROM: usize = TABLES + SHAPES * T_SIZE;
 const SHIFT_BY: usize = SHIFT_FROM + SEGS * 4;
 /**
  * The members that differ: segment, kind, high, start, end (i32 each), value (f64); CH_CAP entries (the lines of one
- * batch share the list; a single `fit` lists from entry 0).
+ * batch share the list; `match` lists from entry 0).
  */
 const CH_CAP: usize = 1024;
 const CH_SEG: usize = SHIFT_BY + SEGS * 4;
@@ -68,7 +68,8 @@ const S_REUSED: usize = S_MISSES + 4; // lines read against a shape
 const S_TRIES: usize = S_REUSED + 4; // comparisons of a line with a shape
 const S_OUT: usize = S_TRIES + 4; // entries the last batch listed
 const S_LINES: usize = S_OUT + 4; // lines the last batch took (empty ones included)
-const S_TRIED: usize = S_LINES + 4; // where the line the last batch stopped at starts (trimmed) when it fitted no shape, else -1
+// where the line the last batch stopped at starts (trimmed) when it fitted no shape, else -1
+const S_TRIED: usize = S_LINES + 4;
 const S_CHANGES: usize = S_TRIED + 4; // the changes the last `match` listed
 const END: usize = S_CHANGES + 4;
 /** After this many lines in a row that fit no shape, only every this-many-th line is compared with the shapes. */
@@ -121,7 +122,7 @@ let tokKind: i32 = 0; // 1 string, 2 number (exact integer), 3 number (-0), 4 nu
 let tokHigh: i32 = 0;
 let tokNum: f64 = 0;
 let pos: i32 = 0;
-/** Where `fit` lists its changes (entry index in the change list). */
+/** Where `fitAt` lists its changes (entry index in the change list). */
 let chBase: i32 = 0;
 
 // @ts-ignore: decorator
@@ -271,10 +272,11 @@ const POW10 = memory.data<u64>([1, 10, 100, 1000, 10000, 100000, 1000000, 100000
 /**
  * Reads the line at [s, e) against shape `sh` (counted in S_TRIES). Returns the number of members whose values differ
  * (listed in CH_* from entry `chBase` on), having made the line the shape's line (its member starts and value ends,
- * and a copy of it when it lies in SCRATCH), or -1 when the line has another shape (nothing changed). The two lines are compared up to a
- * difference, which must lie in a member's value (or just after it, where a longer value goes on); the value is read,
- * and the comparison goes on from its end and the end of the shape's value: whatever follows a value up to the next
- * key must be the same bytes as in the shape's line (which the general scan checked when it recorded the shape).
+ * and a copy of it when it lies in SCRATCH), or -1 when the line has another shape (nothing changed). The two lines
+ * are compared up to a difference, which must lie in a member's value (or just after it, where a longer value goes
+ * on); the value is read, and the comparison goes on from its end and the end of the shape's value: whatever follows
+ * a value up to the next key must be the same bytes as in the shape's line (which the general scan checked when it
+ * recorded the shape).
  */
 function fitAt(sh: i32, s: i32, e: i32): i32 {
   store<i32>(S_TRIES, load<i32>(S_TRIES) + 1);

@@ -546,9 +546,10 @@ export class DfScanner {
    * first reads a line against them (the module's `match`): a member whose bytes (key, value and the separators up to
    * the next key) equal those of the shape's line keeps its field; a member with the same key and another value is
    * read and assigned once the whole line is known to have the shape. Any other difference (another key, another
-   * nesting, other separators) sends the line through the general scan, which records its shape in place of the one used least recently. A line with a
-   * repeated key is never used as a shape (its first value would be kept where the last one counts), nor is a line
-   * longer than `MAX_SHAPE_LINE`; lines that keep fitting no shape are compared with the shapes only now and then.
+   * nesting, other separators) sends the line through the general scan, which records its shape in place of the one
+   * used least recently. A line with a repeated key is never used as a shape (its first value would be kept where the
+   * last one counts), nor is a line longer than `MAX_SHAPE_LINE`; lines that keep fitting no shape are compared with
+   * the shapes only now and then.
    *
    * The bytes of a shape's line are not copied when they lie in a `ringBuffer`: the caller must not change bytes it
    * has handed to `scan` there before it calls `release` with their buffer (the reader's line splitter does so before
