@@ -469,9 +469,10 @@ export function match(s: i32, e: i32): i32 {
  * Takes the lines of [p, end) (`end` just after a newline), as many as it can: a line that is empty once ASCII blanks
  * are trimmed is counted; a line that fits one of the recent shapes is listed (OUT_*: the shape, the changes it listed
  * and the lines since the last entry) with its changes in the change list. Stops at the first line that needs
- * JavaScript (longer than `maxLen` bytes or MAX_LINE, not an object, or fitting no shape: S_TRIED then says where it
- * starts, trimmed, so that it is not compared with the shapes again), or when the lists are full; returns where the
- * line it stopped at starts (`end` when it took them all) and leaves the number of lines it took in S_LINES.
+ * JavaScript (longer than `maxLen` bytes, blank or not; longer than MAX_LINE once trimmed, not an object, or fitting
+ * no shape: S_TRIED then says where it starts, trimmed, so that it is not compared with the shapes again), or when
+ * the lists are full; returns where the line it stopped at starts (`end` when it took them all) and leaves the number
+ * of lines it took in S_LINES.
  */
 export function batch(p: i32, end: i32, maxLen: i32): i32 {
   let out = 0;
@@ -481,6 +482,8 @@ export function batch(p: i32, end: i32, maxLen: i32): i32 {
   store<i32>(S_TRIED, -1);
   while (p < end) {
     const q = newline(p, end);
+    // a line past the limit stops the run even when it is blank: the line reader's error is JavaScript's
+    if (q - p > maxLen) break;
     let s = p;
     let e = q;
     while (s < e && blank(at(s))) s++;
@@ -492,7 +495,7 @@ export function batch(p: i32, end: i32, maxLen: i32): i32 {
       continue;
     }
     if (out == <i32>OUT_CAP || chBase + <i32>SEGS > <i32>CH_CAP) break;
-    if (q - p > maxLen || e - s > <i32>MAX_LINE || at(s) != 123) break;
+    if (e - s > <i32>MAX_LINE || at(s) != 123) break;
     const misses = load<i32>(S_MISSES);
     if (misses >= MISS_RUN && misses % MISS_RUN != 0) break;
     const sh = lookup(s, e);

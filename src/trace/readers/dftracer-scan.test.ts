@@ -260,7 +260,7 @@ test('runs of lines the module takes in one call (`lines`) give what `scan` give
   const decorate = (lines: string[], deco: number[]): string[] =>
     lines.flatMap((l, i) => {
       const d = deco[i % deco.length];
-      const before = d % 7 === 0 ? [''] : d % 7 === 1 ? [' \t '] : d % 11 === 5 ? ['['] : [];
+      const before = d % 7 === 0 ? [''] : d % 7 === 1 ? [' \t '] : d % 11 === 5 ? ['['] : d % 13 === 6 ? [' '.repeat(100)] : [];
       const line = d % 5 === 2 ? ` ${l}` : d % 5 === 3 ? `${l}\r` : d % 5 === 4 ? `${l},` : l;
       return [...before, line];
     });

@@ -612,8 +612,8 @@ export class DfScanner {
    * Takes the lines of `b[s, e)` (`e` just after a newline) as `scan` would, as many as the module can read against
    * the recent shapes, calling `onRecord` with the record of each that holds an event (and its number: `lineNo` is the
    * number of the first line); sets `run.at` to where the first line it did not take starts (`e` when it took them
-   * all) and `run.lines` to the lines it took. A line it does not take (longer than `maxLen` bytes, not an object,
-   * of another shape) goes through `scan` as usual; lines outside the ring buffers are not taken.
+   * all) and `run.lines` to the lines it took. A line it does not take (longer than `maxLen` bytes, blank or not; not
+   * an object; of another shape) goes to the caller's line path as usual; lines outside the ring buffers are not taken.
    */
   lines(b: Buffer, s: number, e: number, lineNo: number, maxLen: number, run: LineRun, onRecord: (r: DfRecord, lineNo: number) => void): void {
     run.at = s;

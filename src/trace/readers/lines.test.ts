@@ -59,6 +59,28 @@ test('item 5: a line longer than the limit is a LimitError, read in bounded memo
   }
 });
 
+test('a blank line past the line limit is the same error whether the module or JavaScript reads the lines', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-lines-'));
+  try {
+    // events, then a line of blanks longer than the limit (an event's length and 10 bytes), then more events
+    const text = [EVENT, EVENT, ' '.repeat(EVENT.length + 50), EVENT].join('\n') + '\n';
+    const limits = { maxLineBytes: EVENT.length + 10 };
+    for (const [name, bytes] of [['a.pfw', Buffer.from(text)], ['b.pfw.gz', gzipSync(text)]] as const) {
+      const p = join(dir, name);
+      writeFileSync(p, bytes);
+      for (const scanner of [true, false]) {
+        await assert.rejects(
+          readDftracer([p], new ChunkWriter(new TraceDicts(), new TableCollector().sink), { scanner, limits }),
+          (e: unknown) => e instanceof LimitError && e.message.startsWith(`${p}:3: line longer than`),
+          `${name}, scanner ${scanner}`,
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('item 8: a FIFO given to parse, trace or report is refused with one line instead of blocking', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-fifo-'));
   try {
