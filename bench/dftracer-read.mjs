@@ -5,9 +5,9 @@
 // usage: node bench/dftracer-read.mjs <dir-or-file> [scanner|json|lines|bytes]
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChunkWriter, TraceDicts } from '../dist/trace/model.js';
-import { readDftracer } from '../dist/trace/readers/dftracer.js';
-import { forEachLineBytes } from '../dist/trace/readers/lines.js';
+import { ChunkWriter, TraceDicts } from '../dist/formats/trace/model.js';
+import { readDftracer } from '../dist/formats/trace/readers/dftracer.js';
+import { forEachLineBytes } from '../dist/formats/trace/readers/lines.js';
 
 const p = process.argv[2];
 const mode = process.argv[3] ?? 'scanner';

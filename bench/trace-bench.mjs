@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks `iolens trace` (read + views + levels + trace checks) on one trace.
 // usage: node bench/trace-bench.mjs <trace> [threads]   (threads: omitted = automatic, 1 = single thread)
-import { analyzeTrace } from '../dist/trace/analyze.js';
+import { analyzeTrace } from '../dist/pipeline/trace/analyze.js';
 
 const path = process.argv[2];
 const threads = process.argv[3] === undefined ? undefined : Number(process.argv[3]);

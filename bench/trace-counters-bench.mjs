@@ -4,9 +4,9 @@
 //   builder  — the counter builder alone, fed from events already in memory in 65,536-event chunks;
 //   report   — everything `iolens report <trace>` does except printing (read + build + facts + checks).
 // usage: node bench/trace-counters-bench.mjs <trace> [read|builder|report]...   (default: all three)
-import { readSource } from '../dist/trace/analyze.js';
-import { resolveSource } from '../dist/trace/readers/index.js';
-import { CHUNK_EVENTS, TableCollector, TraceDicts } from '../dist/trace/model.js';
+import { readSource } from '../dist/pipeline/trace/analyze.js';
+import { resolveSource } from '../dist/formats/trace/readers/index.js';
+import { CHUNK_EVENTS, TableCollector, TraceDicts } from '../dist/formats/trace/model.js';
 import { CounterBuilder } from '../dist/facts/counters/builder.js';
 import { reportFromTrace } from '../dist/pipeline/report-from-trace.js';
 

@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { once } from 'node:events';
-import { rng } from '../dist/trace/synth.js';
+import { rng } from '../dist/formats/trace/synth.js';
 
 const out = process.argv[2];
 const target = Number(process.argv[3] ?? 2_000_000);

@@ -3,7 +3,7 @@
 // usage: node bench/trace-gen.mjs <out-dir> [events=10000000] [ranks=16]
 import { mkdirSync, openSync, writeSync, closeSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeRecorderFolder, DEFAULT_FUNCS, rng } from '../dist/trace/synth.js';
+import { writeRecorderFolder, DEFAULT_FUNCS, rng } from '../dist/formats/trace/synth.js';
 
 const out = process.argv[2];
 if (!out) {

@@ -8,9 +8,9 @@
 import { cpus, loadavg } from 'node:os';
 import { DarshanLog, moduleByName } from '../dist/formats/darshan/index.js';
 import { Cube } from '../dist/trace/cube.js';
-import { analyzeTrace } from '../dist/trace/analyze.js';
-import { ChunkWriter, TraceDicts } from '../dist/trace/model.js';
-import { readSource, resolveSource } from '../dist/trace/readers/index.js';
+import { analyzeTrace } from '../dist/pipeline/trace/analyze.js';
+import { ChunkWriter, TraceDicts } from '../dist/formats/trace/model.js';
+import { readSource, resolveSource } from '../dist/formats/trace/readers/index.js';
 
 const path = process.argv[2];
 const stage = process.argv[3] ?? 'report';

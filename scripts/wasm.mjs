@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const asc = join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js');
-const TARGETS = [{ source: 'wasm/dftracer-fit.ts', module: 'src/trace/readers/dftracer-fit.wasm.generated.ts', pages: 72 }];
+const TARGETS = [{ source: 'wasm/dftracer-fit.ts', module: 'src/formats/trace/readers/dftracer-fit.wasm.generated.ts', pages: 72 }];
 
 for (const t of TARGETS) {
   const out = join(tmpdir(), `iolens-${process.pid}-${t.pages}.wasm`);

@@ -13,20 +13,24 @@ const LAYERS: Record<string, readonly string[]> = {
   contract: [],
   text: ['contract'],
   util: ['contract', 'text'],
+  /** Read: Darshan's codecs and the trace readers with their columnar event model (formats/darshan, formats/trace). */
   formats: ['contract', 'text', 'util'],
-  'trace/model': ['contract', 'util'],
-  'trace/readers': ['contract', 'text', 'util', 'formats', 'trace/model'],
   config: ['contract'],
-  facts: ['contract', 'util', 'formats', 'trace/model'],
-  checks: ['contract', 'text', 'config', 'facts'],
-  'trace/analysis': ['contract', 'text', 'util', 'config', 'trace/model', 'trace/readers'],
+  /** Facts derived once per input (the time model among them), from a log's tables or a trace's events. */
+  facts: ['contract', 'util', 'formats'],
+  /** Trace views: the cube of a trace's events and its views from every perspective (WisIO's), scored. */
+  trace: ['contract', 'text', 'util', 'config', 'formats', 'facts'],
+  /** One check engine: the log checks, the trace checks (over the views) and user rules (YAML). */
+  checks: ['contract', 'text', 'util', 'config', 'facts', 'formats', 'trace'],
   features: ['contract', 'facts', 'formats'],
   /** Learned models and clustering: pure algorithms over tables and matrices. */
   learn: ['contract', 'util'],
   cluster: ['contract', 'util'],
-  report: ['contract', 'text', 'config', 'facts', 'checks', 'features', 'formats', 'trace/model', 'trace/analysis'],
+  /** One report builder: findings, the verdict and the report of a log or of a trace. */
+  report: ['contract', 'text', 'config', 'facts', 'checks', 'features', 'formats', 'trace'],
   render: ['contract', 'text'],
-  pipeline: ['contract', 'text', 'util', 'formats', 'trace/model', 'trace/readers', 'trace/analysis', 'config', 'facts', 'checks', 'features', 'report', 'render'],
+  /** One entry per input (logs, traces), the trace's scale-out (threads, shards) and library resources. */
+  pipeline: ['contract', 'text', 'util', 'formats', 'trace', 'config', 'facts', 'checks', 'features', 'report', 'render'],
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   /** Clustering runs over the store: feature tables → HDBSCAN* → summaries, local models, explanations → tables. */
   clustering: ['contract', 'text', 'util', 'store', 'cluster', 'learn', 'features'],
@@ -34,13 +38,13 @@ const LAYERS: Record<string, readonly string[]> = {
   lab: ['contract'],
   /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once; blame of learned models. */
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn', 'models'],
-  api: ['contract', 'text', 'util', 'pipeline', 'formats', 'trace/readers', 'config', 'checks', 'features', 'render', 'store'],
+  api: ['contract', 'text', 'util', 'pipeline', 'formats', 'config', 'checks', 'features', 'render', 'store'],
   /** The web service: HTTP, the decoding pool, the store's pages; never the CLI. */
   serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster', 'models', 'clustering'],
   /** The web pages' script (a browser bundle): the contract, the text helpers and the shared plot model only. */
   web: ['contract', 'text', 'render'],
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */
-  slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store', 'trace/analysis'],
+  slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store'],
   /** Learned models at work: feature tables from the store or from logs, model files, the report's learned section. */
   models: ['contract', 'text', 'util', 'pipeline', 'features', 'learn', 'store'],
   cli: ['*'],
@@ -52,12 +56,7 @@ const LAYERS: Record<string, readonly string[]> = {
 /** The layer of a source file (path relative to src/, forward slashes). */
 function layerOf(file: string): string {
   if (file === 'index.ts') return 'api';
-  const [top, second] = file.split('/');
-  if (top === 'trace') {
-    if (second === 'model.ts' || second === 'classify.ts' || second === 'errors.ts') return 'trace/model';
-    if (second === 'readers') return 'trace/readers';
-    return 'trace/analysis';
-  }
+  const [top] = file.split('/');
   if (file.split('/').includes('testing')) return 'testing';
   return top.replace(/\.ts$/, '');
 }

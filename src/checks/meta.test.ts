@@ -131,7 +131,7 @@ test('snippets: every referenced snippet exists, every snippet file is declared 
   assert.deepEqual([...used].sort(), files);
 });
 
-test('every knob is read by some check or by the level rule (small_bytes and the trace knobs: by the trace checks, src/trace/checks/meta.test.ts)', () => {
+test('every knob is read by some check or by the level rule (small_bytes and the trace knobs: by the trace checks, src/checks/trace/meta.test.ts)', () => {
   const read = new Set<string>([...CHECKS.flatMap((c) => Object.values(c.meta.options as Record<string, { knob: string }>).map((o) => o.knob)), ...LEVEL_KNOBS]);
   assert.deepEqual(ALL_KNOB_NAMES.filter((k) => !read.has(k) && !TRACE_KNOB_NAMES.includes(k)), ['small_bytes']);
 });

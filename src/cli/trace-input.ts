@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { resolveSource } from '../trace/readers/index.js';
-import { isTarName } from '../trace/readers/tar.js';
+import { resolveSource } from '../formats/trace/readers/index.js';
+import { isTarName } from '../formats/trace/readers/tar.js';
 
 const TRACE_FILE = /\.pfw(\.gz)?$|\.parquet$/i;
 

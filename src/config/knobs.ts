@@ -166,7 +166,7 @@ const DIAGNOSIS_KNOBS = {
 } as const satisfies Record<string, KnobSpec>;
 
 /**
- * Thresholds of the trace checks (`iolens trace`, `src/trace/checks/`, T01…) and of the level rule of trace view
+ * Thresholds of the trace checks (`iolens trace`, `src/checks/trace/`, T01…) and of the level rule of trace view
  * records and findings (docs/trace.md). Trace checks judge one view record at a time; `small_bytes` above is their
  * "small" too.
  */

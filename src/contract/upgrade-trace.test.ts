@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { reportSchemaErrors } from '../testing/schema.js';
-import { analyzeTrace } from '../trace/analyze.js';
+import { analyzeTrace } from '../pipeline/trace/analyze.js';
 import { FormatError } from './errors.js';
 import { upgradeReport } from './upgrade.js';
 

@@ -7,8 +7,8 @@ import { DarshanLog } from '../formats/darshan/log.js';
 import { synthesizeLog } from '../formats/darshan/synth.js';
 import { logToInput, writeLog } from '../formats/darshan/writer.js';
 import { SHARED } from '../testing/corpus.js';
-import { extractTar } from '../trace/readers/tar.js';
-import { synthRank, writeRecorderFolder } from '../trace/synth.js';
+import { extractTar } from '../formats/trace/readers/tar.js';
+import { synthRank, writeRecorderFolder } from '../formats/trace/synth.js';
 import type { FuzzInput, TargetName } from './targets.js';
 
 /**

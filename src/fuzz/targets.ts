@@ -70,7 +70,7 @@ async function runDarshan(bytes: Uint8Array): Promise<void> {
 }
 
 async function runTrace(dir: string, input: FuzzInput, target: TargetName): Promise<void> {
-  const { analyzeTrace } = await import('../trace/analyze.js');
+  const { analyzeTrace } = await import('../pipeline/trace/analyze.js');
   const { DEFAULT_VIEWS } = await import('../trace/view-catalogue.js');
   const { defaultConfig } = await import('../config/defaults.js');
   const names = Object.keys(input);
@@ -87,9 +87,9 @@ async function runTrace(dir: string, input: FuzzInput, target: TargetName): Prom
 }
 
 async function runRules(path: string): Promise<void> {
-  const { loadRuleFile } = await import('../trace/rules/yaml.js');
+  const { loadRuleFile } = await import('../checks/rules/yaml.js');
   const { METRIC_COLUMNS } = await import('../trace/views.js');
-  const { runTraceChecks } = await import('../trace/checks/run.js');
+  const { runTraceChecks } = await import('../checks/trace/run.js');
   const { defaultConfig } = await import('../config/defaults.js');
   const rules = loadRuleFile(path);
   // evaluate every rule on a few records (zeros, ordinary values, extremes) in two views, all flagged

@@ -1,5 +1,5 @@
 import type { Report } from '../contract/index.js';
-import { analyzeTrace, type AnalyzeOptions } from '../trace/analyze.js';
+import { analyzeTrace, type AnalyzeOptions } from './trace/analyze.js';
 import { toolVersion } from './resources.js';
 import { traceTimeline } from './trace-timeline.js';
 

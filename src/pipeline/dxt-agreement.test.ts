@@ -7,8 +7,8 @@ import { FactSource } from '../facts/source.js';
 import { CounterBuilder } from '../facts/counters/builder.js';
 import { TraceCounters } from '../facts/counters/trace-counters.js';
 import type { DerivedModule } from '../facts/counters/modules.js';
-import { readDxt } from '../trace/readers/dxt.js';
-import { ChunkWriter, TraceDicts } from '../trace/model.js';
+import { readDxt } from '../formats/trace/readers/dxt.js';
+import { ChunkWriter, TraceDicts } from '../formats/trace/model.js';
 
 /**
  * Where a Darshan log also holds DXT segments, the counters derived from the segments agree with the log's own

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { buildReport } from '../report/build-report.js';
-import { ChunkWriter, LAYER_NAMES, TableCollector, TraceDicts } from '../trace/model.js';
-import { readSource, resolveSource } from '../trace/readers/index.js';
-import { extractTar } from '../trace/readers/tar.js';
+import { ChunkWriter, LAYER_NAMES, TableCollector, TraceDicts } from '../formats/trace/model.js';
+import { readSource, resolveSource } from '../formats/trace/readers/index.js';
+import { extractTar } from '../formats/trace/readers/tar.js';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { countersFromTrace, reportFromCounters, reportFromTrace } from './report-from-trace.js';
 

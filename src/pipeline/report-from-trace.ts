@@ -7,11 +7,11 @@ import { CounterBuilder } from '../facts/counters/builder.js';
 import { DERIVED_MODULES } from '../facts/counters/modules.js';
 import { TraceCounters, type DeriveOptions, type DerivedJob } from '../facts/counters/trace-counters.js';
 import { DarshanFormatError, openDarshanLog } from '../formats/darshan/index.js';
-import { TraceInputError } from '../trace/errors.js';
-import { ChunkWriter, TraceDicts } from '../trace/model.js';
-import { readSource, resolveSource, type TraceSource } from '../trace/readers/index.js';
-import { extractToTemp, isTarName } from '../trace/readers/tar.js';
-import type { ReadResult } from '../trace/readers/types.js';
+import { TraceInputError } from '../formats/trace/errors.js';
+import { ChunkWriter, TraceDicts } from '../formats/trace/model.js';
+import { readSource, resolveSource, type TraceSource } from '../formats/trace/readers/index.js';
+import { extractToTemp, isTarName } from '../formats/trace/readers/tar.js';
+import type { ReadResult } from '../formats/trace/readers/types.js';
 import { reportOfFacts, type DiagnoseOptions } from './diagnose.js';
 
 /** Options of `reportFromTrace`: those of `diagnoseLog`, and how to read the input. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { handCube, type HandEvent } from '../testing/trace-events.js';
-import { Category } from '../trace/model.js';
+import { Category } from '../formats/trace/model.js';
 import { computeView, ViewContext } from '../trace/views.js';
 import { TIMELINE_WINDOWS, traceTimeline } from './trace-timeline.js';
 

@@ -1,5 +1,5 @@
 import type { TraceTimeline } from '../contract/index.js';
-import { Category } from '../trace/model.js';
+import { Category } from '../formats/trace/model.js';
 import { S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from '../trace/cube.js';
 
 /** Most windows of a trace timeline; finer views are summed into wider windows (a whole multiple of the view width). */

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { defaultConfig } from '../config/defaults.js';
 import { TRACE_DIMS, TRACE_METRICS } from '../contract/index.js';
 import { handCube, HandTrace } from '../testing/trace-events.js';
-import { TRACE_CHECKS } from '../trace/checks/registry.js';
-import { buildTraceReport } from '../trace/report.js';
+import { TRACE_CHECKS } from '../checks/trace/registry.js';
+import { buildTraceReport } from '../report/trace-report.js';
 import { RENDERERS } from './registry.js';
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { Cube, type CubeData } from '../trace/cube.js';
-import { Category, ChunkWriter, Layer, TraceDicts } from '../trace/model.js';
-import type { ReadResult } from '../trace/readers/types.js';
+import { Category, ChunkWriter, Layer, TraceDicts } from '../formats/trace/model.js';
+import type { ReadResult } from '../formats/trace/readers/types.js';
 
 /** One hand-written call of a test trace. */
 export interface HandEvent {

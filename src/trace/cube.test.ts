@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { handCube, type HandEvent } from '../testing/trace-events.js';
 import { Cube, MAX_EVENT_SECONDS, mergeCubes, identityMaps, S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, type CubeData } from './cube.js';
-import { TraceInputError } from './errors.js';
-import { Category, ChunkWriter, Layer, TraceDicts } from './model.js';
+import { TraceInputError } from '../formats/trace/errors.js';
+import { Category, ChunkWriter, Layer, TraceDicts } from '../formats/trace/model.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

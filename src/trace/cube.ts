@@ -1,6 +1,6 @@
 import { IntPairMap } from '../util/id-hash.js';
-import { TraceInputError } from './errors.js';
-import { CATEGORY_COUNT, Category, LAYER_COUNT, type EventColumns, type TraceDicts } from './model.js';
+import { TraceInputError } from '../formats/trace/errors.js';
+import { CATEGORY_COUNT, Category, LAYER_COUNT, type EventColumns, type TraceDicts } from '../formats/trace/model.js';
 
 /**
  * The aggregation cube: every event of the selected layers is folded into one cell per

@@ -6,7 +6,7 @@ import { TRACE_METRICS } from '../contract/index.js';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { handCube, type HandEvent } from '../testing/trace-events.js';
 import { identityMaps, mergeCubes } from './cube.js';
-import { CATEGORY_NAMES, Category } from './model.js';
+import { CATEGORY_NAMES, Category } from '../formats/trace/model.js';
 import { DEFAULT_VIEWS, DIMENSIONS, parseView, VIEWS } from './view-catalogue.js';
 import { computeView, defaultGranularity, firstDimIds, ViewContext, viewTables, type Metrics } from './views.js';
 
@@ -162,7 +162,7 @@ test('the view catalogue: names, aliases, defaults, and docs/trace.md lists ever
 
 /** The view context of each real trace (one thread, windows of ten base units). */
 async function* realContexts(traces: readonly string[]): AsyncGenerator<{ path: string; ctx: ViewContext }> {
-  const { analyzeTrace } = await import('./analyze.js');
+  const { analyzeTrace } = await import('../pipeline/trace/analyze.js');
   for (const t of traces) {
     const path = join(SHARED, 'traces', t);
     const { cube, dicts } = await analyzeTrace([path], { threads: 1, views: ['file'] });

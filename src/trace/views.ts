@@ -1,5 +1,5 @@
 import { TRACE_METRICS, type TraceMetric } from '../contract/index.js';
-import { CATEGORY_COUNT, Category, type TraceDicts } from './model.js';
+import { CATEGORY_COUNT, Category, type TraceDicts } from '../formats/trace/model.js';
 import { viewName, type Dim } from './view-catalogue.js';
 import {
   S_BYTES, S_FIRST, S_KNOWN_OFFSET, S_LAST, S_OPS, S_RANDOM, S_SMALL_READ, S_SMALL_WRITE, S_TIME, STRIDE, mergeStats,

@@ -264,8 +264,8 @@ const slurm: CommandModule = {
       .action(async (args: string[], f: SlurmFlags) => {
         const p = await parseAs('trace', args);
         reject(p.flags, 'trace', ['--shard', '--cube-out', '--cube-parts']);
-        const { isTarName } = await import('../../trace/readers/tar.js');
-        const { resolveSource } = await import('../../trace/readers/index.js');
+        const { isTarName } = await import('../../formats/trace/readers/tar.js');
+        const { resolveSource } = await import('../../formats/trace/readers/index.js');
         if (p.positional.length === 1 && isTarName(p.positional[0])) throw new UserError(`${p.positional[0]}: unpack the archive on the shared file system and give the folder (each task reads the trace in place)`);
         try {
           resolveSource(p.positional);
@@ -293,7 +293,7 @@ const slurm: CommandModule = {
         }
         if (good.length === 0) throw new UserError('no readable log to report on');
         const tasks = Math.min(wholeNumber('--tasks', f.tasks, 1, 1_000_000), good.length);
-        const { contiguousSlices } = await import('../../trace/shards.js');
+        const { contiguousSlices } = await import('../../pipeline/trace/shards.js');
         const sizes = good.map((l) => {
           try {
             return statSync(l.path).size;

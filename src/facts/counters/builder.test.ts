@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Category, ChunkWriter, TraceDicts } from '../../trace/model.js';
-import { layerOfName } from '../../trace/classify.js';
+import { Category, ChunkWriter, TraceDicts } from '../../formats/trace/model.js';
+import { layerOfName } from '../../formats/trace/classify.js';
 import { CounterBuilder, sizeBin } from './builder.js';
 import { CommonValues, COMMON_VALUE_LIMIT, updateCommonSlots } from './common-values.js';
 import { TraceCounters, type DeriveOptions } from './trace-counters.js';

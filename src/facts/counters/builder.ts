@@ -1,4 +1,4 @@
-import type { ChunkSink, EventColumns, TraceDicts } from '../../trace/model.js';
+import type { ChunkSink, EventColumns, TraceDicts } from '../../formats/trace/model.js';
 import { CommonValues } from './common-values.js';
 import { LAYOUTS, type DerivedModule, type ModuleLayout } from './modules.js';
 import { moduleOfOp, Op, opOf } from './ops.js';

@@ -1,4 +1,4 @@
-import { Layer } from '../../trace/model.js';
+import { Layer } from '../../formats/trace/model.js';
 
 /**
  * What a traced call does to Darshan's counters: the wrapper of darshan-runtime (darshan-posix.c, darshan-stdio.c,

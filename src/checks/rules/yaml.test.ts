@@ -1,0 +1,150 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { compileExpr, ExprError } from './expr.js';
+import { UsageError } from '../../contract/errors.js';
+import { compileRules, loadRuleFile, RuleFileError } from './yaml.js';
+import type { Metrics } from '../../trace/views.js';
+import { defaultConfig } from '../../config/defaults.js';
+import { runTraceChecks } from '../trace/run.js';
+import type { ScoredView } from '../trace/types.js';
+
+const names = new Set(['a', 'b', 'file']);
+
+test('expressions: precedence, comparison, logic, functions', () => {
+  const env = (n: string) => ({ a: 3, b: 4, file: '/scratch/x.h5' })[n as 'a']!;
+  assert.equal(compileExpr('a + b * 2', names).eval(env), 11);
+  assert.equal(compileExpr('(a + b) * 2 >= 14 and not a > b', names).eval(env), true);
+  assert.equal(compileExpr('a / 0', names).eval(env), 0);
+  assert.equal(compileExpr('max(a, b, 10) - min(a, b)', names).eval(env), 7);
+  assert.equal(compileExpr('endswith(file, ".h5") && contains(file, "scratch")', names).eval(env), true);
+  assert.equal(compileExpr('-a + 1e3', names).eval(env), 997);
+});
+
+test('expressions: errors carry a column and never execute code', () => {
+  const bad: [string, RegExp][] = [
+    ['a +', /unexpected end/],
+    ['a = 1', /"=" is not an operator/],
+    ['process.exit(1)', /unexpected character "\."|unknown/],
+    ['constructor', /unknown name "constructor"/],
+    ['foo(1)', /unknown function "foo"/],
+    ['max()', /takes 1 to 16/],
+    ['"abc', /unterminated string/],
+    ['a > > b', /unexpected ">"/],
+  ];
+  for (const [src, re] of bad) {
+    assert.throws(() => compileExpr(src, names), (e: unknown) => e instanceof ExprError && re.test(e.message) && e.column >= 1, src);
+  }
+});
+
+const metrics = { write_ops: 200, write_size_avg: 2048, small_write_share: 0.9, time: 1, nprocs: 4, time_share: 0.3 } as unknown as Metrics;
+
+/** One flagged record in a view of one or two dimensions, as the report's scoring makes it. */
+function views(view: 'file' | 'proc', m: Metrics = metrics): ScoredView[] {
+  const dims = [view] as const;
+  const key = view === 'file' ? { file: '/scratch/a.dat' } : { proc: '3' };
+  return [{ name: view, dims, parent: null, records: [{ view, dims, key, metrics: m, score: { metric: 'iops_slope', value: 60, badness: 1 / 3 }, level: 'HIGH' }] }];
+}
+const run = (checks: ReturnType<typeof compileRules>, v: ScoredView[]) => runTraceChecks(checks, v, { config: defaultConfig(), cuts: { high: 0.25, warn: 0.05 } });
+
+test('a YAML rule is a trace check: its reasons are the detail lines of a finding', () => {
+  const rules = compileRules(
+    parse(`
+rules:
+  - id: tiny-writes
+    title: Tiny writes
+    problem: small-writes
+    views: [file, "proc > file"]
+    condition: write_ops >= 100
+    reasons:
+      - condition: write_size_avg < 4 * KiB
+        message: "{{ write_ops | int }} writes of {{ write_size_avg | bytes }} on {{ file }} ({{ small_write_share | pct }} small)"
+      - condition: nprocs > 8
+        message: never
+      - message: "{{ view }} record, {{ nprocs * 2 }} x"
+    recommendations: [Buffer the writes]
+`),
+    'rules.yaml',
+  );
+  assert.equal(rules.length, 1);
+  assert.deepEqual({ code: rules[0].meta.code, source: rules[0].meta.source, problem: rules[0].meta.problem }, { code: 'tiny-writes', source: 'user', problem: 'small-writes' });
+  const r = run(rules, views('file'));
+  assert.equal(r.insights.length, 1);
+  const f = r.insights[0];
+  assert.deepEqual([f.code, f.level, f.problem, f.cost], ['tiny-writes', 'HIGH', 'small-writes', { share: 0.3, basis: 'time' }]);
+  assert.equal(f.message, 'Tiny writes: 1 flagged record(s); the records of the file view among them account for 30.00% of the I/O time');
+  assert.deepEqual(f.details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes of 2.00 KiB on /scratch/a.dat (90.0% small); file record, 8 x']);
+  assert.deepEqual(f.details[0].subject, { kind: 'record', view: 'file', key: { file: '/scratch/a.dat' } });
+  assert.deepEqual(f.recommendations, [{ id: 'tiny-writes.r1', text: 'Buffer the writes' }]);
+  assert.deepEqual(f.thresholds.map((t) => t.knob), ['small_bytes', 'trace_high_time_share', 'trace_warn_time_share']);
+  // other views, and records the condition rejects, are not named
+  assert.deepEqual(run(rules, views('proc')).insights, []);
+  assert.deepEqual(run(rules, views('file', { ...metrics, write_ops: 5 })).insights, []);
+  assert.deepEqual(run(rules, views('proc')).outcomes, [{ code: 'tiny-writes', status: 'quiet' }]);
+});
+
+test('a YAML rule may fix its level; unknown problems and levels are refused', () => {
+  const [rule] = compileRules(parse('rules: [{id: x, level: INFO, reasons: [{message: "{{ small_bytes | bytes }}"}]}]'), 'r.yaml');
+  const f = run([rule], views('proc')).insights[0];
+  assert.equal(f.level, 'INFO');
+  assert.equal(f.details[0].message, 'proc=3: 1.00 MiB');
+  assert.equal(f.problem, undefined);
+  assert.throws(() => compileRules(parse('rules: [{id: x, problem: slowness, reasons: [{message: a}]}]'), 'r.yaml'), /rules\.0\.problem: /);
+  assert.throws(() => compileRules(parse('rules: [{id: x, level: CRITICAL, reasons: [{message: a}]}]'), 'r.yaml'), /rules\.0\.level: /);
+});
+
+test('bad rules give one clear error naming the file, rule and problem', () => {
+  const cases: [string, RegExp][] = [
+    ['rules: [{id: x, reasons: [{message: hi}], condition: "wrte_ops > 1"}]', /rules\.yaml: rule 1 "x": condition: unknown name "wrte_ops" at column 1/],
+    ['rules: [{id: x, reasons: [{message: "{{ write_ops | hex }}"}]}]', /reason 1: message: unknown format "hex"/],
+    ['rules: [{id: x, reasons: []}]', /rules\.yaml: rules\.0\.reasons: /],
+    ['rules: [{id: x, reasons: [{message: a}]}, {id: x, reasons: [{message: b}]}]', /rule 2 "x": duplicate rule id/],
+    ['rules: [{id: x, views: [disk], reasons: [{message: a}]}]', /views: unknown view dimension "disk"/],
+    ['rules: [{id: x, reasons: [{message: a}], when: 1}]', /rules\.0: Unrecognized key/],
+    ['rules: [{id: x, reasons: [{message: a, condition: "1 +"}]}]', /reason 1: condition: unexpected end of expression/],
+  ];
+  for (const [src, re] of cases) {
+    assert.throws(() => compileRules(parse(src), 'rules.yaml'), (e: unknown) => e instanceof RuleFileError && re.test(e.message), src);
+  }
+  assert.throws(() => compileRules(parse('rules: [{id: small-reads, reasons: [{message: a}]}]'), 'r.yaml', new Set(['small-reads'])), /duplicate rule id/);
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-rules-'));
+  const p = join(dir, 'bad.yaml');
+  writeFileSync(p, 'rules:\n  - id: x\n    reasons: [\n');
+  assert.throws(() => loadRuleFile(p), (e: unknown) => e instanceof RuleFileError && /bad\.yaml:\d+:\d+: invalid YAML/.test(e.message));
+  assert.throws(() => loadRuleFile(join(dir, 'missing.yaml')), /cannot read rule file \(ENOENT\)/);
+});
+
+test('item 7: prototype names are neither functions nor formats nor names', () => {
+  for (const src of ['constructor(1)', 'toString()', 'hasOwnProperty("a")', '__proto__(1)', 'valueOf()']) {
+    assert.throws(() => compileExpr(src, names), (e: unknown) => e instanceof ExprError && e instanceof UsageError && /unknown function/.test(e.message), src);
+  }
+  for (const fmt of ['__proto__', '__defineGetter__', 'constructor', 'toString', 'hasOwnProperty']) {
+    const doc = { rules: [{ id: 'x', reasons: [{ message: `{{ write_ops | ${fmt} }}` }] }] };
+    assert.throws(() => compileRules(doc, 'r.yaml'), (e: unknown) => e instanceof RuleFileError && e.message.includes(`unknown format "${fmt}"`), fmt);
+  }
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    assert.throws(() => compileRules({ rules: [{ id: 'x', condition: `${name} > 0`, reasons: [{ message: 'm' }] }] }, 'r.yaml'), RuleFileError, name);
+  }
+});
+
+test('item 7: deep nesting is refused with a clear error, not a stack overflow', () => {
+  for (const src of ['('.repeat(1990) + 'a' + ')'.repeat(1990), 'not '.repeat(990) + 'a', '-'.repeat(1990) + 'a', 'max('.repeat(790) + 'a' + ')'.repeat(790)]) {
+    assert.throws(() => compileExpr(src, names), (e: unknown) => e instanceof ExprError && /nested more than 100 levels deep/.test(e.message));
+  }
+  assert.equal(compileExpr('('.repeat(99) + 'a' + ')'.repeat(99), names).eval(() => 7), 7);
+  // a long flat expression is fine
+  assert.equal(compileExpr(Array(1000).fill('a').join(' + '), names).eval(() => 1), 1000);
+});
+
+test('item 7: messages with thousands of unbalanced "{{" are scanned in linear time', { timeout: 60_000 }, () => {
+  const doc = (message: string) => ({ rules: [{ id: 'x', reasons: [{ message }] }] });
+  // 2 MB of "{{": the old template regex needed quadratic time on this
+  assert.throws(() => compileRules(doc('{{'.repeat(1 << 20)), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  assert.throws(() => compileRules(doc('a {{ write_ops }} }} b'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  assert.throws(() => compileRules(doc('{{ write_ops \n }}'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  const [rule] = compileRules(doc('{{write_ops|int}} writes, {{ write_size_avg | bytes }} each'), 'r.yaml');
+  assert.deepEqual(run([rule], views('file')).insights[0].details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes, 2.00 KiB each']);
+});

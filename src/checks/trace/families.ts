@@ -1,0 +1,35 @@
+import type { Metrics } from '../../trace/views.js';
+import { reportFlagged } from './define.js';
+import type { TraceCheckContext } from './types.js';
+
+type SmallMessages = 'finding' | 'record';
+type SmallOptions = 'share' | 'minOps' | 'smallBytes';
+
+/** T04/T05: most reads (writes) of a flagged record are smaller than `small_bytes`. */
+export function reportSmallRequests<R extends string>(
+  ctx: TraceCheckContext<SmallOptions, SmallMessages, R>,
+  kind: 'read' | 'write',
+  recommendations: readonly R[],
+): void {
+  const o = ctx.options;
+  const col = (m: Metrics) =>
+    kind === 'read'
+      ? { ops: m.read_ops, small: m.small_read_ops, share: m.small_read_share, avg: m.read_size_avg }
+      : { ops: m.write_ops, small: m.small_write_ops, share: m.small_write_share, avg: m.write_size_avg };
+  reportFlagged(ctx, {
+    where: (m) => col(m).ops >= o.minOps && col(m).share > o.share,
+    finding: 'finding',
+    detail: 'record',
+    detailData: (m) => ({ smallShare: col(m).share, ops: col(m).ops, avg: col(m).avg, smallBytes: o.smallBytes }),
+    summary: (s) => ({
+      limit: o.share,
+      smallBytes: o.smallBytes,
+      small: kind === 'read' ? s.small_read_ops : s.small_write_ops,
+      ops: kind === 'read' ? s.read_ops : s.write_ops,
+    }),
+    evidence: (s) => [
+      { name: kind === 'read' ? 'smallReads' : 'smallWrites', value: kind === 'read' ? s.small_read_ops : s.small_write_ops, unit: 'count', source: `small_${kind}_ops summed over the records of the costing view` },
+    ],
+    recommendations,
+  });
+}
