@@ -45,6 +45,7 @@ export const PROBLEMS = [
   'blocking-io',
   'aggregator-placement',
   'io-phases',
+  'time-sink',
   // Trace checks (views of every call): problems only a trace shows.
   'random-access',
   'shared-file-contention',
@@ -118,10 +119,23 @@ export interface Recommendation {
   readonly snippet?: string;
 }
 
-/** What a problem costs: its share (0–1) of the job's I/O time, bytes or requests, and which of them. */
+/** Which I/O time a cost is in: the slowest rank's (what the job waited) or the sum over ranks. */
+export const COST_SEMANTICS = ['slowest', 'cumulative'] as const;
+export type CostSemantics = (typeof COST_SEMANTICS)[number];
+
+/**
+ * What a problem costs, in seconds of the job's I/O time (the one time model): the time its calls took, or the time
+ * the job waited for it. `basis` says how sure: `time` is measured, `bound` an upper bound (the time of calls that
+ * include the pattern's, when the counters cannot separate them); a bound is never HIGH.
+ */
 export interface Cost {
-  readonly share: number;
-  readonly basis: 'time' | 'bytes' | 'operations';
+  readonly seconds: number;
+  readonly semantics: CostSemantics;
+  /** seconds / the job's I/O time of the same semantics (0–1). */
+  readonly ioShare: number;
+  /** seconds / the run time of the same semantics (× processes for cumulative; 0–1), null when the run time is unknown. */
+  readonly runShare: number | null;
+  readonly basis: 'time' | 'bound';
 }
 
 /** One finding (JSON: an entry of the report's `insights`, Drishti's word). */

@@ -1,6 +1,6 @@
-import { LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
+import { COST_SEMANTICS, LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
 import { ACCESS_SIZE_BINS, FILE_SIZE_BINS } from './charts.js';
-import { INPUT_FORMATS, REPORT_SCHEMA_VERSION, TRACE_DIMS, TRACE_METRICS } from './report.js';
+import { INPUT_FORMATS, IO_OPS, REPORT_SCHEMA_VERSION, TRACE_DIMS, TRACE_METRICS } from './report.js';
 
 /**
  * The report as a JSON Schema (draft 2020-12), published as `docs/report.schema.json` (a test keeps that file equal
@@ -54,7 +54,13 @@ const finding = obj(
   },
   {
     problem: oneOfEnum(PROBLEMS),
-    cost: obj({ share: { type: 'number', minimum: 0, maximum: 1 }, basis: oneOfEnum(['time', 'bytes', 'operations']) }),
+    cost: obj({
+      seconds: { type: 'number', minimum: 0 },
+      semantics: oneOfEnum(COST_SEMANTICS),
+      ioShare: { type: 'number', minimum: 0, maximum: 1 },
+      runShare: nullable({ type: 'number', minimum: 0, maximum: 1 }),
+      basis: oneOfEnum(['time', 'bound']),
+    }),
     detailsOmitted: { type: 'integer', minimum: 1 },
     docs: str,
     caveats: strings,
@@ -84,12 +90,28 @@ const job = obj({
   darshanVersion: str,
 });
 
+const ioOp = oneOfEnum(IO_OPS);
 const io = obj({
   runTime: num,
   ioTime: num,
   ioShare: nullable(num),
+  cumulativeIoTime: num,
+  overlapSeconds: num,
+  processes: int,
   bytes: num,
+  breakdown: arr(obj({ layer: str, op: ioOp, seconds: num, cumulativeSeconds: num, beneath: dict(num) })),
+  notRecorded: arr(obj({ layer: str, op: ioOp, reason: str })),
+  files: arr(obj({ name: str, layer: str, seconds: num, cumulativeSeconds: num, ops: obj(Object.fromEntries(IO_OPS.map((o) => [o, num]))), ranks: num })),
+  ranks: nullable(obj({ count: int, slowest: obj({ rank: int, seconds: num }), fastest: obj({ rank: int, seconds: num }), median: num, exact: bool })),
+  source: oneOfEnum(['counters', 'counters+dxt', 'trace']),
   layers: arr(obj({ layer: str, bytesRead: num, bytesWritten: num, cumulativeTime: num, slowestRankTime: num, throughput: nullable(num) })),
+});
+
+const verdict = obj({
+  text: str,
+  ioBound: bool,
+  sink: nullable(obj({ layer: str, op: ioOp, seconds: num, cumulativeSeconds: num, share: num, file: nullable(str) })),
+  findings: strings,
 });
 
 const completeness = obj({
@@ -122,6 +144,7 @@ const trace = obj({
     eventsAnalyzed: int,
     callsByLayer: dict(int),
     callsByFunction: dict(int),
+    notRecorded: strings,
   }),
   views: arr(
     obj({
@@ -213,6 +236,7 @@ export const REPORT_JSON_SCHEMA: Schema = {
       messages: dict(str),
     },
     {
+      verdict,
       snippets: dict(obj({ language: str, text: str })),
       trace,
       learned,

@@ -9,7 +9,7 @@ import type { ChartsSection } from './charts.js';
  */
 
 /** Bump on any incompatible change of the JSON shape; additive changes keep the number. */
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** What was read. */
 export const INPUT_FORMATS = ['darshan', 'dxt', 'recorder', 'recorder-parquet', 'dftracer'] as const;
@@ -93,17 +93,118 @@ export interface LayerIo {
   readonly throughput: number | null;
 }
 
-/** The job's I/O against its run time: what every finding's cost is a share of. */
+/** Operation classes of the time model: what a call did (open/close/stat/seek… are metadata; fsync, fdatasync, MPI_File_sync are sync). */
+export const IO_OPS = ['metadata', 'read', 'write', 'sync', 'other'] as const;
+export type IoOp = (typeof IO_OPS)[number];
+
+/**
+ * One part of the job's I/O time: the time the application spent in one operation class of one layer it called
+ * (the outermost layer of the file: an HDF5 file's time is HDF5's, which contains the MPI-IO and POSIX calls it
+ * made). The parts never overlap: together they are the I/O time, in both semantics.
+ */
+export interface TimeShare {
+  readonly layer: string;
+  readonly op: IoOp;
+  /** The slowest rank's part (what the job waited; `IoSummary.ioTime` is the sum of these), seconds. */
+  readonly seconds: number;
+  /** Summed over ranks (`IoSummary.cumulativeIoTime` is the sum of these), seconds. */
+  readonly cumulativeSeconds: number;
+  /**
+   * Of `cumulativeSeconds`, what the layers beneath spent inside these calls, by layer (the POSIX opens inside an
+   * MPI-IO open …); the rest is the called layer's own work and waiting (collective synchronisation, data exchange).
+   */
+  readonly beneath: Readonly<Record<string, number>>;
+}
+
+/** An operation class a layer's data cannot time (DXT traces only reads and writes; fsync time hides in write time). */
+export interface NotRecorded {
+  readonly layer: string;
+  readonly op: IoOp;
+  readonly reason: string;
+}
+
+/** A file's part of the I/O time (`IoSummary.files`: the costliest few). */
+export interface FileTime {
+  readonly name: string;
+  /** The outermost layer the application used on it. */
+  readonly layer: string;
+  /** The slowest rank's time on it (shared files: Darshan's slowest-rank time of the file), seconds. */
+  readonly seconds: number;
+  readonly cumulativeSeconds: number;
+  /** Cumulative seconds by operation class. */
+  readonly ops: Readonly<Record<IoOp, number>>;
+  /** Ranks that accessed it (all ranks for a shared file). */
+  readonly ranks: number;
+}
+
+/** How the I/O time spreads over ranks (per-rank times of shared files are estimated from Darshan's slowest and fastest rank). */
+export interface RankTimes {
+  readonly count: number;
+  readonly slowest: { readonly rank: number; readonly seconds: number };
+  readonly fastest: { readonly rank: number; readonly seconds: number };
+  readonly median: number;
+  /** True when every rank's time is measured (traces, file-per-process logs); false when shared files are estimated. */
+  readonly exact: boolean;
+}
+
+/**
+ * The job's I/O against its run time, from the one time model (`src/facts/time-model.ts`): what every finding's cost
+ * is a share of, and what every output that shows an I/O time shows. Two semantics, always named: the slowest rank
+ * (the wall time the job waited in I/O) and the sum over ranks.
+ */
 export interface IoSummary {
-  /** Run time in seconds. */
+  /** Run time in seconds (the job's; a trace's span from its first call to its last when it has no job record). */
   readonly runTime: number;
-  /** The part of the run time spent in I/O: the slowest rank at the layer the application called (the larger of MPI-IO and POSIX, plus STDIO), seconds. */
+  /**
+   * The I/O time of the slowest rank, seconds: the slowest rank's time in files it alone opened plus, for each shared
+   * file, Darshan's slowest-rank time of it (darshan-parser's agg_time_by_slowest, at the layer the application
+   * called); for traces the slowest process's time, exactly.
+   */
   readonly ioTime: number;
   /** ioTime / runTime (at most 1); null when unknown. */
   readonly ioShare: number | null;
+  /** The I/O time summed over ranks, seconds. */
+  readonly cumulativeIoTime: number;
+  /** The ranks (processes) the sum runs over: cumulativeIoTime / (runTime × processes) is its share of the run. */
+  readonly processes: number;
+  /**
+   * Seconds of calls that ran while another call of the same rank did (a trace's threads): each rank's time counts
+   * them once, cumulativeIoTime in full (0 for Darshan logs, which cannot tell).
+   */
+  readonly overlapSeconds: number;
   /** Bytes read and written at the lowest layers. */
   readonly bytes: number;
+  /** Where the time went: layer × operation class, the costliest first; sums to ioTime and cumulativeIoTime. */
+  readonly breakdown: readonly TimeShare[];
+  /** Operation classes the input cannot time (never shown as 0 %). */
+  readonly notRecorded: readonly NotRecorded[];
+  /** The costliest files (at most 10), by cumulative seconds. */
+  readonly files: readonly FileTime[];
+  readonly ranks: RankTimes | null;
+  /** What the model is computed from: Darshan's counters, the counters refined by DXT, or a trace's calls. */
+  readonly source: 'counters' | 'counters+dxt' | 'trace';
+  /** Each layer's own totals and darshan-parser --perf estimate (a layer's time contains the layers beneath it). */
   readonly layers: readonly LayerIo[];
+}
+
+/** The answer the report opens with: where the time went, in a sentence or two with numbers. */
+export interface Verdict {
+  readonly text: string;
+  /** Whether I/O takes enough of the run to be the job's bottleneck (knob high_run_share); when not, no finding is HIGH. */
+  readonly ioBound: boolean;
+  /** The largest part of the breakdown (grouped over the layers of one call path), or null when no I/O was timed. */
+  readonly sink: {
+    readonly layer: string;
+    readonly op: IoOp;
+    readonly seconds: number;
+    readonly cumulativeSeconds: number;
+    /** Share of the I/O time (same in both semantics for the sink's own part). */
+    readonly share: number;
+    /** The file holding most of it, when one does. */
+    readonly file: string | null;
+  } | null;
+  /** Codes of the HIGH/WARN findings that name the sink's time, costliest first (empty when none does). */
+  readonly findings: readonly string[];
 }
 
 /** What the input is missing, per module. */
@@ -139,9 +240,9 @@ export interface TraceCategoryStats {
 }
 
 export interface TraceCharacteristics {
-  /** Seconds from the first call's start to the last call's end. */
+  /** Seconds from the first call's start to the last call's end (the job's run time is `io.runTime`). */
   readonly runtime: number;
-  /** Seconds spent in the analysed calls, summed over processes. */
+  /** Seconds spent in the analysed calls, summed over processes (the job's I/O time is `io`). */
   readonly ioTime: number;
   readonly ops: number;
   readonly bytes: number;
@@ -158,6 +259,8 @@ export interface TraceCharacteristics {
   readonly eventsAnalyzed: number;
   readonly callsByLayer: Readonly<Record<string, number>>;
   readonly callsByFunction: Readonly<Record<string, number>>;
+  /** Categories the trace format does not record (DXT: metadata, sync, other): their 0 means unknown, not none. */
+  readonly notRecorded: readonly string[];
 }
 
 /**
@@ -252,8 +355,10 @@ export interface Report {
   readonly mode: Mode;
   readonly input: InputInfo;
   readonly job: JobInfo;
-  /** The job's I/O time, bytes and throughput per layer. */
+  /** The job's I/O time from the one time model: both semantics, the breakdown, files, ranks, layers. */
   readonly io: IoSummary;
+  /** Where the time went, first (default mode; absent in `--drishti` mode). */
+  readonly verdict?: Verdict;
   /** Whether the data is complete; findings that rest on incomplete data carry a caveat and are capped at WARN. */
   readonly completeness: DataCompleteness;
   /** In display order: METADATA panel first, then OPERATIONS; within each, Drishti's check order (`--drishti`) or

@@ -1,14 +1,15 @@
 import { FormatError } from './errors.js';
 import { LEVELS, PANELS, type CheckOutcome, type Detail, type Finding, type Level, type Panel, type Problem } from './finding.js';
 import {
-  REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type ModuleCompleteness, type Report, type ThresholdRow, type TraceCategoryStats,
+  TRACE_METRICS, type Bottleneck, type ModuleCompleteness, type Report, type ThresholdRow, type TraceCategoryStats,
   type TraceCharacteristics, type TraceDim, type ViewReport,
 } from './report.js';
 
 /**
  * Conversion of the trace reports of IOLens before the one report schema (`"schema": "iolens.trace/1"`: snake_case
- * fields, eight severities from the metric alone, reasons per bottleneck) into a schema-2 report. What the old
- * document holds carries over; what it never recorded is marked unknown and said in `notes`.
+ * fields, eight severities from the metric alone, reasons per bottleneck) into a schema-2 report (which `upgradeReport`
+ * then brings up to date). What the old document holds carries over; what it never recorded is marked unknown and
+ * said in `notes`.
  */
 
 /** The built-in rules of iolens.trace/1 and the trace checks that replaced them (docs/trace.md). */
@@ -44,6 +45,9 @@ function costLevel(share: number): Level {
 }
 
 type Json = Record<string, unknown>;
+
+/** A finding of a schema-2 report: its cost was a share of the I/O time, bytes or requests (upgrade.ts turns it into seconds). */
+export type V2Finding = Omit<Finding, 'cost'> & { readonly cost?: { readonly share: number; readonly basis: 'time' | 'bytes' | 'operations' } };
 
 function obj(v: unknown, where: string): Json {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new FormatError(`not an iolens.trace/1 report (${where} is not an object)`);
@@ -82,13 +86,14 @@ function characteristics(v: unknown): TraceCharacteristics {
     eventsAnalyzed: num(c.events_analyzed),
     callsByLayer: counts(c.calls_by_layer),
     callsByFunction: counts(c.calls_by_function),
+    notRecorded: [],
   };
 }
 
 const label = (dims: readonly string[], key: Json) => dims.map((d) => `${d}=${key[d]}${d === 'time' ? 's' : ''}`).join(' ');
 
 /** Converts an `iolens.trace/1` document. */
-export function upgradeTraceV1(doc: Json): Report {
+export function upgradeTraceV1(doc: Json): Record<string, unknown> {
   const input = obj(doc.input, 'input');
   const options = obj(doc.options, 'options');
   const severity = obj(doc.severity, 'severity');
@@ -149,7 +154,7 @@ export function upgradeTraceV1(doc: Json): Report {
   });
   const caveats = [...new Set(gaps.map((g) => g.module))].sort().map((m) => `rests on ${m} data that is partial (see the report's completeness)`);
   const messages: Record<string, string> = {};
-  const insights: Finding[] = [];
+  const insights: V2Finding[] = [];
   for (const [rule, named] of byRule) {
     const known = RULE_CHECKS[rule];
     const code = known?.code ?? rule;
@@ -175,7 +180,7 @@ export function upgradeTraceV1(doc: Json): Report {
       level: caveats.length && level === 'HIGH' ? 'WARN' : level,
       panel: known?.panel ?? 'OPERATIONS',
       ...(known ? { problem: known.problem } : {}),
-      cost: { share, basis: 'time' },
+      cost: { share, basis: 'time' as const },
       messageId: `${code}.converted`,
       message: `${title}: ${named.length} flagged record(s) named in a converted iolens.trace/1 report; the records of the ${view} view among them account for ${sharePct} of the I/O time`,
       data: { title, records: named.length, view, share, sharePct },
@@ -212,7 +217,7 @@ export function upgradeTraceV1(doc: Json): Report {
   const minTimeShare = num(options.min_time_share);
   const name = (p: string) => p.replace(/\/+$/, '').split('/').pop() || p;
   return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
+    schemaVersion: 2,
     tool: { name: 'iolens', version: '' },
     mode: 'default',
     input: { format: str(input.format) as Report['input']['format'], paths, events: num(input.events), sources: num(input.sources), warnings },

@@ -21,7 +21,6 @@ export default defineFact({
     const n = t.length;
     const off = t.offsetLength.col(0), len = t.offsetLength.col(1);
     const ops = new Float64Array(n), busy = new Float64Array(n), span = new Float64Array(n), lastEnd = new Float64Array(n), medianCall = new Float64Array(n);
-    const durations: number[] = [];
     const consecutive = new Float64Array(n), forward = new Float64Array(n), backward = new Float64Array(n), regular = new Float64Array(n);
     // Alignment per file: the Lustre stripe size when the log has it, else Darshan's POSIX_FILE_ALIGNMENT.
     const align = new Map<bigint, number>();
@@ -30,7 +29,12 @@ export default defineFact({
     const ls = facts.tryGet('lustre.stripes');
     if (ls) for (let i = 0; i < ls.ids.length; i++) if (ls.stripeSize[i] > 0) align.set(ls.ids[i], ls.stripeSize[i]);
     const largeOps = new Float64Array(n), misaligned = new Float64Array(n), alignment = new Float64Array(n);
-    const order: number[] = [];
+    // Scratch space for one record's durations and (when its segments are out of time order) its order.
+    let maxM = 0;
+    for (let r = 0; r < n; r++) maxM = Math.max(maxM, t.writeCount[r] + t.readCount[r]);
+    const dur = new Float64Array(maxM);
+    let order = new Int32Array(0);
+    const start = t.start, end = t.end;
     for (let r = 0; r < n; r++) {
       const s0 = t.segStart[r];
       const m = t.writeCount[r] + t.readCount[r];
@@ -42,18 +46,26 @@ export default defineFact({
         largeOps[r]++;
         if (off[k] % a !== 0) misaligned[r]++;
       }
-      durations.length = 0;
-      for (let k = s0; k < s0 + m; k++) durations.push(t.end[k] - t.start[k]);
-      durations.sort((a, b) => a - b);
-      medianCall[r] = m % 2 ? durations[m >> 1] : (durations[(m >> 1) - 1] + durations[m >> 1]) / 2;
-      order.length = 0;
-      for (let k = s0; k < s0 + m; k++) order.push(k);
-      order.sort((a, b) => t!.start[a] - t!.start[b]);
+      for (let k = 0; k < m; k++) dur[k] = end[s0 + k] - start[s0 + k];
+      const d = dur.subarray(0, m).sort();
+      medianCall[r] = m % 2 ? d[m >> 1] : (d[(m >> 1) - 1] + d[m >> 1]) / 2;
+      // Segments in start order (as Darshan records them, unless threads interleave): no sort needed.
+      let sorted = true;
+      for (let k = s0 + 1; k < s0 + m && sorted; k++) if (start[k] < start[k - 1]) sorted = false;
+      if (!sorted) {
+        if (order.length < m) order = new Int32Array(maxM);
+        for (let k = 0; k < m; k++) order[k] = s0 + k;
+        // A stable order by start (ties keep the recorded order), as the comparison sort gave.
+        const idx = Array.from(order.subarray(0, m));
+        idx.sort((x, y) => start[x] - start[y] || x - y);
+        order.set(idx);
+      }
       let first = Infinity, last = -Infinity, prevEnd = NaN, prevGap = NaN;
-      for (const k of order) {
-        busy[r] += t.end[k] - t.start[k];
-        first = Math.min(first, t.start[k]);
-        last = Math.max(last, t.end[k]);
+      for (let j = 0; j < m; j++) {
+        const k = sorted ? s0 + j : order[j];
+        busy[r] += end[k] - start[k];
+        if (start[k] < first) first = start[k];
+        if (end[k] > last) last = end[k];
         if (!Number.isNaN(prevEnd)) {
           const gap = off[k] - prevEnd;
           if (gap === 0) consecutive[r]++;

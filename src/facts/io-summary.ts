@@ -3,25 +3,47 @@ import { computePerf, computeTablePerf, PERF_MODULES } from '../formats/darshan/
 import { defineFact, type FactReader } from './define-fact.js';
 import type { FactSource } from './source.js';
 import type { LayerIo } from './types.js';
+import { rankTimes, topFiles, type TimeModel } from './time-model.js';
+import type { IoSummaryFact } from './types.js';
 
 const MIB = 1024 * 1024;
 
 export default defineFact({
   name: 'io.summary',
   description:
-    "The job's I/O against its run time: per layer the bytes, the cumulative time over ranks and Darshan's slowest-rank time and throughput (darshan-parser --perf), and the job's I/O time (the slowest rank at the layer the application called: the larger of MPI-IO and POSIX, plus STDIO) as a share of the run time.",
+    "The report's io section: the time model's I/O time in both semantics (slowest rank; summed over ranks), its share of the run time, the breakdown by layer × operation, the costliest files, how the time spreads over ranks, and per layer the bytes, the cumulative time and darshan-parser --perf's slowest-rank estimate.",
   compute(src, facts) {
-    const job = facts.get('job');
+    const m = facts.get('io.time');
     const layers = src.log instanceof DarshanLog ? logLayers(src.log, facts) : derivedLayers(src);
-    // The I/O time the application saw: the slowest rank at the layer it called. MPI-IO time contains the POSIX
-    // time of its calls (and what collective buffering adds), so the larger of MPI-IO and POSIX counts, plus STDIO.
-    const time = (name: string) => layers.find((l) => l.layer === name)?.slowestRankTime ?? 0;
-    const ioTime = Math.max(time('POSIX'), time('MPI-IO')) + time('STDIO');
+    // Bytes at the lowest layers: POSIX and STDIO.
     const bytes = layers.filter((l) => l.layer === 'POSIX' || l.layer === 'STDIO').reduce((a, l) => a + l.bytesRead + l.bytesWritten, 0);
-    const runTime = job.runSeconds;
-    return { runTime, ioTime, ioShare: runTime > 0 ? Math.min(1, ioTime / runTime) : null, bytes, layers };
+    return ioSummaryOf(m, layers, bytes, (key) => src.fileName(key));
   },
 });
+
+/** The report's io section from a time model (the one place it is made: logs here, traces in their pipeline). */
+export function ioSummaryOf(m: TimeModel, layers: IoSummaryFact['layers'], bytes: number, fileName: (key: bigint) => string): IoSummaryFact {
+  return {
+    runTime: m.runTime,
+    ioTime: m.ioTime,
+    ioShare: m.runTime > 0 ? Math.min(1, m.ioTime / m.runTime) : null,
+    cumulativeIoTime: m.cumulativeIoTime,
+    processes: m.processes,
+    overlapSeconds: m.overlapSeconds,
+    bytes,
+    breakdown: m.breakdown,
+    notRecorded: m.notRecorded,
+    files: topFiles(m, m.fileName ?? fileName),
+    ranks: rankTimes(m),
+    source: m.source,
+    layers,
+  };
+}
+
+/** The io section of an input without I/O time (no time model). */
+export function emptyIoSummary(runTime: number, processes: number): IoSummaryFact {
+  return { runTime, ioTime: 0, ioShare: null, cumulativeIoTime: 0, processes, overlapSeconds: 0, bytes: 0, breakdown: [], notRecorded: [], files: [], ranks: null, source: 'counters', layers: [] };
+}
 
 /**
  * Layers of counters derived from a trace: the same estimate over the derived tables, for each layer whose bytes,

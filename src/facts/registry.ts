@@ -10,6 +10,7 @@ import hints from './hints.js';
 import hlFiles from './hl-files.js';
 import hlOpens from './hl-opens.js';
 import ioSummary from './io-summary.js';
+import ioTime from './io-time.js';
 import heatmapSeries from './heatmap-series.js';
 import heatmapTimeline from './heatmap-timeline.js';
 import job from './job.js';
@@ -50,6 +51,7 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'io.rankBytes': ioRankBytes,
   'io.sharedRankBytes': ioSharedRankBytes,
   'io.summary': ioSummary,
+  'io.time': ioTime,
   job,
   lustre,
   'lustre.stripes': lustreStripes,

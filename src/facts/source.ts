@@ -1,5 +1,6 @@
 import type { DecodeOutcome, JobRecord, ModuleTable } from '../formats/darshan/index.js';
 import { FixedTable } from '../formats/darshan/index.js';
+import type { TimeModel } from './time-model.js';
 
 /**
  * What facts read: Darshan-style module tables, record names and the job record. A `DarshanLog` is one; a counter
@@ -27,6 +28,8 @@ export interface CounterInput {
   table<T extends ModuleTable = ModuleTable>(name: string): T | null;
   /** Counters the input cannot supply (derived inputs only; a Darshan log has every counter it has a table for). */
   readonly absent?: AbsentCounters;
+  /** The time model of an input derived from a trace (built from its calls); Darshan logs leave it to the counters. */
+  readonly timeModel?: TimeModel;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AccessSizeHistogram, DxtSegments, ModuleFiles, ModuleOperations } from '../contract/charts.js';
 import type { DataCompleteness, IoSummary } from '../contract/report.js';
 import type { IdGroups } from './group.js';
+import type { TimeModel } from './time-model.js';
 
 /** `job`: identity and banner facts from the job record. */
 export interface JobFact {
@@ -447,6 +448,7 @@ export interface FactValues {
   log: LogInfoFact;
   'posix.counterTotals': PosixCounterTotalsFact;
   'io.summary': IoSummaryFact;
+  'io.time': TimeModel;
   completeness: CompletenessFact;
   'modules.operations': ModuleOperationsFact;
   'modules.accessSizes': AccessSizesFact;

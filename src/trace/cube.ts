@@ -1,4 +1,5 @@
 import { IntPairMap } from '../util/id-hash.js';
+import { mergeLedgers, TimeLedger, type LedgerData } from '../facts/counters/ledger.js';
 import { TraceInputError } from '../formats/trace/errors.js';
 import { CATEGORY_COUNT, Category, LAYER_COUNT, type EventColumns, type TraceDicts } from '../formats/trace/model.js';
 
@@ -72,6 +73,8 @@ export interface CubeData {
   events: number;
   minStart: number;
   maxEnd: number;
+  /** Seconds and calls per (process, file, layer, category) over every event of every layer: the time model's input. */
+  ledger: LedgerData;
 }
 
 export class Cube {
@@ -80,7 +83,8 @@ export class Cube {
   private pairMap = new IntPairMap();
   pairProc = new Int32Array(1024);
   pairFile = new Int32Array(1024);
-  private pairLastEnd = new Float64Array(1024);
+  /** Per (process, file) pair, the end of its last read (2·pair) and of its last write (2·pair + 1): −1 before any. */
+  private pairLastEnd = new Float64Array(2048);
   npairs = 0;
   private cellMap = new IntPairMap(4096);
   cellPair = new Int32Array(4096);
@@ -89,6 +93,7 @@ export class Cube {
   ncells = 0;
   funcCalls = new Float64Array(256);
   layerCalls = new Float64Array(LAYER_COUNT);
+  private readonly ledger = new TimeLedger();
   events = 0;
   minStart = Infinity;
   maxEnd = -Infinity;
@@ -146,13 +151,14 @@ export class Cube {
       const b = new Int32Array(n);
       b.set(this.pairFile);
       this.pairFile = b;
-      const c = new Float64Array(n);
+      const c = new Float64Array(2 * n);
       c.set(this.pairLastEnd);
       this.pairLastEnd = c;
     }
     this.pairProc[i] = proc;
     this.pairFile[i] = file;
-    this.pairLastEnd[i] = -1;
+    this.pairLastEnd[2 * i] = -1;
+    this.pairLastEnd[2 * i + 1] = -1;
     this.pairMap.set(proc, file, i);
     return i;
   }
@@ -182,6 +188,7 @@ export class Cube {
 
   /** Folds a chunk of events into the cube. */
   add(c: EventColumns): void {
+    this.ledger.add(c);
     const n = c.length;
     const mask = this.opts.layerMask;
     const small = this.opts.smallBytes;
@@ -276,9 +283,12 @@ export class Cube {
         const off = c.offset[i];
         if (off >= 0) {
           st[o + S_KNOWN_OFFSET]++;
-          const le = this.pairLastEnd[pair];
+          // Backwards from the previous access in the same direction, as Darshan's SEQ counters judge it: a read of
+          // what was just written is no random read.
+          const k = 2 * pair + (cat === Category.WRITE ? 1 : 0);
+          const le = this.pairLastEnd[k];
           if (le >= 0 && off < le) st[o + S_RANDOM]++;
-          this.pairLastEnd[pair] = off + (size > 0 ? size : 0);
+          this.pairLastEnd[k] = off + (size > 0 ? size : 0);
         }
       }
       if (start < st[o + S_FIRST]) st[o + S_FIRST] = start;
@@ -330,6 +340,7 @@ export class Cube {
       events: this.events,
       minStart: this.minStart,
       maxEnd: this.maxEnd,
+      ledger: this.ledger.snapshot(),
     };
   }
 }
@@ -448,6 +459,7 @@ export function mergeCubes(
     events,
     minStart,
     maxEnd,
+    ledger: mergeLedgers(parts.map(({ data, procMap, fileMap }) => ({ data: data.ledger, procMap, fileMap }))),
   };
 }
 

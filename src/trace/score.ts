@@ -1,5 +1,31 @@
 import type { Evidence, Level, MetricScore, Unit } from '../contract/index.js';
+import type { Dim } from './view-catalogue.js';
 import type { Metrics } from './views.js';
+
+/** A view record after scoring: its key, metrics, metric score and level. */
+export interface ScoredRecord {
+  readonly view: string;
+  readonly dims: readonly Dim[];
+  readonly key: Readonly<Partial<Record<Dim, string | number>>>;
+  readonly metrics: Metrics;
+  readonly score: MetricScore;
+  /** OK when the metric does not flag the record; else HIGH/WARN/INFO by what its calls cost the job (the level rule). */
+  readonly level: Level;
+}
+
+/** One view of the trace, every record scored. */
+export interface ScoredView {
+  readonly name: string;
+  readonly dims: readonly Dim[];
+  readonly parent: string | null;
+  readonly records: readonly ScoredRecord[];
+}
+
+/** What the trace checks judge: every computed view in report order, and their flagged records (level ≠ OK). */
+export interface TraceViews {
+  readonly views: readonly ScoredView[];
+  readonly flagged: readonly ScoredRecord[];
+}
 
 /**
  * Scoring of view records. A metric (`--metric`) says whether a record is a bottleneck — whether its calls are

@@ -5,6 +5,10 @@ import { absentCounters, type TraceFormat } from './availability.js';
 import type { CounterBuilder, ModuleRecords } from './builder.js';
 import { DERIVED_MODULES, LAYOUTS, type DerivedModule, type ModuleLayout } from './modules.js';
 import { reduceShared, type Row } from './reduce.js';
+import { ranksOfProcs, traceTimeModel, type LedgerData } from './ledger.js';
+import type { TraceDicts } from '../../formats/trace/model.js';
+import type { NotRecorded } from '../../contract/index.js';
+import type { TimeModel } from '../time-model.js';
 
 /** A module table of derived counters: reading an absent counter throws CounterUnavailable (or, while a fact tolerates it, gives NaN). */
 export class DerivedTable extends FixedTable {
@@ -72,18 +76,10 @@ export interface DeriveOptions {
    */
   readonly recordId?: (name: string) => bigint | undefined;
   readonly job: DerivedJob;
-}
-
-/** Process labels → ranks: numeric labels are ranks; otherwise (host:pid) processes are numbered in label order. */
-export function ranksOfProcs(labels: readonly string[]): { rank: Int32Array; numeric: boolean } {
-  const rank = new Int32Array(labels.length);
-  if (labels.every((l) => /^\d+$/.test(l))) {
-    labels.forEach((l, i) => (rank[i] = Number(l)));
-    return { rank, numeric: true };
-  }
-  const order = labels.map((_, i) => i).sort((a, b) => labels[a].localeCompare(labels[b], 'en', { numeric: true }));
-  order.forEach((p, k) => (rank[p] = k));
-  return { rank, numeric: false };
+  /** The trace's time ledger (every call of every layer) with its dictionaries: the time model is built from it. */
+  readonly ledger?: { readonly data: LedgerData; readonly dicts: TraceDicts };
+  /** Operation classes the trace cannot time (DXT: metadata and sync). */
+  readonly notRecorded?: readonly NotRecorded[];
 }
 
 /** One module's finished records: counters per record, id, rank. */
@@ -126,6 +122,7 @@ export class TraceCounters implements CounterInput {
   /** Files whose records were reduced to a shared record, per module. */
   readonly sharedFiles: { readonly [M in DerivedModule]: number };
   private readonly hdf5: { h5f: boolean; h5d: boolean };
+  readonly timeModel?: TimeModel;
 
   constructor(builder: CounterBuilder, opts: DeriveOptions) {
     const labels = builder.dicts ? builder.dicts.procs.values : [];
@@ -166,6 +163,10 @@ export class TraceCounters implements CounterInput {
     };
     const sec = Math.floor(start);
     const endSec = Math.floor(end);
+    // Without a job start or end, the run is the span of the calls, from the trace's own times (adding an epoch
+    // origin first would round it away).
+    const bounded = opts.job.startSeconds !== undefined || opts.job.endSeconds !== undefined;
+    const span = (Number.isFinite(totals.lastEnd) ? totals.lastEnd : first) - first;
     this.job = {
       uid: opts.job.uid ?? 0n,
       jobid: opts.job.jobId ?? 0n,
@@ -176,8 +177,16 @@ export class TraceCounters implements CounterInput {
       endTimeNsec: BigInt(Math.round((end - endSec) * 1e9)),
       nprocs: BigInt(this.nprocs),
       metadata: opts.job.metadata ?? [],
-      runTimeSeconds: opts.job.runSeconds ?? end - start,
+      runTimeSeconds: opts.job.runSeconds ?? (bounded ? end - start : span),
     };
+    if (opts.ledger) {
+      this.timeModel = traceTimeModel(opts.ledger.data, opts.ledger.dicts, {
+        runSeconds: this.job.runTimeSeconds,
+        nprocs: this.nprocs,
+        ...(opts.recordId ? { recordId: opts.recordId } : {}),
+        notRecorded: opts.notRecorded ?? [],
+      });
+    }
   }
 
   /** Finishes one module: common values into their slots, timestamps from the job start, shared files reduced. */

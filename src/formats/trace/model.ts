@@ -96,6 +96,11 @@ export interface EventColumns {
   size: Float64Array;
   start: Float64Array;
   end: Float64Array;
+  /**
+   * Call depth: 0 for a call the application made, more for a call made inside another traced call (the MPI-IO
+   * write under an H5Dwrite, its pwrite under that). Readers that do not know it (DXT, DFTracer) leave 0.
+   */
+  depth: Uint8Array;
 }
 
 export function allocColumns(capacity: number): EventColumns {
@@ -112,6 +117,7 @@ export function allocColumns(capacity: number): EventColumns {
     size: new Float64Array(capacity),
     start: new Float64Array(capacity),
     end: new Float64Array(capacity),
+    depth: new Uint8Array(capacity),
   };
 }
 
@@ -145,6 +151,7 @@ export class ChunkWriter {
     size: number,
     start: number,
     end: number,
+    depth = 0,
   ): void {
     const c = this.cols;
     const i = c.length;
@@ -159,6 +166,7 @@ export class ChunkWriter {
     c.size[i] = size;
     c.start[i] = start;
     c.end[i] = end;
+    c.depth[i] = depth > 255 ? 255 : depth;
     c.length = i + 1;
     this.count++;
     if (c.length === this.capacity) this.flush();
@@ -198,6 +206,7 @@ export class TableCollector {
     this.cols.size.set(chunk.size.subarray(0, n), o);
     this.cols.start.set(chunk.start.subarray(0, n), o);
     this.cols.end.set(chunk.end.subarray(0, n), o);
+    this.cols.depth.set(chunk.depth.subarray(0, n), o);
     this.cols.length = need;
   };
 
@@ -215,6 +224,7 @@ export class TableCollector {
     next.size.set(this.cols.size.subarray(0, n));
     next.start.set(this.cols.start.subarray(0, n));
     next.end.set(this.cols.end.subarray(0, n));
+    next.depth.set(this.cols.depth.subarray(0, n));
     next.length = n;
     this.cols = next;
   }

@@ -7,6 +7,8 @@ import { defaultConfig } from '../../config/defaults.js';
 import { Cube, MAX_WINDOWS, STRIDE, MAX_FIXED_WINDOWS, type CubeData, type CubeOptions } from '../../trace/cube.js';
 import { TraceInputError } from '../../formats/trace/errors.js';
 import { ChunkWriter, Layer, LAYER_COUNT, TraceDicts } from '../../formats/trace/model.js';
+import { LEDGER_WIDTH } from '../../facts/counters/ledger.js';
+import { BUSY_SLOT_WIDTH } from '../../facts/counters/busy-time.js';
 import { dictData, mergeParts, type DictData } from './parallel.js';
 import { readDftracer } from '../../formats/trace/readers/dftracer.js';
 import { readDxt } from '../../formats/trace/readers/dxt.js';
@@ -24,13 +26,13 @@ import type { ReadResult } from '../../formats/trace/readers/types.js';
  * (process, file) pair lives in one shard, so the merged cube — and so the report — is the one `iolens trace`
  * builds. Sources that cannot be split (a Recorder trace without per-rank files, Parquet) are read whole by shard 0.
  *
- * The partial-cube file (version 1): the 8-byte magic `IOLCUBE\n`, the format version and the header length as
+ * The partial-cube file (version 2: with the time ledger): the 8-byte magic `IOLCUBE\n`, the format version and the header length as
  * little-endian u32, a JSON header (shard, inputs, cube options, unit slice, and per cube: its layer mask, reader
- * result, dictionaries and array lengths), then the typed arrays of each cube, each 8-byte aligned, and a SHA-256 of
+ * result, dictionaries and array lengths), then the typed arrays of each cube (its cells, then its time ledger), each 8-byte aligned, and a SHA-256 of
  * everything before it. Files are written under a temporary name and renamed, so a killed task leaves none.
  */
 
-export const CUBE_PART_VERSION = 1;
+export const CUBE_PART_VERSION = 2;
 const MAGIC = Buffer.from('IOLCUBE\n', 'latin1');
 const DIGEST_BYTES = 32;
 
@@ -67,7 +69,7 @@ interface PartHeader {
   /** the layer mask asked for with --layers, or null for the default (POSIX+STDIO, falling back to MPI-IO+HDF5) */
   explicitMask: number | null;
   units: UnitSlice;
-  builds: { mask: number; read: ReadResult; dict: DictData; pairs: number; cells: number; funcs: number }[];
+  builds: { mask: number; read: ReadResult; dict: DictData; pairs: number; cells: number; funcs: number; ledger: number; busy: number; slots: number }[];
 }
 
 /** A loaded partial cube. */
@@ -185,14 +187,19 @@ export async function writeTracePart(paths: readonly string[], opts: AnalyzeOpti
     fixedBase: opts.granularity ?? null,
     explicitMask: explicit,
     units: first.units,
-    builds: builds.map((b) => ({ mask: b.mask, read: b.read, dict: b.dict, pairs: b.cube.pairProc.length, cells: b.cube.cellPair.length, funcs: b.cube.funcCalls.length })),
+    builds: builds.map((b) => ({ mask: b.mask, read: b.read, dict: b.dict, pairs: b.cube.pairProc.length, cells: b.cube.cellPair.length, funcs: b.cube.funcCalls.length, ledger: b.cube.ledger.proc.length, busy: b.cube.ledger.busy.proc.length, slots: b.cube.ledger.busy.slots.length / BUSY_SLOT_WIDTH })),
   };
   writePartFile(file, header, builds);
   return { events: first.build.cube.events, units: first.units };
 }
 
 function arraysOf(c: CubeData): (Int32Array | Float64Array)[] {
-  return [c.pairProc, c.pairFile, c.cellPair, c.cellWin, c.stats, c.funcCalls, c.layerCalls, Float64Array.of(c.base, c.originWin, c.events, c.minStart, c.maxEnd)];
+  const l = c.ledger;
+  return [
+    c.pairProc, c.pairFile, c.cellPair, c.cellWin, c.stats, c.funcCalls, c.layerCalls, Float64Array.of(c.base, c.originWin, c.events, c.minStart, c.maxEnd),
+    l.proc, l.file, Int32Array.from(l.layer), Int32Array.from(l.nested), l.stats, Float64Array.of(l.minStart, l.maxEnd),
+    l.busy.proc, l.busy.exponent, l.busy.first, l.busy.offsets, l.busy.slots,
+  ];
 }
 
 function pad8(n: number): number {
@@ -272,7 +279,16 @@ export function readPartFile(file: string): CubePart {
     const funcCalls = take(Float64Array, b.funcs);
     const layerCalls = take(Float64Array, LAYER_COUNT);
     const [base, originWin, events, minStart, maxEnd] = take(Float64Array, 5);
-    return { mask: b.mask, read: b.read, dict: b.dict, cube: { base, originWin, pairProc, pairFile, cellPair, cellWin, stats, funcCalls, layerCalls, events, minStart, maxEnd } };
+    const proc = take(Int32Array, b.ledger);
+    const lfile = take(Int32Array, b.ledger);
+    const layer = Uint8Array.from(take(Int32Array, b.ledger));
+    const nested = Uint8Array.from(take(Int32Array, b.ledger));
+    const lstats = take(Float64Array, b.ledger * LEDGER_WIDTH);
+    const [lmin, lmax] = take(Float64Array, 2);
+    const busy = { proc: take(Int32Array, b.busy), exponent: take(Int32Array, b.busy), first: take(Float64Array, b.busy), offsets: take(Int32Array, b.busy + 1), slots: take(Float64Array, b.slots * BUSY_SLOT_WIDTH) };
+    for (let k = 0; k <= b.busy; k++) if (busy.offsets[k] < (k ? busy.offsets[k - 1] : 0) || busy.offsets[k] > b.slots) throw bad('busy time slots out of range');
+    const ledger = { minStart: lmin, maxEnd: lmax, proc, file: lfile, layer, nested, stats: lstats, busy };
+    return { mask: b.mask, read: b.read, dict: b.dict, cube: { base, originWin, pairProc, pairFile, cellPair, cellWin, stats, funcCalls, layerCalls, events, minStart, maxEnd, ledger } };
   });
   if (off !== body.length) throw bad('unexpected bytes after the arrays');
   return { header, builds };

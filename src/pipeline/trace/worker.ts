@@ -51,5 +51,5 @@ async function run(req: WorkerRequest): Promise<WorkerReply> {
 
 serveTasks<WorkerRequest, WorkerReply>(run, (reply) => {
   const c = reply.cube;
-  return [c.pairProc.buffer, c.pairFile.buffer, c.cellPair.buffer, c.cellWin.buffer, c.stats.buffer] as ArrayBuffer[];
+  return [c.pairProc.buffer, c.pairFile.buffer, c.cellPair.buffer, c.cellWin.buffer, c.stats.buffer, c.ledger.proc.buffer, c.ledger.file.buffer, c.ledger.layer.buffer, c.ledger.nested.buffer, c.ledger.stats.buffer, c.ledger.busy.proc.buffer, c.ledger.busy.exponent.buffer, c.ledger.busy.first.buffer, c.ledger.busy.offsets.buffer, c.ledger.busy.slots.buffer] as ArrayBuffer[];
 });

@@ -122,7 +122,7 @@ function metadataOf(lib: Hyparquet, path: string, buf: AsyncBuffer): FileMetaDat
   }
 }
 
-const WANTED = ['func_id', 'tstart', 'tend', 'rank', 'hostname', 'app', 'proc_name', 'file_name', 'size', 'cat', 'io_cat', 'arg0', 'file_id', 'proc_id'] as const;
+const WANTED = ['func_id', 'tstart', 'tend', 'rank', 'hostname', 'app', 'proc_name', 'file_name', 'size', 'cat', 'io_cat', 'arg0', 'file_id', 'proc_id', 'level'] as const;
 type Wanted = (typeof WANTED)[number];
 
 /** Recorder layer code (`cat`) → our layer; POSIX calls on `FILE*` are STDIO. */
@@ -247,6 +247,8 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
       const cat = cols.get('cat');
       const ioCat = cols.get('io_cat');
       const arg0 = cols.get('arg0');
+      // the call depth (0: called by the application), where the converter kept it
+      const level = cols.get('level');
       fileIds.add(cols.get('file_id'), n);
       procIds.add(cols.get('proc_id'), n);
       for (let i = 0; i < n; i++) {
@@ -275,7 +277,8 @@ export async function readParquetFile(path: string, out: ChunkWriter): Promise<P
         let t1 = num(tend, i);
         if (!Number.isFinite(t0)) throw new TraceInputError(`${path}: row ${rowStart + i} has no start time`);
         if (!(t1 >= t0)) t1 = t0;
-        out.push(proc, file, dicts.funcs.id(name), layer, category, -1, bytes, t0, t1);
+        const depth = level ? num(level, i) : 0;
+        out.push(proc, file, dicts.funcs.id(name), layer, category, -1, bytes, t0, t1, Number.isFinite(depth) && depth > 0 ? depth : 0);
       }
       rows += n;
       rowStart += n;

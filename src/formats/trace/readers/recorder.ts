@@ -119,6 +119,8 @@ interface Terminal {
   handle: number;
   /** MPI_File_open: file id of the path opened, else -1 */
   openPath: number;
+  /** Call depth (0: called by the application; more: inside another traced call). */
+  depth: number;
 }
 
 function parseNum(s: string | undefined): number {
@@ -248,6 +250,7 @@ function buildTerminals(cst: CstEntry[], meta: RecorderMeta, layers: Layer[], ou
       seekArg,
       handle,
       openPath,
+      depth: e.depth,
     };
   }
   return terms;
@@ -493,7 +496,7 @@ function readRank(folder: RecorderFolder, rank: number, layers: Layer[], out: Ch
             }
           }
         }
-        out.push(proc, file, t.func, t.layer, t.category, offset, t.size, t0, t1);
+        out.push(proc, file, t.func, t.layer, t.category, offset, t.size, t0, t1, t.depth);
         records++;
       }
     }
