@@ -18,6 +18,7 @@ import d16RandomWrites from './diagnosis/d16-random-writes.js';
 import d17RandomReads from './diagnosis/d17-random-reads.js';
 import d18IoPhases from './diagnosis/d18-io-phases.js';
 import d19Hdf5PnetcdfMetadata from './diagnosis/d19-hdf5-pnetcdf-metadata.js';
+import d20TimeSink from './diagnosis/d20-time-sink.js';
 
 /**
  * The diagnosis checks (issue 5): default mode only, each tagged with a problem and graded by cost. Several supersede
@@ -44,4 +45,5 @@ export const DIAGNOSIS_CHECKS: readonly AnyCheck[] = [
   d17RandomReads,
   d18IoPhases,
   d19Hdf5PnetcdfMetadata,
+  d20TimeSink,
 ];

@@ -29,7 +29,7 @@ function crossing(knob: Knob, c: LabCrossing | null, none: string): string {
 function marginSection(code: string, problem: string | undefined): string[] {
   const m = LAB_MARGINS[code];
   if (!m) {
-    const why = !problem ? 'the check names no problem (an observation)' : `no run of the lab is labelled \`${problem}\`, or the check does not run in the default mode`;
+    const why = code[0] === 'T' ? 'a trace check judges the views of `iolens trace`, which the lab\'s evaluation of reports does not run' : !problem ? 'the check names no problem (an observation)' : `no run of the lab is labelled \`${problem}\`, or the check does not run in the default mode`;
     return [`Not measured on the lab: ${why}.`, ''];
   }
   const o: string[] = [];
@@ -57,7 +57,7 @@ function marginSection(code: string, problem: string | undefined): string[] {
 }
 
 function folder(code: string): string {
-  return code[0] === 'D' ? 'diagnosis' : code[0] === 'S' ? 'stdio' : code[0] === 'P' ? 'posix' : 'mpiio';
+  return code[0] === 'D' ? 'diagnosis' : code[0] === 'S' ? 'stdio' : code[0] === 'P' ? 'posix' : code[0] === 'T' ? 'trace' : 'mpiio';
 }
 
 /** The docs page of a check, generated from its meta (docs/checks/<code>.md). */
@@ -84,13 +84,16 @@ export function checkDoc(check: AnyCheck): string {
   const recs = Object.entries(m.recommendations as Record<string, { text: string; snippet?: string }>);
   if (!recs.length) o.push('No recommendation: this is an observation.', '');
   else for (const [id, r] of recs) o.push(`- \`${id}\`: ${r.text}${r.snippet ? ` (example: [\`snippets/${r.snippet}\`](../../snippets/${r.snippet}))` : ''}`);
-  if (!m.compat.drishti) {
+  if (m.layer === 'trace') {
+    o.push('', '## Example', '', `The scenario tests \`src/checks/trace/checks.test.ts\` build traces on which it fires and stays quiet, with the expected records, costs and levels; the trace goldens (\`fixtures/golden-trace/\`, \`fixtures/golden/trace-*\`) show it on the shared traces.`, '');
+  } else if (!m.compat.drishti) {
     o.push('', '## Example', '', `The table test \`src/checks/${folder(m.code)}/${base}.test.ts\` lists labelled logs of the shared corpus on which it fires and stays quiet; \`npm run eval\` (docs/eval.md) measures it against every label.`, '');
   } else {
     o.push('', '## Example', '', `The table test \`src/checks/${folder(m.code)}/${base}.test.ts\` lists logs of the shared corpus on which it fires and stays quiet, with the expected values (checked against Drishti's outputs).`, '');
   }
   o.push('## Differences from Drishti', '');
-  if (!m.compat.drishti) o.push(`Runs in the default mode only (never with \`--drishti\`)${m.supersedes?.length ? `; replaces ${m.supersedes.join(', ')} there` : ''}.`, '');
+  if (m.layer === 'trace') o.push('Not a Drishti check: it runs in `iolens trace` (docs/trace.md), on the views of a trace.', '');
+  else if (!m.compat.drishti) o.push(`Runs in the default mode only (never with \`--drishti\`)${m.supersedes?.length ? `; replaces ${m.supersedes.join(', ')} there` : ''}${m.traces ? '; `iolens trace` runs it too, where its facts exist' : ''}.`, '');
   const diffs = m.compat.differences ?? [];
   if (!diffs.length && m.compat.drishti) o.push(`None: the default mode and \`--drishti\` compute ${m.code} the same way as Drishti.`, '');
   else for (const d of diffs) o.push(`- **${d.id}**: ${d.description}`);

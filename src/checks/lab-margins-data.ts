@@ -673,10 +673,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "strided_share",
         "default": 0.5,
         "loosens": "down",
-        "falseHigh": {
-          "file": "size-hdf5-sec2-fpp-small-np2-xfer16k.darshan",
-          "value": 0.457
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "size-hdf5-sec2-fpp-small-np2-xfer16k.darshan",
           "value": 0.457
@@ -773,10 +770,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "rw_switch_share",
         "default": 0.25,
         "loosens": "down",
-        "falseHigh": {
-          "file": "hdf5-meta-reopen-np1-ioromio321-dxt.darshan",
-          "value": 0.128
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "hdf5-meta-reopen-np1-ioromio321-dxt.darshan",
           "value": 0.128
@@ -882,7 +876,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
     "code": "D07",
     "problem": "metadata-heavy",
     "labelled": 43,
-    "found": 19,
+    "found": 20,
     "knobs": [
       {
         "knob": "metadata_time_share",
@@ -986,10 +980,6 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
           {
             "file": "pnetcdf-meta-reopen-np2-ioompio-dxt.darshan",
             "value": null
-          },
-          {
-            "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
-            "value": null
           }
         ]
       },
@@ -1000,8 +990,8 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "falseHigh": null,
         "falseWarn": null,
         "lost": {
-          "file": "metadata-files-storm-with-data-np1.darshan",
-          "value": 301
+          "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
+          "value": 3.47
         },
         "missed": [
           {
@@ -1094,10 +1084,6 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
           },
           {
             "file": "pnetcdf-meta-reopen-np2-ioompio-dxt.darshan",
-            "value": null
-          },
-          {
-            "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
             "value": null
           }
         ]
@@ -1107,16 +1093,16 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "default": 256,
         "loosens": "down",
         "falseHigh": {
-          "file": "pnetcdf-data-indep-small-read-np16-ioompio-xfer4k.darshan",
-          "value": 129
+          "file": "size-posix-write-small-np16-layoutfpp-xfer16k-dxt.darshan",
+          "value": 16
         },
         "falseWarn": {
-          "file": "pnetcdf-data-indep-small-read-np16-ioompio-xfer4k.darshan",
-          "value": 129
+          "file": "sync-stdio-fsync-small-np2-layoutshared-xfer16k.darshan",
+          "value": 130
         },
         "lost": {
-          "file": "metadata-files-storm-np1-rounds100-statapiplain.darshan",
-          "value": 404
+          "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
+          "value": 271
         },
         "missed": [
           {
@@ -1209,11 +1195,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
           },
           {
             "file": "pnetcdf-meta-reopen-np2-ioompio-dxt.darshan",
-            "value": null
-          },
-          {
-            "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
-            "value": null
+            "value": 143
           }
         ]
       }
@@ -1230,8 +1212,8 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "default": 256,
         "loosens": "down",
         "falseHigh": {
-          "file": "pnetcdf-data-strided-indep-np16-ioompio-xfer4k-dxt.darshan",
-          "value": 49
+          "file": "metadata-files-storm-np8-rounds100-statapiplain.darshan",
+          "value": 32
         },
         "falseWarn": {
           "file": "pnetcdf-data-strided-indep-np16-ioompio-xfer4k-dxt.darshan",
@@ -1351,7 +1333,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "default": 16,
         "loosens": "down",
         "falseHigh": {
-          "file": "collective-mpiio-coll-view-np2-ioompio-xfer4k-dxt.darshan",
+          "file": "collective-mpiio-coll-view-np3-ioromio321-xfer16k.darshan",
           "value": 3
         },
         "falseWarn": {
@@ -1433,10 +1415,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "small_min",
         "default": 16,
         "loosens": "down",
-        "falseHigh": {
-          "file": "collective-mpiio-coll-view-read-np2-ioompio-xfer4k.darshan",
-          "value": 2
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "collective-mpiio-coll-view-read-np2-ioompio-xfer4k.darshan",
           "value": 2
@@ -1668,7 +1647,10 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "default": 262144,
         "loosens": "down",
         "falseHigh": null,
-        "falseWarn": null,
+        "falseWarn": {
+          "file": "pnetcdf-meta-reopen-np2-ioompio-dxt.darshan",
+          "value": 640
+        },
         "lost": {
           "file": "imbalance-posix-rank0-shared-np3-xfer4m-dxt.darshan",
           "value": 12600000
@@ -1748,10 +1730,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "random_min",
         "default": 32,
         "loosens": "down",
-        "falseHigh": {
-          "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
-          "value": 12
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "pnetcdf-meta-reopen-np2-ioompio-dxt.darshan",
           "value": 14
@@ -1771,10 +1750,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "random_bytes_min",
         "default": 8388608,
         "loosens": "down",
-        "falseHigh": {
-          "file": "pnetcdf-meta-reopen-np4-ioompio.darshan",
-          "value": 480
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "redundant-mpiio-rewrite-np2-xfer2m-ioromio321.darshan",
           "value": 6290000

@@ -3,44 +3,61 @@ import assert from 'node:assert/strict';
 import { defaultKnobValues } from '../config/knobs.js';
 import { corpusLogs } from '../testing/corpus.js';
 import { diagnoseLog } from '../pipeline/diagnose.js';
-import { impactOf, ruleLevel } from './level-policy.js';
+import { completeCost, ruleLevel } from './level-policy.js';
 
 const K = defaultKnobValues();
 
-test('the level rule: HIGH needs a dominant cost that matters to the run, WARN a measurable one, else INFO', () => {
-  const t = (share: number) => ({ share, basis: 'time' as const });
-  // [proposed, cost share, I/O share of the run] → level
-  const cases: [Parameters<typeof ruleLevel>[0], number | null, number | null, string][] = [
-    ['HIGH', 1, 0.5, 'HIGH'],
-    ['HIGH', 0.25, 0.2, 'HIGH'], // 25 % of I/O × 20 % of the run = 5 % of the run
-    ['HIGH', 0.25, 0.19, 'WARN'], // just below 5 % of the run
-    ['HIGH', 0.24, 1, 'WARN'], // not dominant
-    ['HIGH', 1, 0.008, 'WARN'], // the whole I/O, but the I/O is 0.8 % of the run
-    ['HIGH', 1, null, 'HIGH'], // run time unknown: the I/O share alone
-    ['HIGH', 0.0066, 0.5, 'INFO'], // D07 on partial_data_stdio: metadata is 0.66 % of the I/O time
-    ['WARN', 0.02, 0.5, 'WARN'],
-    ['WARN', 0.019, 0.5, 'INFO'],
-    ['WARN', 1, 1, 'WARN'], // never raised above what the check proposes
-    ['HIGH', null, 1, 'WARN'], // no measured cost: at most WARN
-    ['OK', 0, 1, 'OK'],
-    ['INFO', 1, 1, 'INFO'],
+test('the level rule: HIGH needs measured seconds that dominate the I/O and matter to the run, WARN any measured cost', () => {
+  // A job of 4 ranks, 10 s run: 2 s of I/O on the slowest rank, 6 s summed over ranks (40 rank-seconds in all).
+  const y = { ioTime: 2, cumulativeIoTime: 6, runTime: 10, processes: 4 };
+  // [proposed, seconds, semantics, basis] → level
+  const cases: [Parameters<typeof ruleLevel>[0], number | null, 'slowest' | 'cumulative', 'time' | 'bound', string][] = [
+    ['HIGH', 6, 'cumulative', 'time', 'HIGH'],
+    ['HIGH', 2, 'cumulative', 'time', 'HIGH'], // 33 % of the summed I/O time, 5 % of the 40 rank-seconds
+    ['HIGH', 1.99, 'cumulative', 'time', 'WARN'], // just below 5 % of the run (× 4 ranks)
+    ['HIGH', 1.4, 'cumulative', 'time', 'WARN'], // 23 % of the I/O: not dominant
+    ['HIGH', 0.5, 'slowest', 'time', 'HIGH'], // 25 % of the slowest rank's 2 s, 5 % of the 10 s run
+    ['HIGH', 0.49, 'slowest', 'time', 'WARN'],
+    ['HIGH', 6, 'cumulative', 'bound', 'WARN'], // an upper bound is never HIGH
+    ['HIGH', 1e-6, 'cumulative', 'time', 'WARN'], // any measured time is WARN at the default floor (0)
+    ['HIGH', 0, 'cumulative', 'time', 'INFO'], // no time measured
+    ['HIGH', null, 'cumulative', 'time', 'INFO'], // no cost at all
+    ['WARN', 6, 'cumulative', 'time', 'WARN'], // never raised above what the check proposes
+    ['OK', 6, 'cumulative', 'time', 'OK'],
+    ['INFO', 6, 'cumulative', 'time', 'INFO'],
   ];
-  for (const [proposed, share, io, want] of cases) assert.equal(ruleLevel(proposed, share === null ? undefined : t(share), io, K), want, `${proposed} ${share} ${io}`);
-  assert.equal(impactOf(t(0.5), 0.5), 0.25);
+  for (const [proposed, seconds, semantics, basis, want] of cases) {
+    const cost = seconds === null ? undefined : completeCost({ seconds, semantics, basis }, y);
+    assert.equal(ruleLevel(proposed, cost, K), want, `${proposed} ${seconds} ${semantics} ${basis}`);
+  }
+  // The run time unknown: the I/O share alone decides.
+  assert.equal(ruleLevel('HIGH', completeCost({ seconds: 2 }, { ...y, runTime: 0 }), K), 'HIGH');
+  assert.equal(completeCost({ seconds: 2 }, { ...y, runTime: 0 }).runShare, null);
+  // A raised WARN floor makes cheap problems INFO.
+  assert.equal(ruleLevel('WARN', completeCost({ seconds: 0.1 }, y), { ...K, warn_cost_share: 0.02 }), 'INFO');
+  assert.equal(ruleLevel('WARN', completeCost({ seconds: 0.12 }, y), { ...K, warn_cost_share: 0.02 }), 'WARN');
+  // Shares are of the same semantics and bounded.
+  const c = completeCost({ seconds: 1, semantics: 'slowest' }, y);
+  assert.deepEqual(c, { seconds: 1, semantics: 'slowest', ioShare: 0.5, runShare: 0.1, basis: 'time' });
+  assert.equal(completeCost({ seconds: 60 }, y).ioShare, 1);
+  assert.equal(completeCost({ seconds: Number.NaN }, y).seconds, 0);
 });
 
-test('on every shared log: no default-mode HIGH below the rule, and every HIGH/WARN with a cost says what it costs', () => {
+test('on every shared log: every HIGH costs at least 25 % of the I/O time and 5 % of the run in its semantics, every WARN/HIGH states seconds', () => {
   for (const l of corpusLogs()) {
     const r = diagnoseLog(l.path, { snippets: false });
     for (const f of r.insights) {
       if (f.level !== 'HIGH' && f.level !== 'WARN') continue;
+      assert.ok(f.cost && f.cost.seconds > 0, `${l.name} ${f.code}: a ${f.level} states the seconds it costs`);
       if (f.level === 'HIGH') {
-        assert.ok(f.cost, `${l.name} ${f.code}: a HIGH has a cost`);
-        assert.ok(f.cost.share >= K.high_cost_share, `${l.name} ${f.code}`);
-        if (r.io.ioShare !== null) assert.ok(f.cost.share * r.io.ioShare >= K.high_run_share, `${l.name} ${f.code}: HIGH costs ≥ 5 % of the run`);
+        const io = f.cost.semantics === 'slowest' ? r.io.ioTime : r.io.cumulativeIoTime;
+        const run = f.cost.semantics === 'slowest' ? r.io.runTime : r.io.runTime * r.io.processes;
+        assert.equal(f.cost.basis, 'time', `${l.name} ${f.code}: a HIGH is measured, not a bound`);
+        assert.ok(f.cost.seconds >= K.high_cost_share * io * (1 - 1e-12), `${l.name} ${f.code}: HIGH costs ≥ 25 % of the I/O time`);
+        if (run > 0) assert.ok(f.cost.seconds >= K.high_run_share * run * (1 - 1e-12), `${l.name} ${f.code}: HIGH costs ≥ 5 % of the run`);
         assert.ok(!f.caveats, `${l.name} ${f.code}: no HIGH on incomplete data`);
       }
-      if (f.cost && f.thresholds.length) assert.ok(f.thresholds.some((t) => t.knob === 'high_cost_share'), `${l.name} ${f.code}: the rule's knobs are listed`);
+      if (f.thresholds.length) assert.ok(f.thresholds.some((t) => t.knob === 'high_cost_share'), `${l.name} ${f.code}: the rule's knobs are listed`);
     }
   }
 });

@@ -6,6 +6,7 @@ import { REPO_ROOT } from '../testing/corpus.js';
 import { ALL_KNOB_NAMES, TRACE_KNOB_NAMES } from '../config/knobs.js';
 import { FACTS } from '../facts/registry.js';
 import { CHECKS } from './registry.js';
+import { TRACE_CHECKS } from './trace/registry.js';
 import { LEVEL_KNOBS } from './level-policy.js';
 import { DRISHTI_CSV_CODES } from '../contract/index.js';
 import { SNIPPETS } from './types.js';
@@ -108,7 +109,8 @@ test('every check has a table test next to it', () => {
 });
 
 test('every check has its docs page, up to date with its meta (IOLENS_UPDATE_DOCS=1 rewrites them)', () => {
-  for (const c of CHECKS) {
+  for (const c of [...CHECKS, ...TRACE_CHECKS]) {
+    assert.equal(c.meta.docsUrl, `docs/checks/${c.meta.code}.md`);
     const p = join(REPO_ROOT, 'docs', 'checks', `${c.meta.code}.md`);
     const want = checkDoc(c);
     if (process.env.IOLENS_UPDATE_DOCS) writeFileSync(p, want);
@@ -138,7 +140,7 @@ test('every knob is read by some check or by the level rule (small_bytes and the
 
 test('every fact a check requires exists, and the fact registry matches the fact files', () => {
   for (const c of CHECKS) for (const f of c.meta.requires) assert.ok(f in FACTS, `${c.meta.code} requires ${f}`);
-  const framework = new Set(['define-fact.ts', 'fact-context.ts', 'registry.ts', 'types.ts', 'index.ts', 'group.ts', 'source.ts', 'posix-columns.ts', 'module-measures.ts']);
+  const framework = new Set(['define-fact.ts', 'fact-context.ts', 'registry.ts', 'types.ts', 'index.ts', 'group.ts', 'source.ts', 'posix-columns.ts', 'module-measures.ts', 'time-model.ts']);
   const files = readdirSync(join(REPO_ROOT, 'src', 'facts')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !framework.has(f));
   assert.equal(files.length, Object.keys(FACTS).length);
   for (const def of Object.values(FACTS)) assert.ok(files.length > 0 && def.description.length > 0);
@@ -148,6 +150,6 @@ test('message templates use only known formats and every check has a message', (
   for (const c of CHECKS) {
     const msgs = Object.values(c.meta.messages as Record<string, string>);
     assert.ok(msgs.length > 0);
-    for (const t of msgs) for (const m of t.matchAll(/\{\w+(?::(\w+))?\}/g)) if (m[1]) assert.ok(['pct', 'pctRaw', 'bytes', 'fixed2', 'float'].includes(m[1]), `${c.meta.code}: format ${m[1]}`);
+    for (const t of msgs) for (const m of t.matchAll(/\{\w+(?::(\w+))?\}/g)) if (m[1]) assert.ok(['pct', 'pctRaw', 'bytes', 'fixed2', 'float', 'seconds'].includes(m[1]), `${c.meta.code}: format ${m[1]}`);
   }
 });

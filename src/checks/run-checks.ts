@@ -3,8 +3,9 @@ import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import type { FactName } from '../facts/types.js';
 import { renderTemplate, type TemplateStyle } from '../text/template.js';
-import { LEVEL_KNOBS, ruleLevel } from './level-policy.js';
+import { completeCost, LEVEL_KNOBS, ruleLevel, type Yardstick } from './level-policy.js';
 import type { CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
+import type { TraceViews } from '../trace/score.js';
 import type { AnyCheck, CheckContext, CheckEnvironment, FindingInput } from './types.js';
 
 export interface RunResult {
@@ -26,7 +27,28 @@ export interface RunOptions {
    * `detailsOmitted`. For outputs that show a few per finding: a log may have tens of thousands of file details.
    */
   readonly detailLimit?: number;
+  /** A trace's scored views, for the checks that judge them (`meta.views`). */
+  readonly views?: TraceViews;
+  /**
+   * What the trace is missing (the report's completeness) when every finding rests on the whole input (a trace's
+   * views): each finding then carries these caveats and is at most WARN. Log checks get theirs from the facts they read.
+   */
+  readonly gaps?: readonly { readonly module: string; readonly status: string }[];
 }
+
+/** The yardsticks of a job from its time model (zeros when it has none: every share is then 0). */
+export function yardstickOf(facts: FactContext): Yardstick {
+  let m = null;
+  try {
+    m = facts.tryGet('io.time');
+  } catch {
+    m = null;
+  }
+  return m ? { ioTime: m.ioTime, cumulativeIoTime: m.cumulativeIoTime, runTime: m.runTime, processes: m.processes, overlapSeconds: m.overlapSeconds } : { ioTime: 0, cumulativeIoTime: 0, runTime: 0, processes: 0 };
+}
+
+/** Thrown by `ctx.views()` when the report has no trace views: the check is not applicable. */
+class ViewsUnavailable extends Error {}
 
 /** Option values of a check under a knob configuration. */
 export function resolveOptions(check: AnyCheck, knobs: KnobValues): Record<string, number> {
@@ -52,15 +74,8 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     // leave it empty: the checks that need modules then report their own error or not-applicable outcome
   }
   const modules = new Set(moduleNames);
-  // The job's I/O share of the run time, the level rule's yardstick (default mode).
-  let ioShare: number | null = null;
-  if (opts.mode === 'default') {
-    try {
-      ioShare = facts.tryGet('io.summary')?.ioShare ?? null;
-    } catch {
-      ioShare = null;
-    }
-  }
+  // The job's I/O and run time in both semantics: what every cost is a share of.
+  const yardstick = yardstickOf(facts);
   const policyThresholds: ThresholdUsed[] = LEVEL_KNOBS.map((k) => ({ option: k, knob: k, value: opts.config.knobs[k], unit: KNOBS[k].unit }));
   // What the log is missing, by module: findings that rest on such a module get a caveat and are capped at WARN.
   const gaps = new Map<string, string>();
@@ -70,6 +85,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   } catch {
     // completeness unknown: no caveats
   }
+  const wholeInputCaveats = [...new Map((opts.gaps ?? []).map((g) => [g.module, g.status])).entries()].sort().map(([m, st]) => `rests on ${m} data that is ${st} (see the report's completeness)`);
   // Checks of other modes do not run at all; checks superseded by a check of this mode are skipped.
   const active = checks.filter((c) => !c.meta.modes || c.meta.modes.includes(opts.mode));
   // Superseded checks run after the others, and only when none of the checks superseding them could run (on a trace
@@ -121,17 +137,23 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       hasModule: (name) => modules.has(name),
       detailLimit,
       file: (id, rank): Subject => (rank === undefined ? { kind: 'file', id: id.toString(), name: facts.fileName(id) } : { kind: 'file', id: id.toString(), name: facts.fileName(id), rank }),
+      views: () => {
+        if (!opts.views) throw new ViewsUnavailable();
+        return opts.views;
+      },
       report(input: FindingInput<string, string>) {
         const proposed = input.level ?? level;
+        const cost = input.cost ? completeCost(input.cost, yardstick) : undefined;
         // The default mode's level rule caps what a check proposes by what the finding costs (level-policy.ts).
         const ruled = opts.mode === 'default' && !override?.level && (proposed === 'HIGH' || proposed === 'WARN');
-        const final = override?.level ?? (ruled ? ruleLevel(proposed, input.cost, ioShare, opts.config.knobs) : proposed);
-        emitted.push(buildInsight(check, final, input, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit));
+        const final = override?.level ?? (ruled ? ruleLevel(proposed, cost, opts.config.knobs) : proposed);
+        emitted.push(buildInsight(check, final, input, cost, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit));
       },
     };
     try {
       // Required facts are computed here, inside the try: a fact that fails (a damaged module region, say)
       // makes this check an `error` outcome, never the whole report.
+      if (meta.views && !opts.views) return { outcome: { code: meta.code, status: 'notApplicable', reason: "judges a trace's views (iolens trace)" }, emitted: [] };
       const missing = meta.requires.find((f) => facts.tryGet(f) === null);
       if (missing) {
         return { outcome: { code: meta.code, status: 'notApplicable', reason: facts.unavailableReason(missing) ?? `no ${missing} for this log` }, emitted: [] };
@@ -141,13 +163,17 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       if (err instanceof FactUnavailable) {
         return { outcome: { code: meta.code, status: 'notApplicable', reason: err.reason ?? `no ${err.fact} for this log` }, emitted: [] };
       }
+      if (err instanceof ViewsUnavailable) {
+        return { outcome: { code: meta.code, status: 'notApplicable', reason: "judges a trace's views (iolens trace)" }, emitted: [] };
+      }
       return { outcome: { code: meta.code, status: 'error', reason: (err as Error).message ?? String(err) }, emitted: [] };
     }
     if (emitted.length) {
       const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : [...new Set(emitted.flatMap((f) => f.thresholds.map((t) => t.knob as Knob)))];
       for (const k of marks) marked.add(k);
     }
-    return { outcome: { code: meta.code, status: emitted.length ? 'fired' : 'quiet' }, emitted: gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted };
+    const caveated = gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted;
+    return { outcome: { code: meta.code, status: emitted.length ? 'fired' : 'quiet' }, emitted: wholeInputCaveats.length ? caveated.map((f) => withWholeCaveats(f, wholeInputCaveats)) : caveated };
     };
 
   for (const check of active) if (!superseders.has(check.meta.code)) results.set(check.meta.code, runOne(check));
@@ -177,10 +203,16 @@ function withCaveats(f: Finding, used: ReadonlySet<FactName>, facts: FactContext
   return { ...f, level: f.level === 'HIGH' ? 'WARN' : f.level, caveats };
 }
 
+/** A finding resting on the whole of an incomplete input (a trace's views): it says so and is at most WARN. */
+function withWholeCaveats(f: Finding, caveats: readonly string[]): Finding {
+  return { ...f, level: f.level === 'HIGH' ? 'WARN' : f.level, caveats: [...(f.caveats ?? []), ...caveats] };
+}
+
 function buildInsight(
   check: AnyCheck,
   level: Finding['level'],
   input: FindingInput<string, string>,
+  cost: Finding['cost'],
   thresholds: ThresholdUsed[],
   qualify: (id: string) => string,
   style: TemplateStyle,
@@ -204,7 +236,7 @@ function buildInsight(
     level,
     panel: meta.panel,
     ...(meta.problem ? { problem: meta.problem } : {}),
-    ...(input.cost ? { cost: input.cost } : {}),
+    ...(cost ? { cost } : {}),
     messageId: qualify(input.messageId),
     message: renderTemplate(templates[input.messageId], input.data, style),
     data: input.data,
@@ -212,7 +244,7 @@ function buildInsight(
     thresholds,
     details,
     ...(omitted > 0 ? { detailsOmitted: omitted } : {}),
-    docs: meta.docsUrl,
+    ...(meta.docsUrl ? { docs: meta.docsUrl } : {}),
     recommendations: (input.recommendations ?? []).map((id) => ({
       id: `${meta.code}.${id}`,
       text: recs[id].text,

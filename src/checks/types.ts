@@ -1,7 +1,8 @@
 import type { Knob } from '../config/knobs.js';
 import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
-import type { CheckWording, Evidence, HintsInfo, Cost, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
+import type { CheckWording, CostSemantics, Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
+import type { TraceViews } from '../trace/score.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
 export interface OptionSpec {
@@ -44,16 +45,29 @@ export interface DrishtiDifference {
   readonly description: string;
 }
 
-/** Everything about a check that is data: identity, wording, options, recommendations, Drishti compatibility. */
+/**
+ * Everything about a check that is data: identity, wording, options, recommendations, Drishti compatibility. One
+ * meta for every check: the log checks (P, M, S, D), the trace checks over a trace's views (T) and user rules.
+ */
 export interface CheckMeta<O extends string, M extends string, R extends string> extends CheckWording {
-  /** The I/O interface it judges. */
-  readonly layer: 'POSIX' | 'MPI-IO' | 'STDIO' | 'HDF5' | 'job';
-  /** The finest level its details address. */
-  readonly scope: 'job' | 'file' | 'rank';
-  /** Level of its insights (configurable per code). */
+  /** `builtin` (src/checks) or `user` (a rule file, docs/trace.md). Default builtin. */
+  readonly source?: 'builtin' | 'user';
+  /** The I/O interface it judges (`trace`: the calls of a trace's views, whatever their layer). */
+  readonly layer: 'POSIX' | 'MPI-IO' | 'STDIO' | 'HDF5' | 'job' | 'trace';
+  /** The finest level its details address (`record`: a record of a trace view). */
+  readonly scope: 'job' | 'file' | 'rank' | 'record';
+  /** Level it proposes for its insights (the level rule then caps it by the cost; configurable per code). */
   readonly level: Level;
   /** Facts it reads; when one is unavailable the check is not applicable. */
   readonly requires: readonly FactName[];
+  /** It judges a trace's scored views (`ctx.views()`): not applicable to a report without them. */
+  readonly views?: boolean;
+  /**
+   * A log check `iolens trace` runs too, beside the trace checks, wherever its facts exist: on the time model any
+   * trace builds (D20), or on the log's own counters when the trace is a log's DXT (D13, whose per-rank evidence the
+   * views do not have).
+   */
+  readonly traces?: boolean;
   readonly options: Readonly<Record<O, OptionSpec>>;
   /** Message templates with named placeholders (`{count}`, `{ratio:pct}`, `{file}`…): the insight line and details. */
   readonly messages: Readonly<Record<M, string>>;
@@ -85,12 +99,24 @@ export interface DetailInput<M extends string> {
   readonly subject: Subject;
 }
 
+/**
+ * What a problem costs as a check states it: seconds of the job's I/O time (from the time model: `io.time`), in the
+ * slowest rank's semantics (what the job waited: imbalance) or summed over ranks (the calls' time; the default), and
+ * how sure (`time`: the time of the calls that show the pattern; `bound`: an upper bound). The runner adds the shares
+ * of the I/O and run time.
+ */
+export interface CostInput {
+  readonly seconds: number;
+  readonly semantics?: CostSemantics;
+  readonly basis?: 'time' | 'bound';
+}
+
 /** An insight as a check produces it; the runner adds code, panel, texts and thresholds. */
 export interface FindingInput<M extends string, R extends string> {
-  /** The level of this insight when the check grades it by cost (default: `meta.level`; a config override wins). */
+  /** The level this insight proposes (default: `meta.level`); the level rule caps it by the cost, a config override wins. */
   readonly level?: Level;
-  /** What share of the job's I/O time or volume the problem accounts for (diagnosis checks; sorts the report). */
-  readonly cost?: Cost;
+  /** What the problem costs in seconds (every problem finding states it; sorts the report). */
+  readonly cost?: CostInput;
   readonly messageId: M;
   readonly data: MessageData;
   readonly evidence?: readonly Evidence[];
@@ -124,6 +150,8 @@ export interface CheckContext<O extends string, M extends string, R extends stri
   hasModule(name: string): boolean;
   /** A detail subject for a file record id. */
   file(id: bigint, rank?: number): Subject;
+  /** The trace's scored views (checks with `meta.views`; throws, making the check not applicable, without them). */
+  views(): TraceViews;
   /**
    * How many details of a finding the report keeps (`Infinity` unless the output shows only a few: the terminal
    * shows 10); the runner drops the rest and counts them. A check whose details may be thousands can stop building

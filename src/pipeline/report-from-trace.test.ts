@@ -121,6 +121,18 @@ test('a log’s DXT segments give the same findings as the log itself on the gen
       for (const o of dxt.checks) {
         if (o.status !== 'fired' && o.status !== 'quiet') continue;
         if (superseded.has(o.code)) continue;
+        if (o.code === 'D20' && dxt.io.notRecorded.length > 0) {
+          // D20 names the largest part of the I/O time. DXT does not record metadata and sync calls (the report says
+          // so): a sink of those it cannot name; another sink it names with the same seconds, as a larger share.
+          const sinkOp = own.verdict?.sink?.op;
+          if (status.get('D20') === 'fired' && dxt.io.notRecorded.some((n) => n.op === sinkOp)) assert.equal(o.status, 'quiet', `${f} ${mode} D20`);
+          else {
+            assert.equal(o.status, status.get('D20'), `${f} ${mode} D20`);
+            const cost = (r: typeof own) => r.insights.find((i) => i.code === 'D20')?.cost?.seconds;
+            assert.equal(cost(dxt), cost(own), `${f} ${mode} D20 seconds`);
+          }
+          continue;
+        }
         if (f === 'iopat-rank0-shared-write.darshan' && o.code === 'D14') {
           // Every rank opened the file, only rank 0 wrote: DXT shows one rank, so no shared record to judge.
           assert.deepEqual([status.get('D14'), o.status], ['fired', 'quiet']);

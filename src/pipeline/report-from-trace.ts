@@ -4,6 +4,8 @@ import { REPORT_SCHEMA_VERSION, type Report } from '../contract/index.js';
 import { FactContext } from '../facts/fact-context.js';
 import { FactSource } from '../facts/source.js';
 import { CounterBuilder } from '../facts/counters/builder.js';
+import { dxtNotRecorded, TimeLedger, type LedgerData } from '../facts/counters/ledger.js';
+import { Layer, LAYER_NAMES } from '../formats/trace/model.js';
 import { DERIVED_MODULES } from '../facts/counters/modules.js';
 import { TraceCounters, type DeriveOptions, type DerivedJob } from '../facts/counters/trace-counters.js';
 import { DarshanFormatError, openDarshanLog } from '../formats/darshan/index.js';
@@ -15,7 +17,7 @@ import type { ReadResult } from '../formats/trace/readers/types.js';
 import { reportOfFacts, type DiagnoseOptions } from './diagnose.js';
 
 /** Options of `reportFromTrace`: those of `diagnoseLog`, and how to read the input. */
-export interface TraceReportOptions extends DiagnoseOptions {
+export interface ReportFromTraceOptions extends DiagnoseOptions {
   /**
    * Read a Darshan log's DXT segments as the trace (its own counters are not used). Without it, a single file
    * that is not a DFTracer or Parquet file is refused.
@@ -92,15 +94,31 @@ export async function countersFromTrace(paths: readonly string[], options: { rea
   return withSource(paths, !!options.dxt, async (src) => {
     const dicts = new TraceDicts();
     const builder = new CounterBuilder();
+    // Every call of every layer also goes to the time ledger: the time model `iolens trace` builds the same way.
+    const ledger = new TimeLedger();
     let read: ReadResult;
     try {
-      read = await readSource(src, new ChunkWriter(dicts, builder.sink));
+      read = await readSource(
+        src,
+        new ChunkWriter(dicts, (chunk, d) => {
+          builder.sink(chunk, d);
+          ledger.add(chunk);
+        }),
+      );
     } catch (err) {
       if (err instanceof DarshanFormatError) throw new TraceInputError(err.message);
       throw err;
     }
-    return { counters: new TraceCounters(builder, deriveOptions(src, read, dicts)), read, builder };
+    const time = { ledger: { data: ledger.snapshot(), dicts }, ...(src.format === 'dxt' ? { notRecorded: dxtNotRecorded(dxtLayers(dicts, ledger.snapshot())) } : {}) };
+    return { counters: new TraceCounters(builder, { ...deriveOptions(src, read, dicts), ...time }), read, builder };
   });
+}
+
+/** The layers of a DXT trace's calls (POSIX, MPI-IO): those whose metadata and sync calls DXT does not record. */
+function dxtLayers(_dicts: TraceDicts, data: LedgerData): string[] {
+  const seen = new Set<number>();
+  for (const l of data.layer) if (l === Layer.POSIX || l === Layer.MPIIO) seen.add(l);
+  return [...seen].sort().map((l) => LAYER_NAMES[l]);
 }
 
 /** Counter names with their families folded: the size bins as `POSIX_SIZE_READ_*`, the four slots as `POSIX_ACCESS*`. */
@@ -146,7 +164,7 @@ export function derivationNotes(set: TraceCounterSet): string[] {
  * check whose facts cannot be derived is listed as not applicable with the reason, and the notes say which
  * counters were derived from events and which could not be.
  */
-export async function reportFromTrace(paths: readonly string[], options: TraceReportOptions = {}): Promise<Report> {
+export async function reportFromTrace(paths: readonly string[], options: ReportFromTraceOptions = {}): Promise<Report> {
   const { dxt, ...rest } = options;
   return reportFromCounters(await countersFromTrace(paths, { dxt }), paths, rest);
 }

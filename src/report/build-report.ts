@@ -6,7 +6,11 @@ import { FactSource } from '../facts/source.js';
 import { CHECKS } from '../checks/registry.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { AnyCheck } from '../checks/types.js';
-import { LEVELS, PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Finding, type JobInfo, type Mode, type Report } from '../contract/index.js';
+import type { Knob } from '../config/knobs.js';
+import { emptyIoSummary } from '../facts/io-summary.js';
+import type { TraceViews } from '../trace/score.js';
+import { LEVELS, PANELS, REPORT_SCHEMA_VERSION, type HintsInfo, type Finding, type JobInfo, type Mode, type ModuleCompleteness, type Report } from '../contract/index.js';
+import { buildVerdict } from './verdict.js';
 
 /** Options of `buildReport`. Everything from outside the log comes in here; the function itself does no I/O. */
 export interface BuildReportOptions {
@@ -30,6 +34,12 @@ export interface BuildReportOptions {
   readonly notes?: readonly string[];
   /** At most this many details per finding, the rest counted in `detailsOmitted` (default: all; see `runChecks`). */
   readonly detailLimit?: number;
+  /** A trace's scored views, for the trace checks (`iolens trace`). */
+  readonly views?: TraceViews;
+  /** What the input is missing when it is not in the facts (a trace): the report's completeness; every finding rests on it. */
+  readonly gaps?: readonly ModuleCompleteness[];
+  /** The knobs the THRESHOLDS list shows (default: Drishti's, and in the default mode the diagnosis checks'). */
+  readonly thresholdKnobs?: readonly Knob[];
 }
 
 /** ISO 8601 of the whole second (the banner's precision). */
@@ -68,16 +78,15 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     config,
     env: { nodes: nodes ? nodes.count : null, applicationHints: appHints },
     ...(options.detailLimit !== undefined ? { detailLimit: options.detailLimit } : {}),
+    ...(options.views ? { views: options.views } : {}),
+    ...(options.gaps?.length ? { gaps: options.gaps } : {}),
   });
 
-  const panelIndex = (i: Finding) => PANELS.indexOf(i.panel);
-  // Drishti's order is panel, then check order. The default mode lists, within each panel, issues before
-  // observations and the costliest problems first (the share of the job's I/O time, bytes or requests).
-  const rank = (i: Finding) => (mode === 'default' ? LEVELS.indexOf(i.level) : 0);
-  const cost = (i: Finding) => (mode === 'default' ? (i.cost?.share ?? -1) : 0);
+  // Drishti's order is panel, then check order. The default mode ranks every finding: problems before observations,
+  // the costliest first (the share of the job's I/O time its seconds are, in their semantics).
   const insights = run.insights
     .map((ins, order) => ({ ins, order }))
-    .sort((a, b) => panelIndex(a.ins) - panelIndex(b.ins) || rank(a.ins) - rank(b.ins) || cost(b.ins) - cost(a.ins) || a.order - b.order)
+    .sort((a, b) => (mode === 'default' ? rankFindings(a.ins, b.ins) : PANELS.indexOf(a.ins.panel) - PANELS.indexOf(b.ins.panel)) || a.order - b.order)
     .map((x) => x.ins);
 
   const summary = { high: 0, warn: 0, ok: 0, info: 0, recommendations: 0 };
@@ -99,8 +108,9 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     command: job?.command ?? '',
     logName: options.logName ?? '',
     uid: job?.uid ?? '',
-    startTime: { epochSeconds: start, iso: iso(start) },
-    endTime: { epochSeconds: end, iso: iso(end) },
+    // A start or end the input does not know (a trace without a time origin) is NaN: no time shown.
+    startTime: { epochSeconds: Number.isFinite(start) ? start : 0, iso: iso(start) },
+    endTime: { epochSeconds: Number.isFinite(end) ? end : 0, iso: iso(end) },
     durationSeconds: job?.runSeconds ?? 0,
     processes: job?.processes ?? 0,
     nodes: { count: nodes ? nodes.count : null, source: nodes ? nodes.source : null },
@@ -131,9 +141,10 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
   notes.push(...(options.notes ?? []));
 
   const ioFact = facts.tryGet('io.summary');
-  const io = ioFact ?? { runTime: job?.runSeconds ?? 0, ioTime: 0, ioShare: null, bytes: 0, layers: [] };
-  const gaps = facts.tryGet('completeness');
+  const io = ioFact ?? emptyIoSummary(job?.runSeconds ?? 0, job?.processes ?? 0);
+  const gaps = facts.tryGet('completeness') ?? (options.gaps ? { complete: options.gaps.length === 0, modules: options.gaps } : null);
   const completeness = gaps ? { complete: gaps.complete, modules: gaps.modules } : { complete: true, modules: [] };
+  const knobList = options.thresholdKnobs ?? (mode === 'default' ? [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES] : KNOB_NAMES);
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -142,13 +153,22 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     input: { format: 'darshan', paths: options.inputPath ? [options.inputPath] : options.logName ? [options.logName] : [], warnings: [] },
     job: jobInfo,
     io,
+    ...(mode === 'default' ? { verdict: buildVerdict(io, insights, config.knobs.high_run_share) } : {}),
     completeness,
     insights,
     summary,
-    thresholds: (mode === 'default' ? [...KNOB_NAMES, ...DIAGNOSIS_KNOB_NAMES] : KNOB_NAMES).map((k) => ({ knob: k, label: KNOBS[k].label, value: config.knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
+    thresholds: knobList.map((k) => ({ knob: k, label: KNOBS[k].label, value: config.knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
     checks: run.outcomes,
     notes,
     messages: run.messages,
     ...(options.snippets ? { snippets: options.snippets } : {}),
   };
+}
+
+/** Levels in the default mode's order: problems, then notes, then the good patterns found. */
+const RANKED_LEVELS = ['HIGH', 'WARN', 'INFO', 'OK'] as const;
+
+/** The default mode's order: level (HIGH, WARN, INFO, OK), then the costliest first, by the share of the I/O time. */
+export function rankFindings(a: Finding, b: Finding): number {
+  return RANKED_LEVELS.indexOf(a.level) - RANKED_LEVELS.indexOf(b.level) || (b.cost?.ioShare ?? -1) - (a.cost?.ioShare ?? -1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
 }

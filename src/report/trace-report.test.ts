@@ -7,6 +7,7 @@ import { handCube, HandTrace } from '../testing/trace-events.js';
 import { TRACE_CHECKS } from '../checks/trace/registry.js';
 import { buildTraceReport } from './trace-report.js';
 import type { MetricId } from '../trace/score.js';
+import type { Knob } from '../config/knobs.js';
 
 const MiB = 1024 * 1024;
 
@@ -27,7 +28,7 @@ function handTrace(): HandTrace {
     .calls('1', '/d/B', 1, { size: MiB, seconds: 1.5, offsets: () => 12 * MiB });
 }
 
-function report(views: string[], o: { metric?: MetricId; threshold?: number; granularity?: number; fixedBase?: number; trace?: HandTrace } = {}): Report {
+function report(views: string[], o: { metric?: MetricId; threshold?: number; granularity?: number; fixedBase?: number; trace?: HandTrace; knobs?: Partial<Record<Knob, number>> } = {}): Report {
   const { cube, dicts, read } = handCube((o.trace ?? handTrace()).events, o.fixedBase !== undefined ? { fixedBase: o.fixedBase } : {});
   const config = defaultConfig();
   const r = buildTraceReport(cube, dicts, read, ['hand'], {
@@ -37,7 +38,7 @@ function report(views: string[], o: { metric?: MetricId; threshold?: number; gra
     ...(o.granularity !== undefined ? { granularity: o.granularity } : {}),
     top: 0,
     layers: ['POSIX'],
-    config: { ...config, knobs: { ...config.knobs, trace_min_time_share: 0 } },
+    config: { ...config, knobs: { ...config.knobs, trace_min_time_share: 0, ...o.knobs } },
     checks: TRACE_CHECKS,
     toolVersion: 'test',
   });
@@ -73,19 +74,28 @@ test('IOPS slope flags, cost levels: A HIGH, D WARN; proc 0 HIGH; proc>file look
   assert.equal(t.characteristics.callsByFunction.write, 20);
 });
 
-test('slow calls (T11) on the hand trace: every flagged record is named, the cost is the largest view share', () => {
-  const r = report(['file', 'proc', 'proc>file']);
-  assert.deepEqual(r.insights.map((i) => i.code), ['T11']);
-  const f = r.insights[0];
-  // A (10 s per call), D (1.5 s), proc 0 (2.8 s) and proc 0's A: the file view's records hold 65 %, proc 0 alone 70 %
-  assert.deepEqual(f.details.map((d) => d.data.record), ['proc=0', 'file=/d/A', 'proc=0 file=/d/A', 'file=/d/D']);
+test('slow calls (T11) and the straggler (T07) on the hand trace: every flagged record is named, each cost counted once', () => {
+  // proc 0 spends 14 s for 5 MiB, proc 1 6 s for 15 MiB: 2.33 times, under D13's and T07's default ratio of 3 (short
+  // runs vary 2–5× between ranks)…
+  assert.deepEqual(report(['file', 'proc', 'proc>file']).insights.map((i) => i.code), ['T11']);
+  // … a straggler at a ratio of 2: the job waits 8 s for proc 0 (57 % of its 14 s)
+  const r = report(['file', 'proc', 'proc>file'], { knobs: { time_imbalance_ratio: 2 } });
+  assert.deepEqual(r.insights.map((i) => i.code), ['T07', 'T11']);
+  const s = r.insights[0];
+  assert.deepEqual(s.cost, { seconds: 8, semantics: 'slowest', ioShare: 8 / 14, runShare: 8 / 20, basis: 'time' });
+  assert.deepEqual(s.details.map((d) => d.data.record), ['proc=0']);
+  const f = r.insights[1];
+  // At the trace's own 1 MiB/s, A's one 1 MiB call needs 1 of its 10 s and proc 0's 5 MiB 5 of its 14 s: 9 s beyond,
+  // slow. D (1.5 s per 1 MiB call) is flagged by the metric but only 1.5 times slower than the trace: not slow calls.
+  assert.deepEqual(f.details.map((d) => d.data.record), ['proc=0', 'file=/d/A', 'proc=0 file=/d/A']);
   assert.equal(f.data.view, 'proc');
-  assert.equal(f.cost!.share, 14 / 20);
-  assert.equal(f.level, 'HIGH');
-  for (const v of r.trace!.views) for (const b of v.top) assert.deepEqual(b.findings, ['T11'], `${v.name} ${JSON.stringify(b.key)}`);
-  assert.deepEqual(r.trace!.coverage, { bottlenecks: 4, explained: 4, share: 1 });
-  assert.deepEqual(r.summary, { high: 1, warn: 0, ok: 0, info: 0, recommendations: 2 });
-  assert.deepEqual(r.checks.filter((c) => c.status === 'fired'), [{ code: 'T11', status: 'fired' }]);
+  // What the calls took beyond their bytes is what they could save at the trace's rate: a bound, so WARN at most.
+  assert.deepEqual(f.cost, { seconds: 9, semantics: 'cumulative', ioShare: 9 / 20, runShare: 9 / 40, basis: 'bound' });
+  assert.equal(f.level, 'WARN');
+  for (const v of r.trace!.views) for (const b of v.top) assert.deepEqual(b.findings, v.name === 'proc' ? ['T07', 'T11'] : b.key.file === '/d/D' ? [] : ['T11'], `${v.name} ${JSON.stringify(b.key)}`);
+  assert.deepEqual(r.trace!.coverage, { bottlenecks: 4, explained: 3, share: 0.75 });
+  assert.deepEqual(r.summary, { high: 1, warn: 1, ok: 0, info: 0, recommendations: 4 });
+  assert.deepEqual(r.checks.filter((c) => c.status === 'fired'), [{ code: 'T07', status: 'fired' }, { code: 'T11', status: 'fired' }]);
 });
 
 test('other metrics flag other records; levels still follow the cost', () => {
@@ -111,7 +121,8 @@ test('a record with 2.9 % of the time never outranks one with 69 %, whatever the
     .calls('0', '/rest', 236, { size: MiB, seconds: U / 2, offsets: (i) => (163 + i) * MiB });
   const r = report(['file'], { trace: t });
   const top = r.trace!.views[0].top;
-  assert.deepEqual(top.map((b) => [b.key.file, b.level]), [['/big', 'HIGH'], ['/tiny', 'INFO']]);
+  // /tiny costs 2.9 % of the job's I/O time: present and measurable (WARN), never above /big
+  assert.deepEqual(top.map((b) => [b.key.file, b.level]), [['/big', 'HIGH'], ['/tiny', 'WARN']]);
   assert.ok(top[1].score.badness > 10 * top[0].score.badness, 'the small record has by far the worse metric');
   assert.equal(top[0].metrics.time_share, 0.69);
   assert.equal(top[1].metrics.time_share, 0.029);
@@ -132,7 +143,7 @@ test('time windows of 5 s: flagged windows and their levels', () => {
 
 test('the report is the contract report: job, input, thresholds, messages, checks', () => {
   const r = report(['file']);
-  assert.equal(r.schemaVersion, 2);
+  assert.equal(r.schemaVersion, 3);
   assert.deepEqual(r.tool, { name: 'iolens', version: 'test' });
   assert.deepEqual(r.input, { format: 'dxt', paths: ['hand'], events: 20, sources: 1, warnings: [] });
   assert.equal(r.job.logName, 'hand');
@@ -142,7 +153,7 @@ test('the report is the contract report: job, input, thresholds, messages, check
   assert.deepEqual(r.job.modules, ['POSIX']);
   assert.equal(r.checks.length, TRACE_CHECKS.length);
   assert.deepEqual(Object.keys(r.messages).sort(), ['T11.finding', 'T11.record']);
-  assert.deepEqual(r.thresholds.filter((x) => x.triggered).map((x) => x.knob), ['trace_high_time_share', 'trace_warn_time_share', 'trace_slow_call_seconds']);
+  assert.deepEqual(r.thresholds.filter((x) => x.triggered).map((x) => x.knob), ['high_cost_share', 'high_run_share', 'warn_cost_share', 'trace_slow_call_seconds', 'trace_slow_bandwidth_factor']);
   assert.equal(r.thresholds.find((x) => x.knob === 'small_bytes')!.value, MiB);
   assert.equal(r.trace!.options.smallBytes, MiB);
   assert.equal(r.trace!.options.minTimeShare, 0);

@@ -1,18 +1,24 @@
-import { ALL_KNOB_NAMES, KNOBS, type Knob } from '../config/knobs.js';
+import { ALL_KNOB_NAMES, type Knob } from '../config/knobs.js';
 import type { ReportConfig } from '../config/defaults.js';
 import {
-  LEVELS, REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type InputFormat, type IoSummary, type JobInfo, type Level, type ModuleCompleteness, type Report,
+  REPORT_SCHEMA_VERSION, TRACE_METRICS, type Bottleneck, type InputFormat, type Level, type ModuleCompleteness, type Report,
   type TraceCategoryStats, type TraceCharacteristics, type ViewReport,
 } from '../contract/index.js';
 import { identityMaps, mergeCubes, S_BYTES, S_OPS, S_TIME, STRIDE, type CubeData } from '../trace/cube.js';
 import { CATEGORY_NAMES, LAYER_NAMES, type TraceDicts } from '../formats/trace/model.js';
 import type { ReadResult, TraceJob } from '../formats/trace/readers/types.js';
 import { byCost } from '../checks/trace/define.js';
-import { LEVEL_OPTIONS, runTraceChecks } from '../checks/trace/run.js';
-import type { AnyTraceCheck, ScoredRecord, ScoredView } from '../checks/trace/types.js';
-import { METRICS, recordLevel, scoreRecord, type LevelCuts, type MetricId, type ScoreOptions } from '../trace/score.js';
+import type { AnyCheck } from '../checks/types.js';
+import { completeCost, costLevel, LEVEL_KNOBS, type Yardstick } from '../checks/level-policy.js';
+import { yardstickOf } from '../checks/run-checks.js';
+import { FactContext } from '../facts/fact-context.js';
+import { traceTimeModel } from '../facts/counters/ledger.js';
+import { ioSummaryOf } from '../facts/io-summary.js';
+import type { JobFact } from '../facts/types.js';
+import { METRICS, scoreRecord, type MetricId, type ScoredRecord, type ScoredView, type ScoreOptions } from '../trace/score.js';
 import { parseView, viewName, type Dim } from '../trace/view-catalogue.js';
 import { computeView, defaultGranularity, firstDimIds, ViewContext, type Metrics } from '../trace/views.js';
+import { buildReportFromFacts } from './build-report.js';
 
 export interface TraceReportOptions {
   /** Views in report order (`file`, `proc>file` …). */
@@ -28,10 +34,10 @@ export interface TraceReportOptions {
   readonly layers: readonly string[];
   /** Knobs (small_bytes, trace_*) and per-check overrides. */
   readonly config: ReportConfig;
-  /** Checks to run: the built-in ones and compiled user rules. */
-  readonly checks: readonly AnyTraceCheck[];
+  /** Checks to run: the built-in trace checks and compiled user rules. */
+  readonly checks: readonly AnyCheck[];
   /** Checks listed as not applicable instead of run (built-in checks turned off), and why. */
-  readonly skipped?: { readonly checks: readonly AnyTraceCheck[]; readonly reason: string };
+  readonly skipped?: { readonly checks: readonly AnyCheck[]; readonly reason: string };
   /** Whether the trace's times are Unix seconds when the reader gives no origin (DFTracer). */
   readonly epochTimes?: boolean;
   readonly job?: TraceJob;
@@ -39,11 +45,16 @@ export interface TraceReportOptions {
   readonly gaps?: readonly ModuleCompleteness[];
   readonly notes?: readonly string[];
   readonly toolVersion?: string;
+  /**
+   * The job's facts when the trace comes with its counters (a Darshan log's DXT): the job, its time model and its
+   * completeness are the log's, as `iolens report` shows them. Otherwise they are derived from the trace itself.
+   */
+  readonly facts?: FactContext;
 }
 
-/** The level rule's cuts from a configuration. */
-export function levelCuts(config: ReportConfig): LevelCuts {
-  return { high: config.knobs[LEVEL_OPTIONS.highTimeShare], warn: config.knobs[LEVEL_OPTIONS.warnTimeShare] };
+/** The level of a flagged record: by what its calls cost the job (the one level rule; summed over ranks). */
+export function recordLevelOf(y: Yardstick, config: ReportConfig): (seconds: number) => Level {
+  return (seconds) => costLevel(completeCost({ seconds }, y), config.knobs);
 }
 
 function round(x: number): number {
@@ -59,7 +70,7 @@ function roundMetrics(m: Metrics): Record<(typeof TRACE_METRICS)[number], number
  * share of the I/O time). A view of two or more dimensions looks only inside the flagged records of its parent
  * (`proc>file`: the files of the flagged processes), computing the parent silently when it was not asked for.
  */
-export function scoreViews(ctx: ViewContext, views: readonly string[], score: ScoreOptions, cuts: LevelCuts): ScoredView[] {
+export function scoreViews(ctx: ViewContext, views: readonly string[], score: ScoreOptions, levelOf: (seconds: number) => Level): ScoredView[] {
   const done = new Map<string, ScoredView>();
   const out: ScoredView[] = [];
   const scoreView = (dims: Dim[], parent: ScoredView | null): ScoredView => {
@@ -81,7 +92,7 @@ export function scoreViews(ctx: ViewContext, views: readonly string[], score: Sc
       parent: parent ? parent.name : null,
       records: records.map((r) => {
         const s = scoreRecord(r.metrics, score);
-        return { view: name, dims, key: r.key, metrics: r.metrics, score: { metric: score.metric, value: s.value, badness: s.badness }, level: recordLevel(r.metrics.time_share, s.badness, cuts) };
+        return { view: name, dims, key: r.key, metrics: r.metrics, score: { metric: score.metric, value: s.value, badness: s.badness }, level: s.badness > 0 ? levelOf(r.metrics.time) : 'OK' };
       }),
     };
   };
@@ -158,73 +169,64 @@ function characteristics(ctx: ViewContext, read: ReadResult): TraceCharacteristi
     eventsAnalyzed: cube.events,
     callsByLayer: byLayer,
     callsByFunction: Object.fromEntries(calls),
+    notRecorded: read.format === 'dxt' ? ['metadata', 'sync', 'other'] : [],
   };
+}
+
+/** Unix seconds of a trace's first and last call, when its times have an origin (null when unknown). */
+function traceTimes(cube: CubeData, read: ReadResult, epochTimes: boolean): { start: number; end: number } | null {
+  const base = read.timeOrigin ?? (epochTimes ? 0 : null);
+  if (base === null || !Number.isFinite(cube.minStart)) return null;
+  return { start: base + cube.minStart, end: base + cube.maxEnd };
 }
 
 /**
- * The trace's I/O against its run time, as the Darshan report states it: the slowest process's time in the
- * analysed calls (the analysed layers together, one entry), its share of the span of the trace, the bytes moved.
+ * The facts of a trace without a log behind it: its job (what the reader says, its first and last call), its
+ * layers and files, its completeness and its time model — built from the cube's ledger by the same function that
+ * `iolens report` on the trace uses, so both show the same I/O time.
  */
-function ioSummary(cube: CubeData, ch: TraceCharacteristics, layers: readonly string[]): IoSummary {
-  const perProc = new Map<number, number>();
-  for (let c = 0; c < cube.cellPair.length; c++) {
-    const o = c * STRIDE;
-    let t = 0;
-    for (let k = 0; k < CATEGORY_NAMES.length; k++) t += cube.stats[o + S_TIME + k];
-    const p = cube.pairProc[cube.cellPair[c]];
-    perProc.set(p, (perProc.get(p) ?? 0) + t);
-  }
-  let slowest = 0;
-  for (const t of perProc.values()) if (t > slowest) slowest = t;
-  const bytes = ch.read.bytes + ch.write.bytes;
-  return {
-    runTime: ch.runtime,
-    ioTime: slowest,
-    ioShare: ch.runtime > 0 ? Math.min(1, slowest / ch.runtime) : null,
-    bytes,
-    layers: layers.length
-      ? [{ layer: layers.join('+'), bytesRead: ch.read.bytes, bytesWritten: ch.write.bytes, cumulativeTime: ch.ioTime, slowestRankTime: slowest, throughput: slowest > 0 ? bytes / slowest : null }]
-      : [],
-  };
-}
-
-/** Unix seconds as ISO 8601 of the whole second ('' when unknown). */
-function isoSecond(sec: number | null): string {
-  if (sec === null || !Number.isFinite(sec)) return '';
-  const d = new Date(Math.floor(sec) * 1000);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
-}
-
-function jobInfo(paths: readonly string[], ch: TraceCharacteristics, cube: CubeData, read: ReadResult, opts: TraceReportOptions): JobInfo {
-  const base = read.timeOrigin ?? (opts.epochTimes ? 0 : null);
-  const known = base !== null && Number.isFinite(cube.minStart);
-  const start = known ? base + cube.minStart : null;
-  const end = known ? base + cube.maxEnd : null;
+function traceFacts(cube: CubeData, dicts: TraceDicts, read: ReadResult, ch: TraceCharacteristics, opts: TraceReportOptions): FactContext {
+  const model = traceTimeModel(cube.ledger, dicts, read.format === 'dxt' ? { notRecorded: dxtGaps(ch) } : {});
+  const times = traceTimes(cube, read, opts.epochTimes ?? false);
   const command = opts.job?.command ?? '';
-  const name = (p: string) => p.replace(/\/+$/, '').split('/').pop() || p;
-  return {
+  const job: JobFact = {
     jobId: opts.job?.jobId ?? '',
     exe: command.trim().split(/\s+/)[0] ?? '',
     command,
-    logName: paths.length === 0 ? '' : paths.length === 1 ? name(paths[0]) : `${name(paths[0])} and ${paths.length - 1} more`,
     uid: opts.job?.uid ?? '',
-    startTime: { epochSeconds: start ?? 0, iso: isoSecond(start) },
-    endTime: { epochSeconds: end ?? 0, iso: isoSecond(end) },
-    durationSeconds: ch.runtime,
+    startSeconds: times?.start ?? NaN,
+    endSeconds: times?.end ?? NaN,
+    runSeconds: model.runTime,
     processes: opts.job?.processes ?? ch.processes,
-    nodes: { count: null, source: null },
-    files: { total: ch.files, stdio: 0, posix: 0, posixOnly: 0, mpiio: 0 },
-    hints: { raw: null, entries: [], source: 'none' },
-    modules: Object.keys(ch.callsByLayer),
     darshanVersion: '',
+    metadata: [],
   };
+  const layers = [{ layer: opts.layers.join('+'), bytesRead: ch.read.bytes, bytesWritten: ch.write.bytes, cumulativeTime: ch.ioTime, slowestRankTime: NaN, throughput: null }];
+  const gaps = [...(opts.gaps ?? [])];
+  return FactContext.fromValues({
+    job,
+    modules: { names: Object.keys(ch.callsByLayer) },
+    'files.counts': { total: ch.files, stdio: 0, posix: 0, mpiio: 0 },
+    'io.time': model,
+    'io.summary': ioSummaryOf(model, opts.layers.length ? layers.map((l) => ({ ...l, slowestRankTime: model.ioTime, throughput: model.ioTime > 0 ? (ch.read.bytes + ch.write.bytes) / model.ioTime : null })) : [], ch.read.bytes + ch.write.bytes, (key) => key.toString()),
+    completeness: { complete: gaps.length === 0, modules: gaps },
+  });
+}
+
+/** What a DXT trace's views cannot time: its metadata and sync calls (reads and writes alone are traced). */
+function dxtGaps(ch: TraceCharacteristics): { layer: string; op: 'metadata' | 'sync'; reason: string }[] {
+  return Object.keys(ch.callsByLayer).flatMap((layer) => (['metadata', 'sync'] as const).map((op) => ({ layer, op, reason: 'DXT traces only read and write calls' })));
 }
 
 function emptyByLevel(): Record<Level, number> {
-  return Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
+  return { HIGH: 0, WARN: 0, OK: 0, INFO: 0 };
 }
 
-/** Builds the report of a trace from its merged cube: characteristics, scored views, trace checks' findings, coverage. */
+/**
+ * Builds the report of a trace from its merged cube with the one report builder: the job's facts (a DXT log's own,
+ * else the trace's), the views scored and leveled by the one level rule against the job's I/O time, the trace checks
+ * and user rules run by the one check engine, and the trace section (characteristics, views, coverage).
+ */
 export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadResult, paths: readonly string[], opts: TraceReportOptions): Report {
   const span = Number.isFinite(cube.maxEnd - cube.minStart) ? cube.maxEnd - cube.minStart : 0;
   let granularity = opts.granularity ?? defaultGranularity(span, cube.base);
@@ -234,17 +236,32 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
   // cells per record and window, each visited by every time view)
   const widened = granularity > cube.base ? mergeCubes([{ data: cube, ...identityMaps(dicts) }], granularity) : cube;
   const ctx = new ViewContext(widened, dicts, granularity);
+  const ch = characteristics(ctx, read);
+  const facts = opts.facts ?? traceFacts(cube, dicts, read, ch, opts);
   const metric = METRICS[opts.metric];
   const threshold = opts.threshold ?? metric.defaultThreshold;
   const knobs = opts.config.knobs;
-  const cuts = levelCuts(opts.config);
-  const scored = scoreViews(ctx, opts.views, { metric: opts.metric, threshold, minTimeShare: knobs.trace_min_time_share }, cuts);
+  const scored = scoreViews(ctx, opts.views, { metric: opts.metric, threshold, minTimeShare: knobs.trace_min_time_share }, recordLevelOf(yardstickOf(facts), opts.config));
+  const flagged = scored.flatMap((v) => v.records.filter((r) => r.level !== 'OK'));
   const gaps = [...(opts.gaps ?? [])];
-  const run = runTraceChecks(opts.checks, scored, { config: opts.config, cuts, gaps, ...(opts.skipped ? { skipped: opts.skipped } : {}) });
+  const used = new Set<Knob>([...LEVEL_KNOBS, 'trace_min_time_share']);
+  for (const c of opts.checks) for (const spec of Object.values(c.meta.options as Record<string, { knob: Knob }>)) used.add(spec.knob);
+  const report = buildReportFromFacts(facts, {
+    mode: 'default',
+    logName: logNameOf(paths),
+    inputPath: paths[0] ?? '',
+    config: opts.config,
+    checks: opts.checks,
+    views: { views: scored, flagged },
+    gaps,
+    thresholdKnobs: ALL_KNOB_NAMES.filter((k) => used.has(k)),
+    notes: [...(opts.notes ?? [])],
+    ...(opts.toolVersion !== undefined ? { toolVersion: opts.toolVersion } : {}),
+  });
 
   const named = new Map<string, string[]>();
   const recordId = (view: string, key: object) => `${view}\u0000${JSON.stringify(key)}`;
-  for (const f of run.insights) {
+  for (const f of report.insights) {
     for (const d of f.details) {
       if (d.subject.kind !== 'record') continue;
       const id = recordId(d.subject.view, d.subject.key);
@@ -257,15 +274,15 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
   let explained = 0;
   const views: ViewReport[] = scored.map((v) => {
     const byLevel = emptyByLevel();
-    const flagged: ScoredRecord[] = [];
+    const flaggedHere: ScoredRecord[] = [];
     for (const r of v.records) {
       byLevel[r.level]++;
-      if (r.level !== 'OK') flagged.push(r);
+      if (r.level !== 'OK') flaggedHere.push(r);
     }
-    flagged.sort((a, b) => byCost(a, b));
-    const listed = opts.top > 0 ? flagged.slice(0, opts.top) : flagged;
-    const viewExplained = flagged.filter((r) => named.has(recordId(v.name, r.key))).length;
-    bottlenecks += flagged.length;
+    flaggedHere.sort((a, b) => byCost(a, b));
+    const listed = opts.top > 0 ? flaggedHere.slice(0, opts.top) : flaggedHere;
+    const viewExplained = flaggedHere.filter((r) => named.has(recordId(v.name, r.key))).length;
+    bottlenecks += flaggedHere.length;
     explained += viewExplained;
     const top: Bottleneck[] = listed.map((r) => ({
       key: r.key as Record<string, string | number>,
@@ -274,31 +291,17 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
       metrics: roundMetrics(r.metrics),
       findings: named.get(recordId(v.name, r.key)) ?? [],
     }));
-    return { name: v.name, dims: [...v.dims], parent: v.parent, records: v.records.length, bottlenecks: flagged.length, byLevel, explained: viewExplained, top };
+    return { name: v.name, dims: [...v.dims], parent: v.parent, records: v.records.length, bottlenecks: flaggedHere.length, byLevel, explained: viewExplained, top };
   });
-
-  const ch = characteristics(ctx, read);
-  const summary = { high: 0, warn: 0, ok: 0, info: 0, recommendations: 0 };
-  for (const i of run.insights) {
-    summary[i.level.toLowerCase() as 'high' | 'warn' | 'ok' | 'info']++;
-    summary.recommendations += i.recommendations.length;
-  }
-  const used = new Set<Knob>([LEVEL_OPTIONS.highTimeShare, LEVEL_OPTIONS.warnTimeShare, 'trace_min_time_share']);
-  for (const c of opts.checks) for (const spec of Object.values(c.meta.options as Record<string, { knob: Knob }>)) used.add(spec.knob);
+  // The built-in checks turned off are listed as such, before the ones that ran.
+  const skipped = (opts.skipped?.checks ?? []).map((c) => ({ code: c.meta.code, status: 'notApplicable' as const, reason: opts.skipped!.reason }));
   return {
+    ...report,
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'iolens', version: opts.toolVersion ?? '0.0.0' },
-    mode: 'default',
     input: { format: read.format as InputFormat, paths: [...paths], events: read.events, sources: read.sources, warnings: [...read.warnings] },
-    job: jobInfo(paths, ch, cube, read, opts),
-    io: ioSummary(cube, ch, opts.layers),
-    completeness: { complete: gaps.length === 0, modules: gaps },
-    insights: run.insights,
-    summary,
-    thresholds: ALL_KNOB_NAMES.filter((k) => used.has(k)).map((k) => ({ knob: k, label: KNOBS[k].label, value: knobs[k], unit: KNOBS[k].unit, triggered: run.marked.has(k) })),
-    checks: run.outcomes,
-    notes: [...(opts.notes ?? [])],
-    messages: run.messages,
+    checks: [...skipped, ...report.checks],
+    // A log's own completeness, with what the trace reader found missing that the log does not already say.
+    completeness: mergeGaps(report.completeness, gaps),
     trace: {
       timeOrigin: read.timeOrigin ?? null,
       details: read.details ?? {},
@@ -309,4 +312,15 @@ export function buildTraceReport(cube: CubeData, dicts: TraceDicts, read: ReadRe
       coverage: { bottlenecks, explained, share: bottlenecks > 0 ? round(explained / bottlenecks) : 1 },
     },
   };
+}
+
+function mergeGaps(c: Report['completeness'], gaps: readonly ModuleCompleteness[]): Report['completeness'] {
+  const extra = gaps.filter((g) => !c.modules.some((m) => m.module === g.module && m.detail === g.detail));
+  return extra.length ? { complete: false, modules: [...c.modules, ...extra] } : c;
+}
+
+/** The banner's name for the input paths. */
+function logNameOf(paths: readonly string[]): string {
+  const name = (p: string) => p.replace(/\/+$/, '').split('/').pop() || p;
+  return paths.length === 0 ? '' : paths.length === 1 ? name(paths[0]) : `${name(paths[0])} and ${paths.length - 1} more`;
 }

@@ -1,5 +1,5 @@
 import type { MessageData } from '../contract/index.js';
-import { formatBytes } from './format.js';
+import { formatBytes, formatSeconds } from './format.js';
 
 /**
  * Number formatting shared by message templates. Drishti prints with Python's `format`, so the helpers round the
@@ -57,9 +57,10 @@ export function humanBytes(n: number): string {
 /**
  * Placeholder formats of message templates: `{name}` prints the value as is (integers without grouping);
  * `{name:pct}` a ratio as a percentage with two decimals; `{name:pctRaw}` a percentage (0–100) as Python prints a
- * float; `{name:bytes}` a byte volume in 1024-based units; `{name:fixed2}` two decimals; `{name:float}` Python float.
+ * float; `{name:bytes}` a byte volume in 1024-based units; `{name:fixed2}` two decimals; `{name:float}` Python float;
+ * `{name:seconds}` a duration (`136.97 ms`).
  */
-export type PlaceholderFormat = 'pct' | 'pctRaw' | 'bytes' | 'fixed2' | 'float';
+export type PlaceholderFormat = 'pct' | 'pctRaw' | 'bytes' | 'fixed2' | 'float' | 'seconds';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z0-9]+))?\}/g;
 
@@ -82,6 +83,8 @@ function formatValue(v: number | string, fmt: string | undefined, style: Templat
       return style === 'iec' ? formatBytes(v) : humanBytes(v);
     case 'fixed2':
       return pyFixed(v, 2);
+    case 'seconds':
+      return formatSeconds(v);
     case 'float':
       return pyFloat(v);
     default:

@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { jobIoSeconds, rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { modelOf, rowsIn, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D01: fsync/fdatasync after (nearly) every write. Darshan counts syncs per file (POSIX_FSYNCS, POSIX_FDSYNCS) and
@@ -8,6 +8,8 @@ import { jobIoSeconds, rowsIn, subjectName } from '../families/diagnosis-common.
  * synced through `fsync(fileno(f))` has a POSIX record with the syncs and no writes: its writes are the stream's
  * (STDIO record of the same file). One sync per file (before close) is the recommended practice: a file counts when
  * it has at least two syncs and more than `fsync_per_write` per write; the job needs `fsync_min` syncs on such files.
+ * Cost: the files' sync time where DXT separated it from Darshan's write time (the time model), else their write
+ * time with the syncs in it (an upper bound).
  * Writes through O_SYNC/O_DSYNC leave no trace in the counters (Darshan records no open flags), docs/eval.md.
  */
 export default defineCheck({
@@ -31,7 +33,8 @@ export default defineCheck({
       min: { knob: 'fsync_min', description: 'Minimum number of syncs on the files that sync per write, together.' },
     },
     messages: {
-      sync: '{syncs} fsync/fdatasync calls for {writes} writes ({perWrite:fixed2} per write) on {files} file(s), {share:pct} of the I/O time',
+      sync: '{syncs} fsync/fdatasync calls for {writes} writes ({perWrite:fixed2} per write) on {files} file(s) take {seconds:seconds}',
+      syncBound: '{syncs} fsync/fdatasync calls for {writes} writes ({perWrite:fixed2} per write) on {files} file(s), within {seconds:seconds} of write and sync time',
       file: '{syncs} syncs for {writes} writes on "{file}"',
     },
     recommendations: {
@@ -46,7 +49,8 @@ export default defineCheck({
     const toStream = sf ? rowsIn(p.ids, sf.ids) : null;
     // Details up to the report's limit, every file counted (a log may name thousands).
     const details: DetailInput<'file'>[] = [];
-    let syncs = 0, writes = 0, time = 0, files = 0;
+    const model = modelOf(ctx);
+    let syncs = 0, writes = 0, time = 0, files = 0, syncSeconds = 0, bounded = false;
     for (let i = 0; i < p.ids.length; i++) {
       const s = p.syncs[i];
       const k = toStream ? toStream[i] : -1;
@@ -56,21 +60,26 @@ export default defineCheck({
       syncs += s;
       writes += w;
       time += Math.max(0, p.writeTime[i]) + (viaStream ? Math.max(0, sf!.writeTime[k]) : 0);
+      const split = secondsOf(model, p.ids[i], ['sync']);
+      if (split > 0) syncSeconds += split;
+      else {
+        bounded = true;
+        syncSeconds += secondsOf(model, p.ids[i], ['write', 'sync']);
+      }
       if (files++ >= ctx.detailLimit) continue;
       const subject = ctx.file(p.ids[i]);
       details.push({ messageId: 'file', data: { syncs: s, writes: w, file: subjectName(subject) }, subject });
     }
     if (!files || syncs < ctx.options.min) return;
-    const total = jobIoSeconds(ctx);
-    const share = total ? Math.min(1, time / total) : 0;
     ctx.report({
-      cost: { share, basis: 'time' },
-      messageId: 'sync',
-      data: { syncs, writes, perWrite: syncs / writes, files, share },
+      cost: { seconds: syncSeconds, basis: bounded ? 'bound' : 'time' },
+      messageId: bounded ? 'syncBound' : 'sync',
+      data: { syncs, writes, perWrite: syncs / writes, files, seconds: syncSeconds },
       evidence: [
         { name: 'syncs', value: syncs, unit: 'count', source: 'POSIX_FSYNCS + POSIX_FDSYNCS' },
         { name: 'writes', value: writes, unit: 'count', source: 'POSIX_WRITES (STDIO_WRITES for a stream synced through its descriptor)' },
         { name: 'writeSeconds', value: time, unit: 'seconds', source: 'POSIX_F_WRITE_TIME (includes sync time)' },
+        { name: 'syncSeconds', value: syncSeconds, unit: 'seconds', source: bounded ? 'the files\' write time with the syncs in it (the time model; DXT did not separate them): an upper bound' : 'the files\' write time less their DXT write calls (the time model)' },
       ],
       details,
       detailCount: files,

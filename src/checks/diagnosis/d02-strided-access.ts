@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { rowsHolding, rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { DATA_OPS, modelOf, rowsHolding, rowsIn, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D02: strided access. Each rank jumps forward by a regular stride: its blocks interleave with the other ranks' on
@@ -62,7 +62,8 @@ export default defineCheck({
     const collective = new Set<bigint>();
     if (mp) for (let i = 0; i < mp.ids.length; i++) if (mp.collReads[i] + mp.collWrites[i] >= mp.indepReads[i] + mp.indepWrites[i] && mp.collReads[i] + mp.collWrites[i] > 0) collective.add(mp.ids[i]);
     const details: DetailInput<'file' | 'sieved'>[] = [];
-    let count = 0, total = 0, bytes = 0, sieved = 0;
+    const model = modelOf(ctx);
+    let count = 0, total = 0, bytes = 0, sieved = 0, seconds = 0;
     const collectiveRow = rowsHolding(p.ids, collective);
     for (let i = 0; i < p.ids.length; i++) {
       if (collectiveRow[i]) continue;
@@ -72,13 +73,15 @@ export default defineCheck({
       count += s;
       total += ops;
       bytes += Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
+      // The strided requests' time: the file's data time in proportion to them.
+      seconds += (secondsOf(model, p.ids[i], DATA_OPS.both) * s) / ops;
       const subject = ctx.file(p.ids[i]);
       const d = dIdx.get(p.ids[i]);
       details.push({ messageId: 'file', data: { count: s, ratio: s / ops, file: subjectName(subject), dxt: d && d.ops ? ` (DXT: ${d.regular} of ${d.ops} requests repeat the previous forward jump)` : '' }, subject });
     }
     if (details.length && count < ctx.options.min) {
       details.length = 0;
-      count = total = bytes = 0;
+      count = total = bytes = seconds = 0;
     }
     const toPosix = mp ? rowsIn(mp.ids, p.ids) : null;
     if (mp) for (let m = 0; m < mp.ids.length; m++) {
@@ -89,6 +92,7 @@ export default defineCheck({
       const posix = Math.max(0, p.bytesRead[i]) + Math.max(0, p.bytesWritten[i]);
       if (!(posix > (1 + ctx.options.sieve) * app)) continue;
       sieved += indep;
+      seconds += secondsOf(model, mp.ids[m], DATA_OPS.both);
       count += indep;
       total += indep;
       bytes += app;
@@ -96,11 +100,10 @@ export default defineCheck({
       details.push({ messageId: 'sieved', data: { file: subjectName(subject), calls: indep, app, posix }, subject });
     }
     if (!details.length) return;
-    const all = p.reads.reduce((a, v) => a + v, 0) + p.writes.reduce((a, v) => a + v, 0) + sieved;
     ctx.report({
       // Small interleaved pieces share blocks and stripes between ranks; large pieces fill them and cost little.
       level: bytes / total < ctx.options.large ? 'HIGH' : 'WARN',
-      cost: { share: all ? count / all : 0, basis: 'operations' },
+      cost: { seconds },
       messageId: 'strided',
       data: { count, total, ratio: count / total, files: details.length },
       evidence: [

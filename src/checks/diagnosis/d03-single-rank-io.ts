@@ -1,4 +1,5 @@
 import { defineCheck } from '../define-check.js';
+import { median, modelOf } from '../families/diagnosis-common.js';
 
 /**
  * D03: one rank does (nearly) all the I/O of a multi-process job. Bytes per rank come from `io.rankBytes`, which
@@ -39,8 +40,16 @@ export default defineCheck({
     for (let r = 1; r < f.nprocs; r++) if (f.bytes[r] > f.bytes[top]) top = r;
     const share = f.bytes[top] / f.total;
     if (!(share > ctx.options.share)) return;
+    // What the others wait: the rank's I/O time beyond the median rank's (the time model; slowest-rank semantics).
+    const model = modelOf(ctx);
+    let seconds = 0;
+    if (model) {
+      const n = Math.min(model.rankSeconds.length, f.nprocs);
+      const others = Array.from(model.rankSeconds.subarray(0, n)).filter((_, r) => r !== top);
+      seconds = others.length ? Math.max(0, (model.rankSeconds[top] ?? 0) - median(others)) : 0;
+    }
     ctx.report({
-      cost: { share, basis: 'bytes' },
+      cost: { seconds, semantics: 'slowest' },
       messageId: 'single',
       data: { rank: top, share, bytes: f.total, nprocs: f.nprocs },
       evidence: [

@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { hasRow, rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { DATA_OPS, hasRow, modelOf, rowsIn, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D04: reads and writes alternate on the same file, judged where the application calls: MPIIO_RW_SWITCHES for
@@ -47,11 +47,13 @@ export default defineCheck({
     const toMpiio = mp ? rowsIn(p.ids, mp.ids) : null;
     const sf = ctx.tryFact('stdio.files');
     const details: DetailInput<'file'>[] = [];
-    let switches = 0, ops = 0, estimated = false;
+    const model = modelOf(ctx);
+    let switches = 0, ops = 0, estimated = false, seconds = 0;
     const consider = (ids: BigUint64Array, row: number, n: number, s: number) => {
       if (!(n > 0 && s >= 2 && s / n > ctx.options.share)) return false;
       switches += s;
       ops += n;
+      seconds += secondsOf(model, ids[row], DATA_OPS.both);
       const subject = ctx.file(ids[row]);
       details.push({ messageId: 'file', data: { switches: s, ops: n, file: subjectName(subject) }, subject });
       return true;
@@ -73,12 +75,10 @@ export default defineCheck({
       if (fewer >= 1 && repositions >= fewer && consider(sf.ids, i, sf.reads[i] + sf.writes[i], 2 * fewer - 1)) estimated = true;
     }
     if (!details.length || switches < ctx.options.min) return;
-    let all = 0;
-    for (let i = 0; i < p.ids.length; i++) all += p.reads[i] + p.writes[i];
-    if (sf) for (let i = 0; i < sf.ids.length; i++) if (!seen(sf.ids[i])) all += sf.reads[i] + sf.writes[i];
     ctx.report({
       ...(estimated ? { level: 'WARN' as const } : {}),
-      cost: { share: all ? Math.min(1, ops / all) : 0, basis: 'operations' },
+      // The switching files' reads and writes: what the switches cost is a part of it.
+      cost: { seconds, basis: 'bound' },
       messageId: 'switches',
       data: { switches, ops, files: details.length },
       evidence: [

@@ -52,7 +52,7 @@ export default defineCheck({
       else if (!a) app.set(hl.ids[i], { layer: hl.layers[i], read: 0, written: hl.bytesWritten[i] });
     }
     const details: DetailInput<'file'>[] = [];
-    let read = 0, extra = 0, appW = 0;
+    let read = 0, extra = 0, appW = 0, seconds = 0;
     // Whether every flagged file is already written collectively through MPI-IO (then the reads are two-phase I/O
     // filling holes, and recommending collective writes would recommend what the job already does).
     const mpiioRow = mp ? rowOf(mp.ids) : () => -1;
@@ -67,6 +67,8 @@ export default defineCheck({
       read += r;
       extra += x;
       appW += a.written;
+      // The reads the write needed, and the extra part of the writes: POSIX calls beneath the application's writes.
+      seconds += Math.max(0, p.readTime[i]) + (p.bytesWritten[i] > 0 ? (Math.max(0, p.writeTime[i]) * x) / p.bytesWritten[i] : 0);
       const m = mpiioRow(id);
       if (m < 0 || !(mp!.collWrites[m] > 0 && mp!.indepWrites[m] === 0)) allCollective = false;
       const subject = ctx.file(id);
@@ -74,7 +76,7 @@ export default defineCheck({
     }
     if (!details.length) return;
     ctx.report({
-      cost: { share: Math.min(1, (read + extra) / (appW + read + extra)), basis: 'bytes' },
+      cost: { seconds },
       messageId: 'rmw',
       data: { files: details.length, read, extra, app: appW },
       evidence: [

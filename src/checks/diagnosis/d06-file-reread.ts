@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { hasRow, rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { DATA_OPS, hasRow, modelOf, rowsIn, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D06: files read more than once: bytes read exceed the file's extent (typically every rank reading the whole shared
@@ -45,11 +45,14 @@ export default defineCheck({
     const mp = ctx.tryFact('mpiio.files');
     const nprocs = ctx.fact('job').processes;
     const details: DetailInput<'file'>[] = [];
-    let extra = 0, readFiles = 0, extentSum = 0, allRead = 0;
+    const model = modelOf(ctx);
+    let extra = 0, readFiles = 0, extentSum = 0, allRead = 0, seconds = 0;
     const consider = (ids: BigUint64Array, row: number, r: number, e: number, everyRank: string) => {
       if (r > 0) allRead += r;
       if (!(r > 0 && e > 0 && r / e > ctx.options.factor && r - e >= ctx.options.minBytes)) return;
       extra += r - e;
+      // The reads beyond the first of each byte: the file's read time in proportion.
+      seconds += (secondsOf(model, ids[row], DATA_OPS.read) * (r - e)) / r;
       readFiles += r;
       extentSum += e;
       const subject = ctx.file(ids[row]);
@@ -70,7 +73,7 @@ export default defineCheck({
     const share = allRead ? extra / allRead : 0;
     ctx.report({
       level: share > 0.5 ? 'HIGH' : 'WARN',
-      cost: { share, basis: 'bytes' },
+      cost: { seconds },
       messageId: 'reread',
       data: { files: details.length, factor: readFiles / extentSum, extra, read: allRead },
       evidence: [
@@ -78,7 +81,8 @@ export default defineCheck({
         { name: 'bytesRead', value: allRead, unit: 'bytes', source: 'POSIX_BYTES_READ (MPIIO_BYTES_READ, STDIO_BYTES_READ)' },
       ],
       details,
-      recommendations: ['once', 'cache'],
+      // Reading once and broadcasting needs other ranks to broadcast to.
+      recommendations: nprocs > 1 ? ['once', 'cache'] : ['cache'],
     });
   },
 });

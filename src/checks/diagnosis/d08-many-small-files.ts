@@ -1,4 +1,5 @@
 import { defineCheck } from '../define-check.js';
+import { modelOf, rowsHolding, secondsOf } from '../families/diagnosis-common.js';
 
 /** D08: the job touches many small files (POSIX and STDIO, standard streams left out). */
 export default defineCheck({
@@ -30,15 +31,28 @@ export default defineCheck({
   },
   run(ctx) {
     const p = ctx.fact('posix.files');
+    const model = modelOf(ctx);
     const sizes: number[] = [];
-    for (let i = 0; i < p.ids.length; i++) sizes.push(Math.max(0, p.extent[i]));
+    let seconds = 0;
+    // Every call on the small files (opens, stats, closes and their little data) is what they cost.
+    const add = (id: bigint, size: number) => {
+      sizes.push(size);
+      if (size < ctx.options.bytes) seconds += secondsOf(model, id);
+    };
+    for (let i = 0; i < p.ids.length; i++) add(p.ids[i], Math.max(0, p.extent[i]));
     const s = ctx.tryFact('stdio.files');
-    if (s) for (let i = 0; i < s.ids.length; i++) sizes.push(Math.max(0, s.bytesRead[i], s.bytesWritten[i]));
+    const inPosix = rowsHolding(s ? s.ids : new BigUint64Array(0), p.ids);
+    if (s) for (let i = 0; i < s.ids.length; i++) {
+      const size = Math.max(0, s.bytesRead[i], s.bytesWritten[i]);
+      // A stream with a POSIX record too is one file: its time is counted once.
+      if (inPosix[i]) sizes.push(size);
+      else add(s.ids[i], size);
+    }
     const small = sizes.filter((x) => x < ctx.options.bytes).length;
     if (!(small >= ctx.options.min && small * 2 > sizes.length)) return;
     sizes.sort((a, b) => a - b);
     ctx.report({
-      cost: { share: small / sizes.length, basis: 'operations' },
+      cost: { seconds },
       messageId: 'files',
       data: { small, files: sizes.length, limit: ctx.options.bytes, median: sizes[sizes.length >> 1] },
       evidence: [

@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { subjectName } from '../families/diagnosis-common.js';
+import { DATA_OPS, modelOf, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D12: block-sized requests at misaligned offsets. Darshan's POSIX_FILE_NOT_ALIGNED counts requests whose offset is
@@ -56,7 +56,8 @@ export default defineCheck({
     }
     // A log of many files may name tens of thousands: details are built up to the report's limit, all counted.
     const details: DetailInput<'file'>[] = [];
-    let count = 0, large = 0, alignment = 0, exact = false, files = 0;
+    const model = modelOf(ctx);
+    let count = 0, large = 0, alignment = 0, exact = false, files = 0, seconds = 0;
     for (let i = 0; i < p.ids.length; i++) {
       const d = traced.size ? traced.get(p.ids[i]) : undefined;
       const ops = p.reads[i] + p.writes[i];
@@ -67,6 +68,7 @@ export default defineCheck({
       if (d) exact = true;
       count += bad;
       large += big;
+      seconds += (secondsOf(model, p.ids[i], DATA_OPS.both) * Math.min(big, bad)) / Math.max(1, ops);
       alignment = Math.max(alignment, a);
       if (files++ >= ctx.detailLimit) continue;
       const subject = ctx.file(p.ids[i]);
@@ -75,7 +77,8 @@ export default defineCheck({
     if (!files || count < ctx.options.min) return;
     const h = ctx.tryFact('hdf5');
     ctx.report({
-      cost: { share: count / large, basis: 'operations' },
+      // The misaligned requests' time: the part of it the misalignment costs is not separable (an upper bound).
+      cost: { seconds, basis: 'bound' },
       messageId: 'misaligned',
       data: { count, large, ratio: count / large, alignment, files },
       evidence: [

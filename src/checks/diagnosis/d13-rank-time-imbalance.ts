@@ -34,6 +34,7 @@ export default defineCheck({
     problem: 'time-imbalance',
     requires: ['posix.files', 'job'],
     modes: ['default'],
+    traces: true,
     supersedes: ['P19'],
     options: {
       ratio: { knob: 'time_imbalance_ratio', description: 'Slowest rank vs median rank, in call time or in gap time.' },
@@ -103,7 +104,8 @@ export default defineCheck({
     if (!details.length) return;
     const share = runSeconds ? Math.min(1, worst.extra / runSeconds) : 0;
     ctx.report({
-      cost: { share, basis: 'time' },
+      // The seconds the slowest rank spends beyond the typical one: what the job waits for it.
+      cost: { seconds: worst.extra, semantics: 'slowest' },
       messageId: 'imbalance',
       data: { rank: worst.rank, extra: worst.extra, files: details.length, share },
       evidence: [

@@ -1,6 +1,7 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { jobBytes, rowsHolding, rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { jobBytes, modelOf, rowsHolding, rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { fileRow, fileSeconds } from '../../facts/time-model.js';
 
 /**
  * D14: bytes per rank on shared files are very uneven, judged at the layer the application called: MPI-IO files by
@@ -47,7 +48,17 @@ export default defineCheck({
     const exact = ctx.tryFact('io.sharedRankBytes');
     const covered = rowsHolding(p.ids, exact ? exact.ids : []);
     const details: DetailInput<'file' | 'ranks'>[] = [];
-    let worst = 0, bytes = 0, files = 0;
+    const model = modelOf(ctx);
+    // What the job waits on an imbalanced file: its slowest rank's time beyond the mean rank's (the time model).
+    const waitOn = (id: bigint) => {
+      if (!model) return 0;
+      const f = fileRow(model, id);
+      return f < 0 ? 0 : Math.max(0, model.files.slowest[f] - model.files.total[f] / Math.max(1, model.files.ranks[f]));
+    };
+    // Where no rank waits measurably (collective calls make every rank wait as long as the busiest), the files' data
+    // time in proportion to the spread bounds what the imbalance costs.
+    const spreadTime = (id: bigint, spread: number) => (model ? fileSeconds(model, id, ['read', 'write']) * spread : 0);
+    let worst = 0, bytes = 0, files = 0, seconds = 0, bound = 0;
     const consider = (id: bigint, layer: string, slow: number, fast: number, total: number) => {
       if (!(slow > 0) || total < ctx.options.minBytes) return;
       const spread = (slow - Math.max(0, fast)) / slow;
@@ -55,6 +66,8 @@ export default defineCheck({
       worst = Math.max(worst, spread);
       bytes += total;
       files++;
+      seconds += waitOn(id);
+      bound += spreadTime(id, spread);
       const subject = ctx.file(id);
       details.push({ messageId: 'file', data: { file: subjectName(subject), layer, slow, fast: Math.max(0, fast) }, subject });
     };
@@ -69,6 +82,10 @@ export default defineCheck({
         worst = spread;
         bytes += exact.total;
         files += exact.ids.length;
+        for (const id of exact.ids) {
+          seconds += waitOn(id);
+          bound += spreadTime(id, spread);
+        }
         details.push({ messageId: 'ranks', data: { files: exact.ids.length, layer: exact.layer, bytes: exact.total, rank: hi, slow: exact.bytes[hi], least: lo, fast: exact.bytes[lo] }, subject: { kind: 'job' } });
       }
     }
@@ -84,7 +101,7 @@ export default defineCheck({
     const share = all ? Math.min(1, bytes / all) : 0;
     ctx.report({
       level: worst > ctx.options.spread ? 'HIGH' : 'WARN',
-      cost: { share, basis: 'bytes' },
+      cost: seconds > 0 ? { seconds, semantics: 'slowest' } : { seconds: bound, basis: 'bound' },
       messageId: 'imbalance',
       data: { spread: worst, files, share },
       evidence: [

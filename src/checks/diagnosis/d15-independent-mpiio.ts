@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { DATA_OPS, modelOf, rowsIn, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D15: independent MPI-IO on files where collective I/O is possible (a shared record: several ranks opened the
@@ -48,7 +48,8 @@ export default defineCheck({
     const px = ctx.tryFact('posix.files');
     const toPosix = px ? rowsIn(mp.ids, px.ids) : null;
     const details: DetailInput<'file'>[] = [];
-    let count = 0, total = 0, small = 0, layer = 'MPI-IO', costly = false;
+    const model = modelOf(ctx);
+    let count = 0, total = 0, small = 0, layer = 'MPI-IO', costly = false, seconds = 0;
     for (let i = 0; i < mp.ids.length; i++) {
       if (!mp.shared[i]) continue;
       const h = toLib ? toLib[i] : -1;
@@ -72,6 +73,8 @@ export default defineCheck({
       count += indep;
       total += all;
       small += smallOps;
+      // The independent requests' time: the file's reads and writes at the layer called, in proportion.
+      seconds += (secondsOf(model, mp.ids[i], DATA_OPS.both) * indep) / all;
       layer = l;
       const subject = ctx.file(mp.ids[i]);
       details.push({ messageId: 'file', data: { file: subjectName(subject), count: indep, total: all, layer: l }, subject });
@@ -79,7 +82,7 @@ export default defineCheck({
     if (!details.length) return;
     ctx.report({
       level: costly ? 'HIGH' : 'WARN',
-      cost: { share: count / total, basis: 'operations' },
+      cost: { seconds },
       messageId: 'independent',
       data: { count, ratio: count / total, files: details.length, layer, how: costly ? ', small or strided: collective buffering would merge them' : ', large and contiguous: a mild cost' },
       evidence: [

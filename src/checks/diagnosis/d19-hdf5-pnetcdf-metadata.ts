@@ -1,6 +1,6 @@
 import { defineCheck } from '../define-check.js';
 import type { DetailInput } from '../types.js';
-import { rowsIn, subjectName } from '../families/diagnosis-common.js';
+import { modelOf, rowsIn, secondsOf, subjectName } from '../families/diagnosis-common.js';
 
 /**
  * D19: HDF5 and PnetCDF metadata patterns: a file reopened many times per process (open/close around every step) or
@@ -48,19 +48,23 @@ export default defineCheck({
   },
   run(ctx) {
     const nprocs = Math.max(1, ctx.fact('job').processes);
+    const model = modelOf(ctx);
     const o = ctx.tryFact('hl.opens');
     if (o) {
       const details: DetailInput<'file'>[] = [];
-      let opens = 0, seconds = 0;
+      let opens = 0, seconds = 0, cost = 0;
       for (let i = 0; i < o.ids.length; i++) {
         if (!(o.opens[i] / nprocs > ctx.options.opens)) continue;
         opens += o.opens[i];
         seconds += Math.max(0, o.metaSeconds[i]);
+        // The file's opens, closes and flushes at the layer called (the MPI-IO and POSIX ones beneath included).
+        cost += secondsOf(model, o.ids[i], ['metadata']);
         const subject = ctx.file(o.ids[i]);
         details.push({ messageId: 'file', data: { file: subjectName(subject), layer: o.layers[i], opens: o.opens[i] }, subject });
       }
       if (details.length) {
         ctx.report({
+          cost: { seconds: cost },
           messageId: 'reopen',
           data: { files: details.length, perProcess: opens / nprocs / details.length, seconds },
           evidence: [
@@ -78,7 +82,7 @@ export default defineCheck({
     if (hl) {
       const toMpiio = mp ? rowsIn(hl.ids, mp.ids) : null;
       const toPosix = px ? rowsIn(hl.ids, px.ids) : null;
-      let files = 0, bytes = 0, datasets = 0;
+      let files = 0, bytes = 0, datasets = 0, seconds = 0;
       for (let i = 0; i < hl.ids.length; i++) {
         const m = toMpiio ? toMpiio[i] : -1, p = toPosix ? toPosix[i] : -1;
         const below = m >= 0 ? mp!.bytesWritten[m] : p >= 0 ? px!.bytesWritten[p] : NaN;
@@ -87,9 +91,12 @@ export default defineCheck({
         files++;
         bytes += meta;
         datasets += hl.datasets[i];
+        // The part of the file's writes that carried metadata, by bytes (an upper bound on what the metadata cost).
+        if (below > 0) seconds += (secondsOf(model, hl.ids[i], ['write']) * meta) / below;
       }
       if (files) {
         ctx.report({
+          cost: { seconds, basis: 'bound' },
           messageId: 'metadata',
           data: { files, bytes, datasets, perDataset: bytes / datasets },
           evidence: [
@@ -100,13 +107,18 @@ export default defineCheck({
         });
       }
       // Datasets of files whose mean dataset size is below the limit.
-      let count = 0;
+      let count = 0, smallSeconds = 0;
       for (let i = 0; i < hl.ids.length; i++) {
         const d = hl.datasets[i];
-        if (d > 0 && (hl.bytesRead[i] + hl.bytesWritten[i]) / d < ctx.options.bytes) count += d;
+        if (d > 0 && (hl.bytesRead[i] + hl.bytesWritten[i]) / d < ctx.options.bytes) {
+          count += d;
+          smallSeconds += secondsOf(model, hl.ids[i]);
+        }
       }
       if (count >= ctx.options.datasets) {
         ctx.report({
+          // Every call on the files of small datasets: what their per-dataset overhead costs is a part of it.
+          cost: { seconds: smallSeconds, basis: 'bound' },
           messageId: 'small',
           data: { count, limit: ctx.options.bytes },
           evidence: [{ name: 'smallDatasets', value: count, unit: 'count', source: 'H5D / PNETCDF_VAR records per file and their bytes' }],

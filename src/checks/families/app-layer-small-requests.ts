@@ -1,6 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { jobIoSeconds, rowOf, rowsHolding, significant, SIGNIFICANT_SHARE, subjectName } from './diagnosis-common.js';
+import { DATA_OPS, modelOf, rowOf, rowsHolding, secondsOf, significant, SIGNIFICANT_SHARE, subjectName } from './diagnosis-common.js';
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX' | 'STDIO';
@@ -34,10 +34,8 @@ const SMALL_LIMIT = 1048576;
  * small records move less than `io_bytes_min` together (an input deck read line by line) are not a data path.
  *
  * Level: HIGH when the costly (not merged) small requests exceed `small_share` of the requests of that direction and
- * the files with small requests hold `small_time_share` of the job's POSIX and STDIO I/O time (each file's time of
- * that direction weighted by its small share), else WARN. The cost the level rule weighs is the small requests'
- * share of the job's read and write requests (a small request costs per request; its measured time says more about
- * the machine than about the pattern, and a job dominated by opens and stats still makes every data request small).
+ * the files with small requests hold `small_time_share` of the job's I/O time (each file's time of that direction at
+ * the layer called, weighted by its small share), else WARN. That time is the cost the level rule weighs.
  */
 export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'min' | 'time' | 'bytes' | 'minBytes', 'many' | 'file', Rec>, dir: Direction): void {
   const w = WORDS[dir];
@@ -172,16 +170,18 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   };
   const read = dir === 'read';
   const { rows, posix, allTime, rest } = build(read, true);
-  const other = build(!read, false);
 
-  // Files without small requests weigh in the totals only (`zeroTime` keeps a NaN or infinite time as a row would).
-  // Sums run over `rows`, then the POSIX files in order, as over one list of rows.
+  // The small requests' time: each file's time of this direction at the layer the application called (the time
+  // model), in proportion to its small requests. Files without small requests weigh in the totals only (`zeroTime`
+  // keeps a NaN or infinite time as a row would). Sums run over `rows`, then the POSIX files in order.
+  const model = modelOf(ctx);
+  const ops = read ? DATA_OPS.read : DATA_OPS.write;
   let small = 0, total = rest.total, costly = 0, smallTime = rest.zeroTime;
   for (const r of rows) {
     small += Math.max(0, r.small);
     total += Math.max(0, r.total);
     if (!r.collective) costly += Math.max(0, r.small);
-    if (r.total > 0) smallTime += r.time * Math.min(1, Math.max(0, r.small) / r.total);
+    if (r.total > 0) smallTime += (model ? secondsOf(model, r.id, ops) : r.time) * Math.min(1, Math.max(0, r.small) / r.total);
   }
   if (posix.length) {
     const smalls = read ? px!.smallReads : px!.smallWrites, totals = read ? px!.reads : px!.writes, times = read ? px!.readTime : px!.writeTime;
@@ -191,14 +191,12 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
       small += s;
       total += Math.max(0, n);
       costly += s;
-      if (n > 0) smallTime += Math.max(0, times[i]) * Math.min(1, s / n);
+      if (n > 0) smallTime += (model ? secondsOf(model, px!.ids[i], ops) : Math.max(0, times[i])) * Math.min(1, s / n);
     }
   }
   const share = total ? small / total : 0;
-  let requests = total + other.rest.total;
-  for (const r of other.rows) requests += Math.max(0, r.total);
-  // Time spent on the files with small requests, in proportion to their small share, against the job's I/O time.
-  const ioSeconds = jobIoSeconds(ctx);
+  // Against the job's I/O time (summed over ranks, as the calls' time is).
+  const ioSeconds = model?.cumulativeIoTime ?? 0;
   const timeShare = ioSeconds > 0 ? smallTime / ioSeconds : allTime > 0 ? smallTime / allTime : share;
   const o = ctx.options;
   if (!(small >= o.min && share > o.warn)) return;
@@ -220,7 +218,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   if (layers.has('HDF5')) recs.push('hdf5Chunk');
   ctx.report({
     level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
-    cost: { share: requests ? small / requests : 0, basis: 'operations' },
+    cost: { seconds: smallTime },
     messageId: 'many',
     data: { count: small, total, ratio: share },
     evidence: [

@@ -1,5 +1,6 @@
 import type { FactName, FactValues } from '../../facts/types.js';
-import type { Subject } from '../../contract/index.js';
+import type { IoOp, Subject } from '../../contract/index.js';
+import { fileSeconds, type TimeModel } from '../../facts/time-model.js';
 
 /** What the diagnosis checks need from a check context (any `CheckContext` satisfies it). */
 export interface DiagnosisContext {
@@ -194,3 +195,16 @@ export function significant<T>(rows: readonly T[], weight: (r: T) => number, min
   for (const r of rows) total += Math.max(0, weight(r));
   return rows.filter((r) => weight(r) > 0 && weight(r) >= minShare * total).sort((a, b) => weight(b) - weight(a));
 }
+
+/** The job's time model, or null (then costs are 0 and findings at most INFO). */
+export function modelOf(ctx: DiagnosisContext): TimeModel | null {
+  return ctx.tryFact('io.time');
+}
+
+/** A file's cumulative seconds in some operation classes (all when none are named), from the time model. */
+export function secondsOf(model: TimeModel | null, id: bigint, ops?: readonly IoOp[]): number {
+  return model ? fileSeconds(model, id, ops) : 0;
+}
+
+/** Data operation classes of one direction (sync time is its own class where DXT separates it, else inside write). */
+export const DATA_OPS = { read: ['read'], write: ['write'], both: ['read', 'write'] } as const satisfies Record<string, readonly IoOp[]>;

@@ -1,6 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import { WORDS, type Direction } from './direction.js';
-import { hasRow, significant, subjectName } from './diagnosis-common.js';
+import { DATA_OPS, hasRow, modelOf, secondsOf, significant, subjectName } from './diagnosis-common.js';
 
 /**
  * D16/D17: random POSIX access. Darshan counts a request as sequential when its offset is past the previous one
@@ -28,7 +28,9 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
   const ops = dir === 'read' ? p.reads : p.writes;
   const seq = dir === 'read' ? p.seqReads : p.seqWrites;
   const bytes = dir === 'read' ? p.bytesRead : p.bytesWritten;
-  let random = 0, total = 0, randomBytes = 0, randomOps = 0;
+  const model = modelOf(ctx);
+  const timeOps = dir === 'read' ? DATA_OPS.read : DATA_OPS.write;
+  let random = 0, total = 0, randomBytes = 0, randomOps = 0, seconds = 0;
   // HDF5/PnetCDF place their metadata (superblock, headers, indexes, the netCDF header) where they must and update it
   // in place: a file they manage jumps back for those small requests whatever the application does.
   const hl = ctx.tryFact('hl.files');
@@ -45,6 +47,7 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
     random += n;
     total += ops[i];
     if (n > 0) {
+      seconds += (secondsOf(model, p.ids[i], timeOps) * n) / ops[i];
       per.push({ i, n });
       randomBytes += Math.max(0, bytes[i]);
       randomOps += ops[i];
@@ -61,6 +64,7 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
       total += mine;
       if (!(n > 0)) continue;
       random += n;
+      seconds += (secondsOf(model, sf.ids[i], timeOps) * n) / mine;
       estimated = true;
       stdioRows.push({ id: sf.ids[i], n, ops: mine });
       randomBytes += Math.max(0, dir === 'read' ? sf.bytesRead[i] : sf.bytesWritten[i]);
@@ -79,7 +83,7 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
   ctx.report({
     // Random small requests pay a seek and a server round trip each; random multi-MiB requests mostly stream.
     level: !estimated && randomBytes / randomOps < ctx.options.large ? 'HIGH' : 'WARN',
-    cost: { share, basis: 'operations' },
+    cost: { seconds },
     messageId: 'random',
     data: { count: random, total, ratio: share },
     evidence: [

@@ -1,5 +1,6 @@
 import type { CheckContext, DetailInput } from '../types.js';
 import type { Direction } from './direction.js';
+import { DATA_OPS, modelOf, secondsOf } from './diagnosis-common.js';
 
 /**
  * P09/P10: redundant read/write traffic.
@@ -28,11 +29,14 @@ export function runRedundantTraffic(ctx: CheckContext<never, 'drishti' | 'redund
   const bytes = dir === 'read' ? f.bytesRead : f.bytesWritten;
   const maxB = dir === 'read' ? f.maxByteRead : f.maxByteWritten;
   const details: DetailInput<'file'>[] = [];
-  let excess = 0;
+  const model = modelOf(ctx);
+  let excess = 0, seconds = 0;
   for (let i = 0; i < f.ids.length; i++) {
     const extent = maxB[i] + 1;
     if (maxB[i] >= 0 && bytes[i] > extent) {
       excess += bytes[i] - extent;
+      // The repeated bytes' share of the file's reads (writes) at the layer called.
+      seconds += (secondsOf(model, f.ids[i], dir === 'read' ? DATA_OPS.read : DATA_OPS.write) * (bytes[i] - extent)) / bytes[i];
       const subject = ctx.file(f.ids[i]);
       details.push({ messageId: 'file', data: { bytes: bytes[i], extent, file: subject.kind === 'file' ? subject.name : '' }, subject });
     }
@@ -40,6 +44,7 @@ export function runRedundantTraffic(ctx: CheckContext<never, 'drishti' | 'redund
   if (!details.length) return;
   details.sort((a, b) => Number(b.data.bytes) - Number(b.data.extent) - (Number(a.data.bytes) - Number(a.data.extent)));
   ctx.report({
+    cost: { seconds },
     messageId: 'redundant',
     data: { files: details.length, excess },
     evidence: [{ name: 'excessBytes', value: excess, unit: 'bytes', source: dir === 'read' ? 'POSIX_BYTES_READ − POSIX_MAX_BYTE_READ − 1 per file' : 'POSIX_BYTES_WRITTEN − POSIX_MAX_BYTE_WRITTEN − 1 per file' }],

@@ -17,7 +17,7 @@ export default defineCheck({
     level: 'WARN',
     problem: 'blocking-io',
     requires: ['mpiio.totals'],
-    options: { overlap: { knob: 'overlap_io_share', description: 'Share of the run time in I/O above which the default mode raises this suggestion to WARN (INFO below: there is little I/O time to hide).' } },
+    options: { overlap: { knob: 'overlap_io_share', description: 'Share of the run time in I/O from which the default mode makes this suggestion (below it there is little I/O time to hide).' } },
     messages: { blocking: 'Non-blocking (asynchronous) reads could hide I/O time: no non-blocking MPI-IO reads' },
     recommendations: {
       asyncVol: { text: 'The job uses HDF5: the asynchronous VOL connector (github.com/hpc-io/vol-async) runs reads in a background thread', snippet: 'hdf5-vol-async-read.c' },
@@ -27,7 +27,7 @@ export default defineCheck({
       drishti: 'M06',
       marks: [],
       differences: [
-        { id: 'worth-overlapping', description: 'The default mode raises the suggestion (WARN) only when the job spends at least overlap_io_share of its run time in I/O; below that there is little to hide and it is INFO.' },
+        { id: 'worth-overlapping', description: 'The default mode makes the suggestion (INFO, with the blocking calls\' time as what it could save at most) only when the job spends at least overlap_io_share of its run time in I/O; it is a way to hide time, not a problem.' },
         { id: 'needs-operations', description: 'Drishti fires whenever the MPI-IO module is present, even for a job that never reads through MPI-IO; the default mode requires MPI-IO reads.' },
       ],
     },

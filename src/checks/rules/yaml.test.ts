@@ -9,8 +9,10 @@ import { UsageError } from '../../contract/errors.js';
 import { compileRules, loadRuleFile, RuleFileError } from './yaml.js';
 import type { Metrics } from '../../trace/views.js';
 import { defaultConfig } from '../../config/defaults.js';
-import { runTraceChecks } from '../trace/run.js';
-import type { ScoredView } from '../trace/types.js';
+import { runChecks } from '../run-checks.js';
+import type { ScoredView } from '../../trace/score.js';
+import { FactContext } from '../../facts/fact-context.js';
+import { TimeModelBuilder } from '../../facts/time-model.js';
 
 const names = new Set(['a', 'b', 'file']);
 
@@ -48,7 +50,14 @@ function views(view: 'file' | 'proc', m: Metrics = metrics): ScoredView[] {
   const key = view === 'file' ? { file: '/scratch/a.dat' } : { proc: '3' };
   return [{ name: view, dims, parent: null, records: [{ view, dims, key, metrics: m, score: { metric: 'iops_slope', value: 60, badness: 1 / 3 }, level: 'HIGH' }] }];
 }
-const run = (checks: ReturnType<typeof compileRules>, v: ScoredView[]) => runTraceChecks(checks, v, { config: defaultConfig(), cuts: { high: 0.25, warn: 0.05 } });
+/** A job of one rank whose I/O took 10/3 s in a 4 s run: the record's 1 s is 30 % of it and 25 % of the run. */
+function job(): FactContext {
+  const b = new TimeModelBuilder();
+  b.add(1n, 0, 'POSIX', { write: 10 / 3 });
+  return FactContext.fromValues({ 'io.time': b.build({ runTime: 4, processes: 1, source: 'trace' }) });
+}
+const run = (checks: ReturnType<typeof compileRules>, v: ScoredView[]) =>
+  runChecks(checks, job(), { mode: 'default', config: defaultConfig(), env: { nodes: null, applicationHints: null }, views: { views: v, flagged: v.flatMap((x) => x.records.filter((r) => r.level !== 'OK')) } });
 
 test('a YAML rule is a trace check: its reasons are the detail lines of a finding', () => {
   const rules = compileRules(
@@ -74,12 +83,14 @@ rules:
   const r = run(rules, views('file'));
   assert.equal(r.insights.length, 1);
   const f = r.insights[0];
-  assert.deepEqual([f.code, f.level, f.problem, f.cost], ['tiny-writes', 'HIGH', 'small-writes', { share: 0.3, basis: 'time' }]);
-  assert.equal(f.message, 'Tiny writes: 1 flagged record(s); the records of the file view among them account for 30.00% of the I/O time');
+  assert.deepEqual([f.code, f.level, f.problem], ['tiny-writes', 'HIGH', 'small-writes']);
+  assert.deepEqual(f.cost, { seconds: 1, semantics: 'cumulative', ioShare: 0.3, runShare: 0.25, basis: 'time' });
+  assert.equal(f.message, 'Tiny writes: 1 flagged record(s); the records of the file view among them hold 30.00% of the time in traced calls and cost 1.00 s');
   assert.deepEqual(f.details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes of 2.00 KiB on /scratch/a.dat (90.0% small); file record, 8 x']);
   assert.deepEqual(f.details[0].subject, { kind: 'record', view: 'file', key: { file: '/scratch/a.dat' } });
   assert.deepEqual(f.recommendations, [{ id: 'tiny-writes.r1', text: 'Buffer the writes' }]);
-  assert.deepEqual(f.thresholds.map((t) => t.knob), ['small_bytes', 'trace_high_time_share', 'trace_warn_time_share']);
+  assert.deepEqual(f.thresholds.map((t) => t.knob), ['small_bytes', 'high_cost_share', 'high_run_share', 'warn_cost_share']);
+  assert.equal(f.docs, 'rules.yaml', 'a user rule is documented by its file');
   // other views, and records the condition rejects, are not named
   assert.deepEqual(run(rules, views('proc')).insights, []);
   assert.deepEqual(run(rules, views('file', { ...metrics, write_ops: 5 })).insights, []);

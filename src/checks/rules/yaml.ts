@@ -4,7 +4,8 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { LEVELS, PROBLEMS, UsageError } from '../../contract/index.js';
 import { defineTraceCheck, reportFlagged } from '../trace/define.js';
-import type { AnyTraceCheck, ScoredRecord } from '../trace/types.js';
+import type { AnyCheck } from '../types.js';
+import type { ScoredRecord } from '../../trace/score.js';
 import { parseView, viewName } from '../../trace/view-catalogue.js';
 import { METRIC_COLUMNS, type Metrics } from '../../trace/views.js';
 import { compileExpr, ExprError, own, table, truthy, type Env, type Expr, type Value } from './expr.js';
@@ -13,15 +14,16 @@ import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../te
 /**
  * User rules from YAML, compiled to trace checks like the built-in ones (T01…): each rule is a check whose code is
  * its id, whose findings name the flagged view records its conditions accept, with the rule's reasons as detail
- * lines. Its level follows the level rule (the share of the I/O time of the records it names) unless it declares
- * `level:`; `problem:` tags it with a problem of the vocabulary.
+ * lines. It runs in the one check engine: what the records it names cost (their calls' seconds) sets its level by the
+ * level rule; a declared `level:` is the level it proposes (the rule still caps it; `--config` overrides win);
+ * `problem:` tags it with a problem of the vocabulary.
  *
  * ```yaml
  * rules:
  *   - id: tiny-writes                      # unique, [a-z0-9-]
  *     title: Tiny writes                   # optional
  *     problem: small-writes                # optional: a problem of the vocabulary
- *     level: WARN                          # optional: fixed level (default: by cost)
+ *     level: WARN                          # optional: the level proposed (default HIGH), capped by the cost
  *     views: [file, proc>file]             # optional: only these views
  *     condition: write_ops >= 100          # optional: rule-level condition
  *     reasons:
@@ -153,7 +155,7 @@ function envFor(m: Metrics, r: ScoredRecord, smallBytes: number): Env {
  * Compiles parsed YAML (already an object) into trace checks. `origin` names the file in error messages; `reserved`
  * holds ids a rule may not take (the built-in checks' codes and slugs).
  */
-export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet<string> = new Set()): AnyTraceCheck[] {
+export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet<string> = new Set()): AnyCheck[] {
   const parsed = FileSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -195,11 +197,12 @@ export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet
         source: 'user',
         options: { smallBytes: { knob: 'small_bytes' } },
         messages: {
-          finding: '{title}: {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time',
+          finding: "{title}: {records} flagged record(s); the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}",
           record: '{record}: {text}',
         },
         recommendations,
       },
+      docsUrl: origin,
       run(ctx) {
         const texts = new Map<ScoredRecord, string[]>();
         const explain = (m: Metrics, rec: ScoredRecord): string[] => {
@@ -228,7 +231,7 @@ export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet
 }
 
 /** Reads and compiles a YAML rule file. */
-export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new Set()): AnyTraceCheck[] {
+export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new Set()): AnyCheck[] {
   let text: string;
   try {
     text = readRegularFile(path, MAX_RULE_FILE_BYTES, 'a rule file').toString('utf8');

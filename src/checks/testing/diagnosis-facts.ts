@@ -1,4 +1,5 @@
 import type { JobFact, PosixFilesFact, RankBytesFact } from '../../facts/types.js';
+import { TimeModelBuilder, type TimeModel } from '../../facts/time-model.js';
 
 /** A job fact for hand-made cases. */
 export function jobFact(processes: number, seconds = 10): JobFact {
@@ -52,4 +53,18 @@ export function posixFiles(...files: PosixFileValues[]): PosixFilesFact {
 /** `io.rankBytes` from per-rank byte counts. */
 export function rankBytes(bytes: number[]): RankBytesFact {
   return { nprocs: bytes.length, bytes: Float64Array.from(bytes), total: bytes.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * The time model of hand-made POSIX files (`io.time`): each file a POSIX record (shared ones by all `processes`
+ * ranks, the others rank 0's), with its read, write and metadata time; `syncs` files' write time counts as sync when
+ * `split` (as DXT separates it).
+ */
+export function posixModel(p: PosixFilesFact, processes = 1, runTime = 10, split = false): TimeModel {
+  const b = new TimeModelBuilder();
+  for (let i = 0; i < p.ids.length; i++) {
+    const sync = split && p.syncs[i] > 0;
+    b.add(p.ids[i], p.shared[i] ? -1 : 0, 'POSIX', { read: p.readTime[i], write: sync ? 0 : p.writeTime[i], sync: sync ? p.writeTime[i] : 0, metadata: p.metaTime[i] });
+  }
+  return b.build({ runTime, processes, source: 'counters' });
 }

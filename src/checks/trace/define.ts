@@ -1,18 +1,29 @@
 import { LEVELS, type Evidence, type Level, type MessageData } from '../../contract/index.js';
-import { scoreEvidence } from '../../trace/score.js';
+import { scoreEvidence, type ScoredRecord } from '../../trace/score.js';
 import type { Metrics, MetricName } from '../../trace/views.js';
-import type { RecordDetail, ScoredRecord, TraceCheck, TraceCheckContext, TraceCheckMeta } from './types.js';
+import { defineCheck } from '../define-check.js';
+import type { Check, CheckContext, CheckMeta, CostInput, DetailInput } from '../types.js';
 
 /**
- * Declares a trace check (the default export of every `t<NN>-<slug>.ts`). The generics tie message ids,
- * recommendation ids and option names to `meta`, so a misspelt id is a compile error.
+ * Trace checks: checks of the one engine (`runChecks`) that judge a trace's scored views (`ctx.views()`) instead of
+ * a log's counters. Their meta is the check meta with the trace's defaults filled in: layer `trace`, scope `record`,
+ * proposing HIGH (the level rule then caps it by the seconds the named records cost), default mode only.
  */
+export type TraceCheckMeta<O extends string, M extends string, R extends string> = Omit<CheckMeta<O, M, R>, 'layer' | 'scope' | 'level' | 'requires' | 'views' | 'modes' | 'compat'> &
+  Partial<Pick<CheckMeta<O, M, R>, 'level' | 'requires'>>;
+
+/** Declares a trace check (the default export of every `t<NN>-<slug>.ts`). */
 export function defineTraceCheck<O extends string, M extends string, R extends string>(spec: {
   meta: TraceCheckMeta<O, M, R>;
-  run(ctx: TraceCheckContext<O, M, R>): void;
-}): TraceCheck<O, M, R> {
-  if (spec.meta.source === 'builtin' && !/^T\d\d$/.test(spec.meta.code)) throw new Error(`trace check code '${spec.meta.code}' is not like T05`);
-  return Object.freeze({ meta: Object.freeze({ ...spec.meta }), run: spec.run });
+  run(ctx: CheckContext<O, M, R>): void;
+  docsUrl?: string;
+}): Check<O, M, R> {
+  const { level, requires, ...rest } = spec.meta;
+  return defineCheck<O, M, R>({
+    meta: { ...rest, layer: 'trace', scope: 'record', level: level ?? 'HIGH', requires: requires ?? ['io.time'], views: true, modes: ['default'], compat: {} },
+    run: spec.run,
+    ...(spec.docsUrl !== undefined ? { docsUrl: spec.docsUrl } : {}),
+  });
 }
 
 /** Columns that add up over disjoint records (counts, bytes, seconds and shares of the trace totals). */
@@ -50,10 +61,9 @@ export interface CostingView {
 /**
  * The no-double-counting rule of trace findings: the records of one view never overlap (each call belongs to one
  * record), the records of different views do (a call is in its file's record and in its process's). So a finding's
- * cost is the largest, over views, of the summed time shares of the records it names in that view — never a sum
- * across views. Ties go to the view whose records come first in `records` (callers pass them in report order); shares
- * within SHARE_TIE are a tie (the same calls summed in another order: four processes' shares against the one
- * application's that holds them all).
+ * cost is the largest, over views, of the summed time of the records it names in that view — never a sum across
+ * views. Ties go to the view whose records come first in `records` (callers pass them in report order); shares
+ * within SHARE_TIE are a tie (the same calls summed in another order).
  */
 export function costingView(records: readonly ScoredRecord[]): CostingView {
   const byView = new Map<string, ScoredRecord[]>();
@@ -81,10 +91,15 @@ export function byShare(a: number, b: number): number {
   return Math.abs(a - b) <= SHARE_TIE * Math.max(Math.abs(a), Math.abs(b)) ? 0 : b - a;
 }
 
-function sums(records: readonly ScoredRecord[]): Sums {
+export function sums(records: readonly ScoredRecord[]): Sums {
   const out = Object.fromEntries(ADDITIVE_METRICS.map((k) => [k, 0])) as Record<(typeof ADDITIVE_METRICS)[number], number>;
   for (const r of records) for (const k of ADDITIVE_METRICS) out[k] += r.metrics[k];
   return out;
+}
+
+/** A record as a detail subject. */
+export function recordSubject(r: ScoredRecord): DetailInput<string>['subject'] {
+  return { kind: 'record', view: r.view, key: r.key as Record<string, string | number> };
 }
 
 /** What most trace checks do: name the flagged records that show one problem, with a line each. */
@@ -96,39 +111,60 @@ export interface FlaggedSpec<M extends string, R extends string> {
   /** A record's detail data (its label, `record`, is added). */
   detailData(m: Metrics, r: ScoredRecord): MessageData;
   /**
-   * The finding's own data, from the column sums over the records of the costing view (`records`, `views`, `view`
-   * and `share` are added).
+   * The seconds the problem costs in the records of the costing view (default: their whole time, summed over calls):
+   * the time of the calls that show the pattern, or what the job waited for it (`semantics: 'slowest'`).
+   */
+  cost?(sum: Sums, records: readonly ScoredRecord[]): CostInput;
+  /**
+   * The finding's own data, from the column sums over the records of the costing view (`records`, `views`, `view`,
+   * `share` and `seconds` are added).
    */
   summary?(sum: Sums): MessageData;
   /** Evidence besides the record count, the cost and the metric score of the costliest record. */
   evidence?(sum: Sums): Evidence[];
   readonly recommendations: readonly R[];
-  /** A fixed level instead of the level rule's (user checks that declare one). */
+  /** The level the finding proposes (user checks that declare one); the level rule still caps it. */
   readonly level?: Level;
 }
 
 /** Reports one finding naming every flagged record `where` accepts (nothing when there is none). */
-export function reportFlagged<O extends string, M extends string, R extends string>(ctx: TraceCheckContext<O, M, R>, spec: FlaggedSpec<M, R>): void {
-  const order = new Map(ctx.views.map((v, i) => [v.name, i]));
-  const named = ctx.flagged.filter((r) => spec.where(r.metrics, r));
+export function reportFlagged<O extends string, M extends string, R extends string>(ctx: CheckContext<O, M, R>, spec: FlaggedSpec<M, R>): void {
+  const { views, flagged } = ctx.views();
+  const order = new Map(views.map((v, i) => [v.name, i]));
+  const named = flagged.filter((r) => spec.where(r.metrics, r));
   if (named.length === 0) return;
   named.sort((a, b) => byCost(a, b) || order.get(a.view)! - order.get(b.view)! || (recordLabel(a) < recordLabel(b) ? -1 : recordLabel(a) > recordLabel(b) ? 1 : 0));
-  const cost = costingView([...named].sort((a, b) => order.get(a.view)! - order.get(b.view)!));
-  const sum = sums(cost.records);
-  const top = cost.records[0];
-  const details: RecordDetail<M>[] = named.map((record) => ({ record, messageId: spec.detail, data: { record: recordLabel(record), ...spec.detailData(record.metrics, record) } }));
+  const costing = costingView([...named].sort((a, b) => order.get(a.view)! - order.get(b.view)!));
+  const sum = sums(costing.records);
+  const top = costing.records[0];
+  const cost = spec.cost ? spec.cost(sum, costing.records) : { seconds: sum.time };
+  const details: DetailInput<M>[] = named.map((record) => ({ messageId: spec.detail, data: { record: recordLabel(record), ...spec.detailData(record.metrics, record) }, subject: recordSubject(record) }));
   ctx.report({
     messageId: spec.finding,
-    data: { records: named.length, views: new Set(named.map((r) => r.view)).size, view: cost.view, share: cost.share, ...(spec.summary?.(sum) ?? {}) },
+    data: { records: named.length, views: new Set(named.map((r) => r.view)).size, view: costing.view, share: costing.share, seconds: cost.seconds, ...(spec.summary?.(sum) ?? {}) },
     details,
-    cost: { share: cost.share, basis: 'time' },
+    cost,
     evidence: [
       { name: 'records', value: named.length, unit: 'count', source: 'flagged view records the finding names' },
-      { name: 'timeShare', value: cost.share, unit: 'ratio', source: `time_share summed over the records of the ${cost.view} view` },
+      { name: 'timeShare', value: costing.share, unit: 'ratio', source: `time_share summed over the records of the ${costing.view} view` },
+      { name: 'seconds', value: cost.seconds, unit: 'seconds', source: `what the problem costs in the records of the ${costing.view} view` },
       ...scoreEvidence(top.score, `the costliest record, ${recordLabel(top)}`),
       ...(spec.evidence?.(sum) ?? []),
     ],
     recommendations: spec.recommendations,
     ...(spec.level ? { level: spec.level } : {}),
   });
+}
+
+/**
+ * What the busiest process of each record spends beyond an even split of the record's time, summed over the records:
+ * the seconds the others wait for it (the slowest rank's semantics).
+ */
+export function busiestExtra(records: readonly ScoredRecord[]): number {
+  let s = 0;
+  for (const r of records) {
+    const m = r.metrics;
+    if (m.nprocs >= 2) s += Math.max(0, m.time * (m.top_proc_time_share - 1 / m.nprocs));
+  }
+  return s;
 }

@@ -1,13 +1,13 @@
 import type { Metrics } from '../../trace/views.js';
+import type { CheckContext } from '../types.js';
 import { reportFlagged } from './define.js';
-import type { TraceCheckContext } from './types.js';
 
 type SmallMessages = 'finding' | 'record';
 type SmallOptions = 'share' | 'minOps' | 'smallBytes';
 
 /** T04/T05: most reads (writes) of a flagged record are smaller than `small_bytes`. */
 export function reportSmallRequests<R extends string>(
-  ctx: TraceCheckContext<SmallOptions, SmallMessages, R>,
+  ctx: CheckContext<SmallOptions, SmallMessages, R>,
   kind: 'read' | 'write',
   recommendations: readonly R[],
 ): void {
@@ -21,6 +21,13 @@ export function reportSmallRequests<R extends string>(
     finding: 'finding',
     detail: 'record',
     detailData: (m) => ({ smallShare: col(m).share, ops: col(m).ops, avg: col(m).avg, smallBytes: o.smallBytes }),
+    // The small requests' time: each record's time of that direction in proportion to its small requests.
+    cost: (_s, records) => ({
+      seconds: records.reduce((a, r) => {
+        const c = col(r.metrics);
+        return a + (c.ops > 0 ? ((kind === 'read' ? r.metrics.read_time : r.metrics.write_time) * c.small) / c.ops : 0);
+      }, 0),
+    }),
     summary: (s) => ({
       limit: o.share,
       smallBytes: o.smallBytes,

@@ -7,7 +7,7 @@ import { PANELS, PROBLEMS } from '../../contract/index.js';
 import { REPO_ROOT } from '../../testing/corpus.js';
 import { templatePlaceholders } from '../../text/template.js';
 import { TRACE_CHECKS } from './registry.js';
-import { LEVEL_OPTIONS } from './run.js';
+import { LEVEL_KNOBS } from '../level-policy.js';
 import { traceChecksTable, TRACE_CHECKS_BEGIN, TRACE_CHECKS_END } from './docs.js';
 
 const DIR = join(REPO_ROOT, 'src', 'checks', 'trace');
@@ -25,7 +25,11 @@ test('every check file holds its own meta literal (code, slug, problem, options,
       assert.match(text, new RegExp(`\\n    ${field}:[ \\n]`), `${c.meta.code}: ${field} in its file`);
     }
     assert.ok(text.includes(`code: '${c.meta.code}'`));
-    assert.equal(c.meta.source, 'builtin');
+    assert.equal(c.meta.source ?? 'builtin', 'builtin');
+    // One engine: trace checks are checks, judged on the views, proposing HIGH capped by the one level rule.
+    assert.equal(c.meta.layer, 'trace');
+    assert.equal(c.meta.views, true);
+    assert.deepEqual(c.meta.modes, ['default']);
   }
 });
 
@@ -41,7 +45,7 @@ test('problems come from the vocabulary, panels are known, every check has recom
 });
 
 test('options read existing knobs; every trace knob is read by a check or by the level rule', () => {
-  const read = new Set<string>([...Object.values(LEVEL_OPTIONS), 'trace_min_time_share']);
+  const read = new Set<string>([...LEVEL_KNOBS, 'trace_min_time_share']);
   for (const c of TRACE_CHECKS) {
     for (const o of Object.values(c.meta.options as Record<string, { knob: string }>)) {
       assert.ok(o.knob in KNOBS, `${c.meta.code}: ${o.knob}`);
@@ -52,14 +56,19 @@ test('options read existing knobs; every trace knob is read by a check or by the
   assert.ok(read.has('small_bytes'), 'small requests use the one small_bytes knob');
 });
 
-test('messages: a finding and a record template each, known formats, the record named first', () => {
+test('messages: a finding and a record template each, known formats, the record named first, the cost in seconds', () => {
+  // T07 judges the job's ranks on the time model, not flagged records.
+  const fromRanks = new Set(['T07']);
   for (const c of TRACE_CHECKS) {
     const m = c.meta.messages as Record<string, string>;
     assert.deepEqual(Object.keys(m).sort(), ['finding', 'record'], c.meta.code);
     assert.ok(m.record.startsWith('{record}: '), c.meta.code);
-    for (const key of ['records', 'view', 'share']) assert.ok(templatePlaceholders(m.finding).includes(key), `${c.meta.code}: {${key}} in the finding`);
-    assert.match(m.finding, /\{share:pct\} of the I\/O time/, `${c.meta.code}: the share says what it is a share of`);
-    for (const t of Object.values(m)) for (const x of t.matchAll(/\{\w+(?::(\w+))?\}/g)) if (x[1]) assert.ok(['pct', 'bytes', 'fixed2'].includes(x[1]), `${c.meta.code}: format ${x[1]}`);
+    assert.ok(templatePlaceholders(m.finding).includes('seconds'), `${c.meta.code}: the finding says what it costs in seconds`);
+    if (!fromRanks.has(c.meta.code)) {
+      for (const key of ['records', 'view', 'share']) assert.ok(templatePlaceholders(m.finding).includes(key), `${c.meta.code}: {${key}} in the finding`);
+      assert.match(m.finding, /\{share:pct\} of the time in traced calls/, `${c.meta.code}: the share says what it is a share of`);
+    }
+    for (const t of Object.values(m)) for (const x of t.matchAll(/\{\w+(?::(\w+))?\}/g)) if (x[1]) assert.ok(['pct', 'bytes', 'fixed2', 'seconds'].includes(x[1]), `${c.meta.code}: format ${x[1]}`);
   }
 });
 

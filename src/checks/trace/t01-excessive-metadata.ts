@@ -12,14 +12,13 @@ export default defineTraceCheck({
       'less than the data servers. Where they take most of the time, the data calls are not what limits the I/O.',
     panel: 'METADATA',
     problem: 'metadata-heavy',
-    source: 'builtin',
     options: {
       share: { knob: 'trace_metadata_time_share', description: "Metadata share of a record's I/O time above which it is metadata-heavy." },
       minOps: { knob: 'trace_min_ops', description: 'Metadata calls a record needs at least.' },
     },
     messages: {
       finding:
-        'Metadata calls take more than {limit:pct} of the I/O time of {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time, {metaShare:pct} of their time in {metaOps} metadata calls',
+        'Metadata calls take more than {limit:pct} of the I/O time of {records} flagged record(s); the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}, {metaShare:pct} of their time in {metaOps} metadata calls',
       record: '{record}: metadata calls take {timeShare:pct} of its I/O time ({ops} calls, {opsShare:pct} of its operations)',
     },
     recommendations: {
@@ -35,6 +34,7 @@ export default defineTraceCheck({
       detail: 'record',
       detailData: (m) => ({ timeShare: m.metadata_time_share, ops: m.metadata_ops, opsShare: m.metadata_ops_share }),
       summary: (s) => ({ limit: o.share, metaOps: s.metadata_ops, metaShare: s.time > 0 ? s.metadata_time / s.time : 0 }),
+      cost: (s) => ({ seconds: s.metadata_time }),
       evidence: (s) => [{ name: 'metadataSeconds', value: s.metadata_time, unit: 'seconds', source: 'metadata_time summed over the records of the costing view' }],
       recommendations: ['keepOpen', 'fewerFiles'],
     });

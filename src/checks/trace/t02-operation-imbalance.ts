@@ -1,4 +1,4 @@
-import { defineTraceCheck, reportFlagged } from './define.js';
+import { busiestExtra, defineTraceCheck, reportFlagged } from './define.js';
 
 /** T02: in a flagged record, the busiest process issues far more operations than the mean process. */
 export default defineTraceCheck({
@@ -12,11 +12,10 @@ export default defineTraceCheck({
       'the I/O phase lasts as long as its slowest process.',
     panel: 'OPERATIONS',
     problem: 'rank-imbalance',
-    source: 'builtin',
     options: { factor: { knob: 'trace_imbalance_factor', description: 'Operations of the busiest process over the mean above which a record is imbalanced.' } },
     messages: {
       finding:
-        'In {records} flagged record(s) with two or more processes, the busiest process issues more than {factor} times the mean number of operations; the records of the {view} view among them account for {share:pct} of the I/O time',
+        'In {records} flagged record(s) with two or more processes, the busiest process issues more than {factor} times the mean number of operations; the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}',
       record: '{record}: the busiest of {procs} processes issues {imbalance:fixed2} times the mean number of operations',
     },
     recommendations: {
@@ -30,6 +29,7 @@ export default defineTraceCheck({
       finding: 'finding',
       detail: 'record',
       detailData: (m) => ({ procs: m.nprocs, imbalance: m.proc_ops_imbalance }),
+      cost: (_s, records) => ({ seconds: busiestExtra(records), semantics: 'slowest' }),
       summary: () => ({ factor: o.factor }),
       recommendations: ['balance'],
     });

@@ -1,4 +1,4 @@
-import { defineTraceCheck, reportFlagged } from './define.js';
+import { busiestExtra, defineTraceCheck, reportFlagged } from './define.js';
 
 /** T03: in a flagged record, the process moving the most bytes moves far more than the mean process. */
 export default defineTraceCheck({
@@ -12,11 +12,10 @@ export default defineTraceCheck({
       'other processes and their share of the file-system bandwidth sit idle.',
     panel: 'OPERATIONS',
     problem: 'rank-imbalance',
-    source: 'builtin',
     options: { factor: { knob: 'trace_imbalance_factor', description: 'Bytes of the busiest process over the mean above which a record is imbalanced.' } },
     messages: {
       finding:
-        'In {records} flagged record(s) with two or more processes, the process moving the most bytes moves more than {factor} times the mean; the records of the {view} view among them account for {share:pct} of the I/O time',
+        'In {records} flagged record(s) with two or more processes, the process moving the most bytes moves more than {factor} times the mean; the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}',
       record: '{record}: the process moving the most bytes moves {imbalance:fixed2} times the mean of {procs} processes ({perProc:bytes} per process on average)',
     },
     recommendations: {
@@ -30,6 +29,7 @@ export default defineTraceCheck({
       finding: 'finding',
       detail: 'record',
       detailData: (m) => ({ procs: m.nprocs, imbalance: m.proc_bytes_imbalance, perProc: m.bytes / m.nprocs }),
+      cost: (_s, records) => ({ seconds: busiestExtra(records), semantics: 'slowest' }),
       summary: () => ({ factor: o.factor }),
       recommendations: ['balance'],
     });

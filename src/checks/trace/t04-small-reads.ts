@@ -13,7 +13,6 @@ export default defineTraceCheck({
       'for little data, so a record made of them spends its time in overheads rather than in moving bytes.',
     panel: 'OPERATIONS',
     problem: 'small-reads',
-    source: 'builtin',
     options: {
       share: { knob: 'trace_small_share', description: "Share of a record's reads below small_bytes above which its reads are small." },
       minOps: { knob: 'trace_min_ops', description: 'Reads a record needs at least.' },
@@ -21,7 +20,7 @@ export default defineTraceCheck({
     },
     messages: {
       finding:
-        'More than {limit:pct} of the reads are smaller than {smallBytes:bytes} in {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time ({small} of their {ops} reads are small)',
+        'More than {limit:pct} of the reads are smaller than {smallBytes:bytes} in {records} flagged record(s); the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds} ({small} of their {ops} reads are small)',
       record: '{record}: {smallShare:pct} of {ops} reads are smaller than {smallBytes:bytes} (average {avg:bytes})',
     },
     recommendations: {

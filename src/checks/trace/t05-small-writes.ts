@@ -13,7 +13,6 @@ export default defineTraceCheck({
       'little data, and on shared files they also fight over the same locks.',
     panel: 'OPERATIONS',
     problem: 'small-writes',
-    source: 'builtin',
     options: {
       share: { knob: 'trace_small_share', description: "Share of a record's writes below small_bytes above which its writes are small." },
       minOps: { knob: 'trace_min_ops', description: 'Writes a record needs at least.' },
@@ -21,7 +20,7 @@ export default defineTraceCheck({
     },
     messages: {
       finding:
-        'More than {limit:pct} of the writes are smaller than {smallBytes:bytes} in {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time ({small} of their {ops} writes are small)',
+        'More than {limit:pct} of the writes are smaller than {smallBytes:bytes} in {records} flagged record(s); the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds} ({small} of their {ops} writes are small)',
       record: '{record}: {smallShare:pct} of {ops} writes are smaller than {smallBytes:bytes} (average {avg:bytes})',
     },
     recommendations: {

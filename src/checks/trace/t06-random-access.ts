@@ -1,6 +1,6 @@
 import { defineTraceCheck, reportFlagged } from './define.js';
 
-/** T06: many reads/writes of a flagged record start before the end of the previous access (same process, same file). */
+/** T06: many reads (writes) of a flagged record start before the end of the previous read (write) of the same process on the same file. */
 export default defineTraceCheck({
   meta: {
     code: 'T06',
@@ -12,15 +12,14 @@ export default defineTraceCheck({
       'on disks and striped file systems each jump costs a seek or a new server round trip.',
     panel: 'OPERATIONS',
     problem: 'random-access',
-    source: 'builtin',
     options: {
       share: { knob: 'trace_random_share', description: "Share of a record's reads/writes with a known offset that go backwards above which its access is random." },
       minOps: { knob: 'trace_min_ops', description: 'Reads/writes with a known offset a record needs at least.' },
     },
     messages: {
       finding:
-        'More than {limit:pct} of the reads/writes with a known offset go backwards in {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time ({random} of their {ops} requests are random)',
-      record: '{record}: {randomShare:pct} of {ops} reads/writes with a known offset start before the end of the previous access by the same process',
+        'More than {limit:pct} of the reads/writes with a known offset go backwards in {records} flagged record(s); the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds} ({random} of their {ops} requests are random)',
+      record: '{record}: {randomShare:pct} of {ops} reads/writes with a known offset start before the end of the previous one in the same direction by the same process',
     },
     recommendations: {
       sequential: { text: 'Access each file in offset order, or sort the requests by offset before issuing them' },
@@ -35,6 +34,7 @@ export default defineTraceCheck({
       detail: 'record',
       detailData: (m) => ({ randomShare: m.random_share, ops: m.offset_ops }),
       summary: (s) => ({ limit: o.share, random: s.random_ops, ops: s.offset_ops }),
+      cost: (_s, records) => ({ seconds: records.reduce((a, r) => a + (r.metrics.offset_ops > 0 ? (r.metrics.data_time * r.metrics.random_ops) / r.metrics.offset_ops : 0), 0) }),
       evidence: (s) => [{ name: 'randomRequests', value: s.random_ops, unit: 'count', source: 'random_ops summed over the records of the costing view' }],
       recommendations: ['sequential', 'collective'],
     });

@@ -12,11 +12,10 @@ export default defineTraceCheck({
       'without collective I/O or matching striping, a shared file serialises them.',
     panel: 'OPERATIONS',
     problem: 'shared-file-contention',
-    source: 'builtin',
     options: { procs: { knob: 'trace_shared_file_procs', description: 'Processes on one file from which it is contended.' } },
     messages: {
       finding:
-        '{records} flagged file record(s) are accessed by {minProcs} or more processes each; the records of the {view} view among them account for {share:pct} of the I/O time',
+        '{records} flagged file record(s) are accessed by {minProcs} or more processes each; the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}',
       record: '{record}: {procs} processes access this file',
     },
     recommendations: {
@@ -31,6 +30,8 @@ export default defineTraceCheck({
       finding: 'finding',
       detail: 'record',
       detailData: (m) => ({ procs: m.nprocs }),
+      // Contention is a part of the records' data time at most: a bound.
+      cost: (s) => ({ seconds: s.data_time, basis: 'bound' }),
       summary: () => ({ minProcs: o.procs }),
       recommendations: ['collective', 'stripe'],
     });

@@ -12,11 +12,10 @@ export default defineTraceCheck({
       'often turns every write into a synchronous one.',
     panel: 'OPERATIONS',
     problem: 'excessive-fsync',
-    source: 'builtin',
     options: { share: { knob: 'trace_sync_time_share', description: "Sync share of a record's I/O time above which it syncs too much." } },
     messages: {
       finding:
-        'Sync calls take more than {limit:pct} of the I/O time of {records} flagged record(s); the records of the {view} view among them account for {share:pct} of the I/O time, {syncShare:pct} of their time in {syncOps} sync calls',
+        'Sync calls take more than {limit:pct} of the I/O time of {records} flagged record(s); the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}, {syncShare:pct} of their time in {syncOps} sync calls',
       record: '{record}: {ops} sync calls take {syncShare:pct} of its I/O time',
     },
     recommendations: {
@@ -31,6 +30,7 @@ export default defineTraceCheck({
       detail: 'record',
       detailData: (m) => ({ ops: m.sync_ops, syncShare: m.sync_time_share }),
       summary: (s) => ({ limit: o.share, syncOps: s.sync_ops, syncShare: s.time > 0 ? s.sync_time / s.time : 0 }),
+      cost: (s) => ({ seconds: s.sync_time }),
       evidence: (s) => [{ name: 'syncSeconds', value: s.sync_time, unit: 'seconds', source: 'sync_time summed over the records of the costing view' }],
       recommendations: ['fewer'],
     });

@@ -12,14 +12,13 @@ export default defineTraceCheck({
       'read or write one small file per sample or per step are limited by them rather than by bandwidth.',
     panel: 'METADATA',
     problem: 'many-small-files',
-    source: 'builtin',
     options: {
       files: { knob: 'trace_many_files', description: 'Distinct files a record must exceed.' },
       fileBytes: { knob: 'small_file_bytes', description: 'Mean bytes per file under which the files are small.' },
     },
     messages: {
       finding:
-        '{records} flagged record(s) each touch more than {minFiles} files of under {fileBytes:bytes} on average; the records of the {view} view among them account for {share:pct} of the I/O time',
+        '{records} flagged record(s) each touch more than {minFiles} files of under {fileBytes:bytes} on average; the records of the {view} view among them hold {share:pct} of the time in traced calls and cost {seconds:seconds}',
       record: '{record}: {files} distinct files, {perFile:bytes} per file on average',
     },
     recommendations: {
@@ -33,6 +32,7 @@ export default defineTraceCheck({
       finding: 'finding',
       detail: 'record',
       detailData: (m) => ({ files: m.nfiles, perFile: m.bytes / m.nfiles }),
+      cost: (s) => ({ seconds: s.time }),
       summary: () => ({ minFiles: o.files, fileBytes: o.fileBytes }),
       recommendations: ['pack'],
     });

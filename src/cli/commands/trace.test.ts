@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportSchemaErrors } from '../../testing/schema.js';
+import { TRACE_RUN_CHECKS } from '../../checks/trace/registry.js';
 
 const BIN = new URL('../../../bin/iolens.js', import.meta.url).pathname;
 const FLASH = '../shared/traces/recorder/flash_sedov3d_hdf5-ranks0-3';
@@ -19,7 +20,7 @@ test('iolens trace --json on the Recorder sample: the contract report, callsByFu
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out);
   assert.deepEqual(reportSchemaErrors(j), []);
-  assert.equal(j.schemaVersion, 2);
+  assert.equal(j.schemaVersion, 3);
   assert.equal(j.input.format, 'recorder');
   assert.equal(j.input.events, 49489);
   const t = j.trace;
@@ -34,8 +35,10 @@ test('iolens trace --json on the Recorder sample: the contract report, callsByFu
   assert.ok(t.views.length >= 3);
   for (const v of t.views) assert.ok(v.top.length <= 3);
   assert.equal(t.coverage.bottlenecks, t.views.reduce((a: number, v: { bottlenecks: number }) => a + v.bottlenecks, 0));
-  assert.deepEqual(j.checks.map((c: { code: string }) => c.code), ['T01', 'T02', 'T03', 'T04', 'T05', 'T06', 'T07', 'T08', 'T09', 'T10', 'T11']);
-  for (const f of j.insights) assert.match(f.code, /^T\d\d$/);
+  // The trace checks, then the log checks that run on traces too (D13 needs a log's counters: not applicable here).
+  assert.deepEqual(j.checks.map((c: { code: string }) => c.code), [...TRACE_RUN_CHECKS.map((c) => c.meta.code)]);
+  assert.deepEqual(j.checks.slice(-2), [{ code: 'D13', status: 'notApplicable', reason: j.checks.at(-2).reason }, { code: 'D20', status: 'fired' }]);
+  for (const f of j.insights) assert.match(f.code, /^(T\d\d|D20)$/);
 });
 
 test('iolens trace --csv on a DFTracer file and the terminal panel', () => {

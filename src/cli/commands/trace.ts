@@ -6,7 +6,7 @@ import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { FdSink } from '../../util/output.js';
 import { diagnoseTrace, type DiagnoseTraceOptions } from '../../pipeline/diagnose-trace.js';
 import { TRACE_CHECKS } from '../../checks/trace/registry.js';
-import type { AnyTraceCheck } from '../../checks/trace/types.js';
+import type { AnyCheck } from '../../checks/types.js';
 import { METRICS, type MetricId } from '../../trace/score.js';
 import { DEFAULT_VIEWS, parseView } from '../../trace/view-catalogue.js';
 import { RENDERERS } from '../../render/registry.js';
@@ -103,7 +103,7 @@ const trace: CommandModule = {
         const reserved = new Set(TRACE_CHECKS.flatMap((c) => [c.meta.code, c.meta.slug]));
         // The rule loader brings the YAML parser and zod: loaded only for --rules (they cost start-up, and the few MB
         // of heap they add made V8 run ~90 full collections instead of ~10 while one thread read 5 M DFTracer events).
-        const userChecks: AnyTraceCheck[] = f.rules ? (await import('../../checks/rules/yaml.js')).loadRuleFile(f.rules, reserved) : [];
+        const userChecks: AnyCheck[] = f.rules ? (await import('../../checks/rules/yaml.js')).loadRuleFile(f.rules, reserved) : [];
         const threshold = f.threshold !== undefined ? num('--threshold', f.threshold) : undefined;
         const bad = threshold !== undefined ? METRICS[f.metric].invalidThreshold(threshold) : null;
         if (bad) throw new UserError(`--threshold: ${bad}`);

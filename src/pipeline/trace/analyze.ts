@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { defaultConfig, type ReportConfig } from '../../config/defaults.js';
 import { UsageError, type Report } from '../../contract/index.js';
-import { TRACE_CHECKS } from '../../checks/trace/registry.js';
-import type { AnyTraceCheck } from '../../checks/trace/types.js';
+import { TRACE_RUN_CHECKS } from '../../checks/trace/registry.js';
+import type { AnyCheck } from '../../checks/types.js';
+import { DarshanLog } from '../../formats/darshan/index.js';
+import { FactContext } from '../../facts/fact-context.js';
+import { FactSource } from '../../facts/source.js';
 import { Cube, type CubeData } from '../../trace/cube.js';
 import { TraceInputError } from '../../formats/trace/errors.js';
 import { ChunkWriter, Layer, LAYER_NAMES, TraceDicts } from '../../formats/trace/model.js';
@@ -59,7 +62,7 @@ export interface AnalyzeOptions {
   /** Run the built-in trace checks T01… (default true). */
   readonly builtinChecks?: boolean;
   /** Checks compiled from user rule files, run after the built-in ones. */
-  readonly userChecks?: readonly AnyTraceCheck[];
+  readonly userChecks?: readonly AnyCheck[];
   /** Worker threads: 0/1 = none, undefined = automatic (large inputs only). */
   readonly threads?: number;
   /** Budgets of the readers (decompressed bytes, line length). */
@@ -159,6 +162,10 @@ async function analyzeResolved(src: TraceSource, paths: readonly string[], metri
   }
   const builtin = opts.builtinChecks !== false;
   const reader = traceReader(src.format);
+  // A Darshan log's DXT comes with the log's counters: the job, its time model and completeness are the log's, as
+  // `iolens report` shows them (DXT alone sees no metadata or sync call).
+  // The log is opened for its regions as the facts need them (not read whole: its DXT has been streamed already).
+  const facts = src.format === 'dxt' ? FactContext.forLog(new FactSource(DarshanLog.openFile(src.file, opts.limits?.maxInflate !== undefined ? { maxInflate: opts.limits.maxInflate } : {}))) : undefined;
   const report = buildTraceReport(built.cube, built.dicts, built.read, paths, {
     views: opts.views ?? DEFAULT_VIEWS,
     metric,
@@ -167,12 +174,13 @@ async function analyzeResolved(src: TraceSource, paths: readonly string[], metri
     top: opts.top ?? 10,
     layers: layerNames(mask),
     config,
-    checks: [...(builtin ? TRACE_CHECKS : []), ...(opts.userChecks ?? [])],
-    ...(builtin ? {} : { skipped: { checks: TRACE_CHECKS, reason: 'built-in trace checks turned off' } }),
+    checks: [...(builtin ? TRACE_RUN_CHECKS : []), ...(opts.userChecks ?? [])],
+    ...(builtin ? {} : { skipped: { checks: TRACE_RUN_CHECKS, reason: 'built-in trace checks turned off' } }),
     epochTimes: reader.epochTimes,
     job: reader.job(built.read),
     gaps: reader.gaps(built.read.warnings),
     notes,
+    ...(facts ? { facts } : {}),
     ...(opts.toolVersion !== undefined ? { toolVersion: opts.toolVersion } : {}),
   });
   return { report, cube: built.cube, dicts: built.dicts };
