@@ -15,7 +15,7 @@ export { openLog, type LogInput } from './pipeline/open.js';
 // A trace (DXT, Recorder, DFTracer, Parquet) → its views and trace findings, or the Darshan checks on counters
 // derived from its events.
 export { diagnoseTrace, type DiagnoseTraceOptions } from './pipeline/diagnose-trace.js';
-export { reportFromTrace, type TraceReportOptions } from './pipeline/report-from-trace.js';
+export { reportFromTrace, type ReportFromTraceOptions } from './pipeline/report-from-trace.js';
 export { toolVersion } from './pipeline/resources.js';
 
 // Rendering a report (terminal, JSON, CSV, HTML, Markdown).

@@ -31,7 +31,7 @@ test('report --export-dir never overwrites an existing file without --force', as
   assert.match(r.stderr, /already exists; not overwriting \(use --force\)/);
   assert.equal(readFileSync(mine, 'utf8'), 'my notes');
   assert.equal(run('--force').status, 0);
-  assert.equal(JSON.parse(readFileSync(mine, 'utf8')).schemaVersion, 2);
+  assert.equal(JSON.parse(readFileSync(mine, 'utf8')).schemaVersion, 3);
 });
 
 test('report on several logs: one CSV header, a row per log, JSON lines; a bad log is reported and the rest still run', () => {
@@ -42,7 +42,7 @@ test('report on several logs: one CSV header, a row per log, JSON lines; a bad l
   assert.equal(csv.status, 0);
   const rows = csv.stdout.trim().split('\n');
   assert.equal(rows.length, 4);
-  assert.match(rows[0], /^file,JOB,S01,.*,M10,D01,.*,D19$/);
+  assert.match(rows[0], /^file,JOB,S01,.*,M10,D01,.*,D20$/);
   assert.equal(rows.filter((r) => r.startsWith('file,')).length, 1);
   assert.equal(rows[1].split(',')[0], logs[0]);
   const bad = cli('--json', logs[0], join(REPO_ROOT, 'README.md'), logs[1]);

@@ -89,7 +89,9 @@ async function runTrace(dir: string, input: FuzzInput, target: TargetName): Prom
 async function runRules(path: string): Promise<void> {
   const { loadRuleFile } = await import('../checks/rules/yaml.js');
   const { METRIC_COLUMNS } = await import('../trace/views.js');
-  const { runTraceChecks } = await import('../checks/trace/run.js');
+  const { runChecks } = await import('../checks/run-checks.js');
+  const { FactContext } = await import('../facts/fact-context.js');
+  const { TimeModelBuilder } = await import('../facts/time-model.js');
   const { defaultConfig } = await import('../config/defaults.js');
   const rules = loadRuleFile(path);
   // evaluate every rule on a few records (zeros, ordinary values, extremes) in two views, all flagged
@@ -100,7 +102,9 @@ async function runRules(path: string): Promise<void> {
     return { name, dims, parent: null, records: records.map((m) => ({ view: name, dims, key, metrics: m as never, score: { metric: 'iops_slope', value: 60, badness: 0.5 }, level: 'HIGH' as const })) };
   });
   const out = new CountingOut();
-  const run = runTraceChecks(rules, views, { config: defaultConfig(), cuts: { high: 0.25, warn: 0.05 } });
+  const facts = FactContext.fromValues({ 'io.time': new TimeModelBuilder().build({ runTime: 1, processes: 1, source: 'trace' }) });
+  const flagged = views.flatMap((v) => v.records);
+  const run = runChecks(rules, facts, { mode: 'default', config: defaultConfig(), env: { nodes: null, applicationHints: null }, views: { views, flagged } });
   const failed = run.outcomes.find((o) => o.status === 'error');
   if (failed) throw new Error(`rule ${failed.code} failed: ${failed.reason}`);
   for (const f of run.insights) for (const text of [f.message, ...f.details.map((d) => d.message)]) out.write(text);

@@ -2,7 +2,7 @@ import type { Report } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
 import { PLOTS_CSS, plotsSection } from './html-plots.js';
-import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, breakdownLines, costText, detailText, summaryLine, thresholdValue } from './text.js';
 import { learnedHtml } from './learned.js';
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222;background:#fff}
@@ -20,10 +20,17 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
   o.push('<section><table>');
   for (const [k, v] of bannerRows(report)) o.push(`<tr><th>${k}</th><td>${H(v)}</td></tr>`);
   o.push(`</table><p><strong>${H(summaryLine(report))}</strong></p></section>`);
-  for (const p of ['METADATA', 'OPERATIONS'] as const) {
-    const ins = report.insights.filter((i) => i.panel === p);
+  if (report.verdict) {
+    o.push(`<section class="verdict"><h2>Where the time went</h2><p><strong>${H(report.verdict.text)}</strong></p>`);
+    const parts = breakdownLines(report.io);
+    if (parts.length) o.push('<ul>' + parts.map((l) => `<li>${H(l)}</li>`).join('') + '</ul>');
+    o.push('</section>');
+  }
+  // Drishti's panels; the default mode's one list, costliest first.
+  const groups = report.mode === 'drishti' ? (['METADATA', 'OPERATIONS'] as const).map((p) => ({ title: p, ins: report.insights.filter((i) => i.panel === p) })) : [{ title: 'Findings, costliest first', ins: report.insights }];
+  for (const { title, ins } of groups) {
     if (!ins.length) continue;
-    o.push(`<section><h2>${p}</h2><ul>`);
+    o.push(`<section><h2>${title}</h2><ul>`);
     for (const i of ins) {
       o.push(`<li><span class="${i.level}">${i.level}</span> <span class="code">${i.code}</span> ${H(i.message)}`);
       const cost = report.mode === 'drishti' ? null : costText(report, i);

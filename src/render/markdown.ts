@@ -1,7 +1,7 @@
 import type { Report } from '../contract/index.js';
 import { escapeMarkdown as M } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, costText, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, breakdownLines, costText, detailText, summaryLine, thresholdValue } from './text.js';
 import { learnedMarkdown } from './learned.js';
 
 const ICON = { HIGH: '🔴 HIGH', WARN: '🟠 WARN', OK: '🟢 OK', INFO: 'ℹ️ INFO' } as const;
@@ -14,10 +14,16 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
   out.push('| | |', '|---|---|');
   for (const [k, v] of bannerRows(report)) out.push(`| ${k} | ${M(v)} |`);
   out.push('', `**${summaryLine(report)}**`, '');
-  for (const p of ['METADATA', 'OPERATIONS'] as const) {
-    const ins = report.insights.filter((i) => i.panel === p);
+  if (report.verdict) {
+    out.push('## Where the time went', '', M(report.verdict.text), '');
+    for (const l of breakdownLines(report.io)) out.push(`- ${M(l)}`);
+    out.push('');
+  }
+  // Drishti's panels; the default mode's one list, costliest first.
+  const groups = report.mode === 'drishti' ? (['METADATA', 'OPERATIONS'] as const).map((p) => ({ title: p, ins: report.insights.filter((i) => i.panel === p) })) : [{ title: 'Findings, costliest first', ins: report.insights }];
+  for (const { title, ins } of groups) {
     if (!ins.length) continue;
-    out.push(`## ${p}`, '');
+    out.push(`## ${title}`, '');
     for (const i of ins) {
       out.push(`- ${ICON[i.level]}${opts.showCodes !== false ? ` **${i.code}**` : ''} ${M(i.message)}`);
       const cost = report.mode === 'drishti' ? null : costText(report, i);

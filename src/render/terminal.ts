@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Finding, Level, Report } from '../contract/index.js';
 import { escapeTerminal } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, costText, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, breakdownLines, costText, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
 import { learnedLines, learnedTitle } from './learned.js';
 
 type Paint = (s: string) => string;
@@ -63,7 +63,10 @@ function panel(title: string, lines: Line[], width: number, subtitle?: string, f
   return out.join('\n');
 }
 
-/** The terminal report: banner, METADATA and OPERATIONS panels, THRESHOLDS, notes. */
+/**
+ * The terminal report: banner; in the default mode where the time went (the verdict and the breakdown) and the
+ * findings ranked by cost; in Drishti mode its METADATA and OPERATIONS panels; then THRESHOLDS and notes.
+ */
 export function renderTerminal(report: Report, opts: RenderOptions = {}): string {
   const c = pc.createColors(!!opts.color);
   const width = Math.max(40, opts.width ?? 80);
@@ -78,6 +81,7 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
   const mode = report.mode === 'drishti' ? ' (Drishti mode)' : '';
   parts.push(panel(`IOLENS v${report.tool.version}${mode}`, banner, width, summaryLine(report), c.blue));
   parts.push('');
+  if (report.verdict) parts.push(panel('WHERE THE TIME WENT', verdictLines(report, c.bold, c.dim), width));
 
   const insightLines = (ins: Finding): Line[] => {
     const lines: Line[] = [];
@@ -105,11 +109,13 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
     return lines;
   };
 
-  for (const p of ['METADATA', 'OPERATIONS'] as const) {
-    const ins = report.insights.filter((i) => i.panel === p);
-    if (!ins.length) continue;
-    parts.push(panel(p, ins.flatMap(insightLines), width));
-  }
+  if (report.mode === 'drishti') {
+    for (const p of ['METADATA', 'OPERATIONS'] as const) {
+      const ins = report.insights.filter((i) => i.panel === p);
+      if (!ins.length) continue;
+      parts.push(panel(p, ins.flatMap(insightLines), width));
+    }
+  } else if (report.insights.length) parts.push(panel('FINDINGS, COSTLIEST FIRST', report.insights.flatMap(insightLines), width));
 
   if (report.learned) {
     const paint: Record<string, Paint | undefined> = { summary: c.bold, warning: (s) => c.bold(c.yellow(s)), heading: c.bold, cost: c.red, gain: c.green, match: c.cyan, note: c.dim, footer: c.dim };
@@ -125,4 +131,15 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
   if (notes.length) parts.push(panel('NOTES', notes, width));
   parts.push('');
   return parts.join('\n');
+}
+
+/** The verdict, then the breakdown of the I/O time (both from the report's time model). */
+function verdictLines(report: Report, bold: Paint, dim: Paint): Line[] {
+  const lines: Line[] = [{ text: escapeTerminal(report.verdict!.text), indent: 1, paint: bold }];
+  const parts = breakdownLines(report.io);
+  if (parts.length) {
+    lines.push({ text: '', indent: 0 });
+    for (const l of parts) lines.push({ text: `• ${escapeTerminal(l)}`, indent: 1, paint: dim });
+  }
+  return lines;
 }

@@ -1,6 +1,6 @@
 import { renderTemplate } from '../text/template.js';
-import { formatBytes, formatPercent, formatRate, formatSeconds, plural } from '../text/format.js';
-import type { Detail, Report } from '../contract/index.js';
+import { formatBytes, formatPercent, formatSeconds, plural } from '../text/format.js';
+import type { Detail, IoOp, IoSummary, Report } from '../contract/index.js';
 
 /** A detail line's text with the file shown as a base name (or full path), re-rendered from its template. */
 export function detailText(report: Report, d: Detail, fullPath: boolean): string {
@@ -42,15 +42,15 @@ function defaultBanner(r: Report): [string, string][] {
   const j = r.job;
   const f = j.files;
   const io = r.io;
-  const share = io.ioShare === null ? '' : `, ${formatPercent(io.ioShare)} of the run time`;
-  const layers = io.layers.map((l) => `${l.layer} ${formatBytes(l.bytesRead + l.bytesWritten)} in ${formatSeconds(l.slowestRankTime)}${l.throughput !== null ? ` (${formatRate(l.throughput)})` : ''}`);
+  // Bytes per layer; their times are the breakdown's (WHERE THE TIME WENT), darshan-parser --perf's in the JSON.
+  const layers = io.layers.map((l) => `${l.layer} ${formatBytes(l.bytesRead + l.bytesWritten)}`);
   const nodes = j.nodes.count === null ? 'unknown (give --nodes, or --sacct on the cluster)' : `${j.nodes.count} (${j.nodes.source === 'sacct' ? 'from Slurm sacct' : 'from --nodes'})`;
   const rows: [string, string][] = [
     ['JOB', j.jobId],
     ['EXECUTABLE', j.exe || '(none recorded)'],
     ['DARSHAN', j.logName],
     ['EXECUTION TIME', `${bannerTime(j.startTime.iso)} to ${bannerTime(j.endTime.iso)} (${formatSeconds(j.durationSeconds)})`],
-    ['I/O TIME', `${formatSeconds(io.ioTime)}${share} (slowest rank); ${formatBytes(io.bytes)} moved`],
+    ['I/O TIME', ioTimeText(io)],
   ];
   if (layers.length) rows.push(['LAYERS', layers.join('; ')]);
   rows.push(
@@ -89,12 +89,60 @@ export function summaryLine(r: Report): string {
   return `${plural(s.high, 'HIGH finding')}, ${plural(s.warn, 'WARN finding')}, ${plural(s.recommendations, 'recommendation')}`;
 }
 
-/** What a finding costs, in words: `62% of the I/O time (≈ 31% of the run time)`; null when it has no cost. */
+/** The I/O time in both semantics: `136.97 ms on the slowest rank, 19.6% of the run; 538.24 ms summed over 4 ranks; 4.00 MiB moved`. */
+export function ioTimeText(io: IoSummary): string {
+  const share = io.ioShare === null ? '' : `, ${formatPercent(io.ioShare)} of the run`;
+  const over = io.processes > 1 ? ` over ${io.processes} ranks` : '';
+  const sum =
+    io.overlapSeconds > 0
+      ? `; ${formatSeconds(io.cumulativeIoTime)} summed${over} over calls that ran at once (threads)`
+      : io.processes > 1
+        ? `; ${formatSeconds(io.cumulativeIoTime)} summed${over}`
+        : '';
+  return `${formatSeconds(io.ioTime)} on the slowest rank${share}${sum}; ${formatBytes(io.bytes)} moved`;
+}
+
+/**
+ * What a finding costs, in words: `31.20 ms, 62% of the I/O time and 3.1% of the run (summed over ranks)`, or for a
+ * bound `at most 31.20 ms …`; null when it has no cost.
+ */
 export function costText(r: Report, f: Report['insights'][number]): string | null {
-  if (!f.cost) return null;
-  const what = f.cost.basis === 'time' ? 'I/O time' : f.cost.basis === 'bytes' ? 'bytes moved' : 'I/O requests';
-  const run = f.cost.basis === 'time' && r.io.ioShare !== null ? ` (≈ ${formatPercent(f.cost.share * r.io.ioShare)} of the run time)` : '';
-  return `${formatPercent(f.cost.share)} of the job's ${what}${run}`;
+  const c = f.cost;
+  if (!c) return null;
+  const sem = c.semantics === 'slowest' ? 'the slowest rank' : sumSemantics(r.io) ?? 'one rank';
+  const run = c.runShare !== null ? ` and ${formatPercent(c.runShare)} of the run` : '';
+  const bound = c.basis === 'bound' ? 'at most ' : '';
+  const why = c.basis === 'bound' ? '; an upper bound of what it costs, so it cannot be HIGH' : '';
+  return `${bound}${formatSeconds(c.seconds)}, ${formatPercent(c.ioShare)} of the I/O time${run} (${sem})${why}`;
+}
+
+/** What a sum runs over, as the output names it: over ranks, over calls that ran at once, or nothing to sum (null). */
+export function sumSemantics(io: IoSummary): string | null {
+  if (io.overlapSeconds > 0) return io.processes > 1 ? 'summed over ranks and their concurrent calls' : 'summed over concurrent calls';
+  return io.processes > 1 ? 'summed over ranks' : null;
+}
+
+/** An operation class as the breakdown names it. */
+export const OP_LABEL: Readonly<Record<IoOp, string>> = { metadata: 'metadata (open, close, stat, seek)', read: 'read', write: 'write', sync: 'sync', other: 'other' };
+
+/**
+ * The breakdown's lines: one per part (layer × operation) with both semantics and what the layers beneath took,
+ * then what the input cannot time ("not recorded", never 0 %).
+ */
+export function breakdownLines(io: IoSummary): string[] {
+  const cum = io.cumulativeIoTime;
+  const out: string[] = [];
+  for (const b of io.breakdown) {
+    const share = cum > 0 ? formatPercent(b.cumulativeSeconds / cum) : '—';
+    const beneath = Object.entries(b.beneath)
+      .filter(([, v]) => v > 0)
+      .map(([l, v]) => `${l} ${formatSeconds(v)}`);
+    const summed = io.processes > 1 || io.overlapSeconds > 0;
+    const slow = summed ? `, ${formatSeconds(b.seconds)} on the slowest rank` : '';
+    out.push(`${b.layer} ${OP_LABEL[b.op]}: ${share}, ${formatSeconds(b.cumulativeSeconds)}${summed ? ' summed' : ''}${slow}${beneath.length ? `; inside it: ${beneath.join(', ')}` : ''}`);
+  }
+  for (const n of io.notRecorded) out.push(`${n.layer} ${OP_LABEL[n.op]}: not recorded (${n.reason})`);
+  return out;
 }
 
 /** The level marker of a finding in plain text (`[HIGH D10]`), so that levels show without colour. */

@@ -24,10 +24,13 @@ test('the renderer registry shows a trace report with its views (terminal, CSV) 
   assert.deepEqual(r.insights.map((i) => i.code), ['T11']);
   const term = RENDERERS.terminal(r, { color: false });
   assert.match(term, /^I\/O characteristics — dxt trace, 203 events from 1 source$/m);
-  assert.match(term, /^ {2}\[WARN\] T11 Calls take more than 10\.00 ms on average in 2 flagged record\(s\)/m);
+  assert.match(term, /^ {2}\[WARN\] T11 Reads and writes take more than 10\.00 ms on average and move their bytes more than 2 times slower than the trace does overall \(1\.64 GiB\/s\) in 2 flagged record\(s\)/m);
+  assert.match(term, /^ {9}↪ Cost: at most 43\.30 ms, 17\.9% of the I\/O time and 8\.9% of the run \(summed over ranks\); an upper bound/m);
+  assert.match(term, /^ {2}I\/O time {10}195\.31 ms on the slowest rank, 80\.6% of the run; 242\.19 ms summed over 2 ranks; 406 MiB moved$/m);
+  assert.match(term, /metadata not recorded {2}sync not recorded/);
   assert.match(term, /^▸ file: 1 of 2 records flagged$/m);
   assert.match(term, /^ {2}WARN {2}file=/m);
-  assert.match(term, /level by share of the I\/O time: HIGH ≥ 25\.0%, WARN ≥ 5\.0%, INFO below/);
+  assert.match(term, /level by what the record's calls cost: HIGH ≥ 25\.0% of the job's I\/O time and ≥ 5\.0% of the run, WARN when it costs measurable time, INFO below/);
   assert.ok(RENDERERS.terminal(r, { color: true }).includes('\u001b[1m\u001b[33m[WARN]'), 'colour only when asked');
   const csv = RENDERERS.csv(r).trim().split('\n');
   assert.equal(csv[0], ['view', 'file', 'proc', 'window', 'app', 'host', 'dir', 'pattern', 'level', 'badness', 'value_iops_slope', ...TRACE_METRICS, 'findings', 'messages'].join(','));

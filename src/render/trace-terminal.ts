@@ -3,6 +3,7 @@ import type { Bottleneck, Detail, Level, Report, TraceSection, ViewReport } from
 import { escapeTerminal as E } from '../text/escape.js';
 import { formatBytes, formatCount, formatPercent, formatRate, formatSeconds, plural } from '../text/format.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
+import { breakdownLines, costText, ioTimeText } from './text.js';
 
 type Paint = (s: string) => string;
 
@@ -21,12 +22,13 @@ function recordId(view: string, key: object): string {
   return `${view}\u0000${JSON.stringify(key)}`;
 }
 
-/** The share cut-offs of the level rule, from the report's thresholds. */
-function levelCuts(r: Report): { high: number; warn: number } | null {
+/** The level rule's cut-offs, from the report's thresholds. */
+function levelCuts(r: Report): { high: number; run: number; warn: number } | null {
   const get = (k: string) => r.thresholds.find((t) => t.knob === k)?.value;
-  const high = get('trace_high_time_share');
-  const warn = get('trace_warn_time_share');
-  return high === undefined || warn === undefined ? null : { high, warn };
+  const high = get('high_cost_share');
+  const run = get('high_run_share');
+  const warn = get('warn_cost_share');
+  return high === undefined || warn === undefined || run === undefined ? null : { high, run, warn };
 }
 
 function characteristics(t: TraceSection, r: Report, line: (s?: string) => void, c: ReturnType<typeof pc.createColors>): void {
@@ -34,13 +36,18 @@ function characteristics(t: TraceSection, r: Report, line: (s?: string) => void,
   line(c.bold(`I/O characteristics — ${r.input.format} trace, ${formatCount(r.input.events ?? 0)} events from ${plural(r.input.sources ?? 0, 'source')}`));
   for (const w of r.input.warnings) line(c.yellow(`  warning: ${E(w)}`));
   if (r.job.jobId || r.job.exe) line(`  job               ${E([r.job.jobId && `id ${r.job.jobId}`, r.job.exe].filter(Boolean).join(', '))}`);
+  line(`  run time          ${formatSeconds(r.io.runTime)}${r.io.source === 'trace' ? ' (first call to last)' : ' (the job record)'}`);
+  line(`  I/O time          ${E(ioTimeText(r.io))}`);
   line(`  layers analyzed   ${t.options.layers.join(', ')}  (${formatCount(ch.eventsAnalyzed)} of ${formatCount(ch.eventsTotal)} events)`);
-  line(`  runtime           ${formatSeconds(ch.runtime)}`);
-  line(`  I/O time          ${formatSeconds(ch.ioTime)} (sum over calls); slowest process ${formatSeconds(r.io.ioTime)}${r.io.ioShare === null ? '' : `, ${formatPercent(r.io.ioShare)} of the runtime`}`);
+  const traced = r.io.cumulativeIoTime > 0 ? `, ${formatPercent(Math.min(1, ch.ioTime / r.io.cumulativeIoTime))} of the I/O time summed over ranks` : '';
+  line(`  traced calls      ${formatSeconds(ch.ioTime)} in the analysed calls, summed over calls${traced}`);
   line(`  processes/files   ${plural(ch.processes, 'process', 'processes')} on ${plural(ch.hosts, 'host')}, ${plural(ch.files, 'file')}, ${plural(ch.apps, 'app')}`);
-  line(`  operations        ${formatCount(ch.ops)}  read ${formatPercent(ch.read.opsShare)}  write ${formatPercent(ch.write.opsShare)}  metadata ${formatPercent(ch.metadata.opsShare)}  sync ${formatPercent(ch.sync.opsShare)}`);
+  // A category the trace does not record shows as such, never as 0 %.
+  const pct = (k: 'read' | 'write' | 'metadata' | 'sync', v: number) => (ch.notRecorded.includes(k) ? 'not recorded' : formatPercent(v));
+  line(`  operations        ${formatCount(ch.ops)}  read ${pct('read', ch.read.opsShare)}  write ${pct('write', ch.write.opsShare)}  metadata ${pct('metadata', ch.metadata.opsShare)}  sync ${pct('sync', ch.sync.opsShare)}`);
   line(`  bytes             ${formatBytes(ch.bytes)}  read ${formatBytes(ch.read.bytes)} (${formatPercent(ch.read.bytesShare)})  written ${formatBytes(ch.write.bytes)} (${formatPercent(ch.write.bytesShare)})`);
-  line(`  time shares       read ${formatPercent(ch.read.timeShare)}  write ${formatPercent(ch.write.timeShare)}  metadata ${formatPercent(ch.metadata.timeShare)}  sync ${formatPercent(ch.sync.timeShare)}  (of the I/O time)`);
+  line(`  time shares       read ${pct('read', ch.read.timeShare)}  write ${pct('write', ch.write.timeShare)}  metadata ${pct('metadata', ch.metadata.timeShare)}  sync ${pct('sync', ch.sync.timeShare)}  (of the traced calls' time)`);
+  if (ch.notRecorded.length) line(c.dim(`  not recorded      ${ch.notRecorded.join(', ')} calls: ${r.input.format === 'dxt' ? 'DXT traces only reads and writes' : 'the trace does not record them'}`));
   const calls = Object.entries(ch.callsByFunction);
   const shown = calls.slice(0, 12).map(([f, n]) => `${E(f)} ${formatCount(n)}`);
   line(`  calls by function ${shown.join(', ')}${calls.length > 12 ? `, … (${calls.length - 12} more)` : ''}`);
@@ -61,6 +68,12 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
 
   characteristics(t, r, line, c);
   line();
+  if (r.verdict) {
+    line(c.bold('Where the time went'));
+    line(`  ${E(r.verdict.text)}`);
+    for (const l of breakdownLines(r.io)) line(c.dim(`  • ${E(l)}`));
+    line();
+  }
 
   const s = r.summary;
   line(c.bold(`Findings: ${s.high} HIGH, ${s.warn} WARN, ${s.info} INFO${r.insights.length ? '' : ' — no trace check fired'}`));
@@ -68,6 +81,8 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   for (const f of r.insights) {
     line();
     line(`  ${paint[f.level](`[${f.level}]`)} ${f.code} ${E(f.message)}`);
+    const cost = costText(r, f);
+    if (cost) line(c.dim(`         ↪ Cost: ${E(cost)}`));
     const shown = f.details.slice(0, maxDetails);
     for (const d of shown) line(`         ↪ ${E(d.message)}`);
     if (f.details.length > shown.length) line(c.dim(`         ↪ … and ${f.details.length - shown.length} more (see --json)`));
@@ -89,7 +104,7 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   const sev = t.severity;
   const cuts = levelCuts(r);
   line(c.bold(`Flagged records by ${sev.metric} (threshold ${sev.threshold}${sev.unit}; time windows of ${t.options.granularity} s)`));
-  if (cuts) line(c.dim(`  level by share of the I/O time: HIGH ≥ ${formatPercent(cuts.high)}, WARN ≥ ${formatPercent(cuts.warn)}, INFO below; OK = not flagged by the metric`));
+  if (cuts) line(c.dim(`  level by what the record's calls cost: HIGH ≥ ${formatPercent(cuts.high)} of the job's I/O time and ≥ ${formatPercent(cuts.run)} of the run, WARN ${cuts.warn > 0 ? `≥ ${formatPercent(cuts.warn)}` : 'when it costs measurable time'}, INFO below; OK = not flagged by the metric`));
   const view: Out = { metric: sev.metric, unit: sev.unit, byRecord, line, paint, c };
   for (const v of t.views) viewLines(v, view);
   line();
@@ -130,7 +145,7 @@ function bottleneckLines(v: ViewReport, b: Bottleneck, o: Out): void {
   line(`  ${paint[b.level](b.level.padEnd(4))}  ${keyText(b.key, v.dims)}`);
   line(
     c.dim(
-      `        time ${formatSeconds(m.time)} (${formatPercent(m.time_share)} of the I/O time)  ops ${formatCount(m.ops)} (${formatPercent(m.ops_share)})  ${formatBytes(m.bytes)}  ` +
+      `        time ${formatSeconds(m.time)} (${formatPercent(m.time_share)} of the traced calls' time)  ops ${formatCount(m.ops)} (${formatPercent(m.ops_share)})  ${formatBytes(m.bytes)}  ` +
         `${formatCount(m.iops)} IOPS  ${formatRate(m.bandwidth)}  ${o.metric}=${Number(b.score.value.toFixed(2))}${o.unit} (badness ${b.score.badness.toFixed(2)})`,
     ),
   );

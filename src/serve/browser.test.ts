@@ -9,6 +9,7 @@ import { writeLog } from '../formats/darshan/writer.js';
 import { diagnoseLog } from '../pipeline/diagnose.js';
 import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
 import { reportPlots } from '../render/plots.js';
+import { formatPercent, formatSeconds } from '../text/format.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { saveBundle } from '../models/index.js';
 import { corpusLogs, SHARED } from '../testing/corpus.js';
@@ -97,8 +98,12 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     const segments = await page.evaluate(() => document.querySelectorAll('[data-plot="dxt-timeline-dxt-posix"] svg path').length);
     assert.ok(segments >= 1031, `one shape per DXT segment (${segments})`);
     const text = await page.evaluate(() => document.body.innerText);
-    for (const s of ['Learned diagnosis', 'posix_perf_mibs', 'SHAP waterfall', 'base value', 'POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053']) assert.ok(text.includes(s), s);
-    for (const code of diagnoseLog(sample.path).insights.map((i) => i.code)) assert.ok(text.includes(code), code);
+    for (const s of ['Learned diagnosis', 'io_mibs', 'SHAP waterfall', 'base value', 'POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053']) assert.ok(text.includes(s), s);
+    const own = diagnoseLog(sample.path);
+    for (const code of own.insights.map((i) => i.code)) assert.ok(text.includes(code), code);
+    // The page opens with the report's verdict, with the time model's I/O time.
+    assert.ok(text.includes(own.verdict!.text), 'the verdict');
+    assert.ok(text.includes(formatSeconds(own.io.ioTime)), 'the I/O time');
     t.diagnostic(`screenshot ${await shot('job-upload')}`);
 
     // 2. A hostile log dropped on the page: its names are text, nothing runs.
@@ -134,6 +139,14 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     const listed = await page.evaluate(() => [...document.querySelectorAll('#jobs tbody tr td:nth-child(5)')].map((td) => td.textContent));
     assert.equal(listed.length, 50);
     assert.match(await page.evaluate(() => document.getElementById('count')!.textContent!), /^302 jobs, 1–50 shown$/);
+    // The uploaded sample's row shows the report's I/O time (slowest rank) and its share of the run.
+    await page.goto(`${server.url}/jobs?q=${encodeURIComponent(sample.name)}`);
+    await page.waitForSelector('#jobs tbody tr');
+    const cells = await page.evaluate(() => [...document.querySelectorAll('#jobs thead th, #jobs tbody tr:first-child td')].map((td) => td.textContent));
+    const head = cells.slice(0, cells.length / 2);
+    const row = cells.slice(cells.length / 2);
+    assert.equal(row[head.indexOf('I/O time (slowest rank)')], formatSeconds(own.io.ioTime));
+    assert.equal(row[head.indexOf('of the run')], formatPercent(own.io.ioShare!));
     t.diagnostic(`screenshot ${await shot('jobs')}`);
 
     // 4. The dashboard over the clustered store, then down to a job.

@@ -236,7 +236,7 @@ test('jobs explorer API: filter, sort, paginate; an ingested job gets its report
       // never listed.
       const l = job.learned as { predicted: number; base: number; output: number; measured: number; contributors: { shap: number; value: unknown; text: string }[]; summary: string };
       assert.ok(Math.abs(Math.log10(1 + l.predicted) - l.output) < 1e-9);
-      assert.equal(l.measured, sample.posix_perf_mibs);
+      assert.equal(l.measured, sample.io_mibs);
       assert.ok(l.contributors.length > 0 && l.contributors.length <= 10);
       for (const c of l.contributors) assert.ok(c.value !== 0 && c.shap !== 0 && c.text.length > 0, JSON.stringify(c));
       // The section is the engine's explanation of the job's row (iolens explain on the same model): the same base and

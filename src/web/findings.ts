@@ -1,5 +1,6 @@
 import type { Report } from '../contract/index.js';
-import { formatBytes, formatPercent, formatSeconds } from '../text/format.js';
+import { formatBytes, formatSeconds } from '../text/format.js';
+import { breakdownLines, costText, ioTimeText } from '../render/text.js';
 import { el, kv } from './dom.js';
 
 /** The job banner: identity, run time, I/O. */
@@ -14,14 +15,21 @@ export function banner(report: Report): HTMLElement {
     ['Run time', formatSeconds(j.durationSeconds)],
     ['Processes', String(j.processes)],
     ['Files', `${j.files.total} (POSIX ${j.files.posix}, MPI-IO ${j.files.mpiio}, STDIO ${j.files.stdio})`],
-    ['I/O time', `${formatSeconds(report.io.ioTime)}${report.io.ioShare !== null ? ` (${formatPercent(report.io.ioShare)} of the run)` : ''}`],
+    ['I/O time', ioTimeText(report.io)],
     ['Bytes', formatBytes(report.io.bytes)],
     ['Modules', j.modules.join(', ')],
     ['Data', report.completeness.complete ? 'complete' : report.completeness.modules.map((m) => `${m.module}: ${m.status} (${m.detail})`).join('; ')],
   ]);
 }
 
-/** Findings in report order, each with its cost, details and recommendations. */
+/** Where the time went: the verdict and the breakdown of the I/O time (the report's time model). */
+export function verdictSection(report: Report): HTMLElement | null {
+  if (!report.verdict) return null;
+  const parts = breakdownLines(report.io);
+  return el('section', { class: 'verdict' }, el('h2', {}, 'Where the time went'), el('p', { class: 'verdict-text' }, report.verdict.text), parts.length ? el('ul', {}, ...parts.map((l) => el('li', {}, l))) : null);
+}
+
+/** Findings in report order (the costliest first), each with its cost, details and recommendations. */
 export function findings(report: Report): HTMLElement {
   const s = report.summary;
   const list = el('ol', { class: 'findings' });
@@ -38,7 +46,7 @@ export function findings(report: Report): HTMLElement {
         el('code', {}, i.code),
         ' ',
         i.message,
-        i.cost ? el('div', { class: 'muted' }, `Cost: ${formatPercent(i.cost.share)} of the job's I/O ${i.cost.basis}`) : null,
+        i.cost ? el('div', { class: 'muted' }, `Cost: ${costText(report, i)}`) : null,
         ...(i.caveats ?? []).map((c) => el('div', { class: 'muted' }, `Caveat: ${c}`)),
         details.length ? el('ul', {}, ...details, more) : null,
         i.recommendations.length ? el('ul', { class: 'recs' }, ...i.recommendations.map((r) => el('li', {}, r.text))) : null,

@@ -3,7 +3,7 @@ import { reportPlots } from '../render/plots.js';
 import { formatBytes, formatSeconds } from '../text/format.js';
 import { plotFigure } from './charts.js';
 import { api, el, errorBox, kv, main } from './dom.js';
-import { banner, findings } from './findings.js';
+import { banner, findings, verdictSection } from './findings.js';
 
 interface JobAnswer {
   hash: string;
@@ -38,6 +38,8 @@ export async function jobPage(hash: string): Promise<void> {
   page.append(el('h1', {}, r ? `Job ${r.job.jobId || r.job.logName}` : `Job ${hash.slice(0, 12)}…`), el('p', { class: 'muted' }, 'SHA-256 ', el('code', {}, hash), ' · ', el('a', { href: `/api/jobs/${hash}` }, 'JSON')));
   if (r) {
     page.append(el('section', {}, banner(r)));
+    const verdict = verdictSection(r);
+    if (verdict) page.append(verdict);
     const l = job.learned;
     if (l) {
       page.append(

@@ -1,4 +1,4 @@
-import { formatBytes, formatSeconds } from '../text/format.js';
+import { formatBytes, formatPercent, formatSeconds } from '../text/format.js';
 import { api, el, errorBox, main } from './dom.js';
 
 interface JobsAnswer {
@@ -9,7 +9,7 @@ interface JobsAnswer {
 }
 
 const FILTERS = ['q', 'app', 'problem', 'level', 'run', 'node', 'sort', 'order'] as const;
-const SORTS: [string, string][] = [['start_epoch', 'start'], ['run_time', 'run time'], ['nprocs', 'processes'], ['total_bytes', 'bytes'], ['io_time', 'I/O time'], ['posix_perf_mibs', 'POSIX MiB/s'], ['app', 'application'], ['worst_level', 'worst level'], ['job_id', 'job id']];
+const SORTS: [string, string][] = [['start_epoch', 'start'], ['run_time', 'run time'], ['nprocs', 'processes'], ['total_bytes', 'bytes'], ['io_time', 'I/O time (slowest rank)'], ['io_share', 'I/O share of the run'], ['io_mibs', 'MiB/s'], ['app', 'application'], ['worst_level', 'worst level'], ['job_id', 'job id']];
 
 /** The jobs explorer: filter, sort and page through the store; every row links to its job page. */
 export async function jobsPage(): Promise<void> {
@@ -52,7 +52,7 @@ export async function jobsPage(): Promise<void> {
   const table = el(
     'table',
     { class: 'jobs', id: 'jobs' },
-    el('thead', {}, el('tr', {}, ...['job', 'application', 'processes', 'start', 'run time', 'bytes', 'I/O time', 'POSIX MiB/s', 'worst', 'problems'].map((h) => el('th', {}, h)))),
+    el('thead', {}, el('tr', {}, ...['job', 'application', 'processes', 'start', 'run time', 'bytes', 'I/O time (slowest rank)', 'of the run', 'MiB/s', 'worst', 'problems'].map((h) => el('th', {}, h)))),
     el(
       'tbody',
       {},
@@ -66,8 +66,9 @@ export async function jobsPage(): Promise<void> {
           el('td', {}, num(j.start_epoch, (s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z'))),
           el('td', {}, num(j.run_time, formatSeconds)),
           el('td', {}, num(j.total_bytes, formatBytes)),
-          el('td', {}, num(j.io_time, formatSeconds)),
-          el('td', {}, num(j.posix_perf_mibs, (x) => x.toFixed(1))),
+          el('td', { title: typeof j.io_time_cumulative === 'number' ? `${formatSeconds(j.io_time_cumulative)} summed over ranks` : '' }, num(j.io_time, formatSeconds)),
+          el('td', {}, num(j.io_share, formatPercent)),
+          el('td', {}, num(j.io_mibs, (x) => x.toFixed(1))),
           el('td', { class: String(j.worst_level ?? '') }, String(j.worst_level ?? '')),
           el('td', {}, Array.isArray(j.problems) ? j.problems.join(', ') : ''),
         ),

@@ -1,7 +1,7 @@
 import { upgradeReport, type Report } from '../contract/index.js';
 import { formatBytes, formatCount, formatPercent, formatSeconds } from '../text/format.js';
 import { api, el, errorBox, kv, main } from './dom.js';
-import { banner, findings } from './findings.js';
+import { banner, findings, verdictSection } from './findings.js';
 import { plotsSection } from './job.js';
 
 /** The trace report's views: per view its records, bottlenecks by level, and the flagged records. */
@@ -14,8 +14,8 @@ function views(report: Report): HTMLElement | null {
     { id: 'views' },
     el('h2', {}, 'The trace from every perspective'),
     kv([
-      ['Runtime', formatSeconds(c.runtime)],
-      ['Time in calls', formatSeconds(c.ioTime)],
+      ['Traced span', formatSeconds(c.runtime)],
+      ['Time in the analysed calls', `${formatSeconds(c.ioTime)} summed over calls`],
       ['Calls', `${formatCount(c.ops)} of ${formatCount(c.eventsTotal)} events`],
       ['Bytes', formatBytes(c.bytes)],
       ['Processes / files / hosts', `${c.processes} / ${c.files} / ${c.hosts}`],
@@ -43,6 +43,8 @@ function views(report: Report): HTMLElement | null {
 /** Draws a trace report (the JSON of iolens trace --json). */
 export function showTrace(report: Report, into: HTMLElement): void {
   into.replaceChildren(el('section', {}, banner(report)));
+  const verdict = verdictSection(report);
+  if (verdict) into.append(verdict);
   const v = views(report);
   if (v) into.append(v);
   const p = plotsSection(report);
