@@ -17,7 +17,7 @@ export interface SourceOptions {
   features?: readonly string[];
   /** A feature set of the registry (`gauge`, `aiio`, `totals`); default `gauge` on jobs. */
   preset?: string;
-  /** Throughput column for the local models; `null` for none. Default `posix_perf_mibs` on jobs, none elsewhere. */
+  /** Throughput column for the local models; `null` for none. Default `io_mibs` on jobs, none elsewhere. */
   target?: string | null;
   /** I/O time column (groups ranked by the I/O time they spend); `null` for none. Default `io_time` when present. */
   ioTime?: string | null;
@@ -149,7 +149,7 @@ export async function loadFeatureTable(con: DuckDBConnection, o: SourceOptions):
     if (seen.has(c)) throw new UsageError(`${what} ${c} is also a clustering feature`);
     return c;
   };
-  const targetName = o.target === null ? null : o.target !== undefined ? numericColumn(o.target, '--target') : isJobs ? 'posix_perf_mibs' : null;
+  const targetName = o.target === null ? null : o.target !== undefined ? numericColumn(o.target, '--target') : isJobs ? 'io_mibs' : null;
   const ioName = o.ioTime === null ? null : o.ioTime !== undefined ? numericColumn(o.ioTime, '--io-time') : has('io_time') && !seen.has('io_time') ? 'io_time' : null;
   const runtimeName = has('run_time') && !seen.has('run_time') && NUMERIC.test(cols.get('run_time')!) ? 'run_time' : null;
 

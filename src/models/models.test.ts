@@ -55,7 +55,7 @@ test('features file: one column a line, # comments, optional kind and transform;
     { name: 'app', kind: 'categorical' },
     { name: 'ratio_x', kind: 'numeric', transform: 'none' },
   ]);
-  assert.deepEqual(c.sets, [{ id: 'totals', version: 1 }]);
+  assert.deepEqual(c.sets, [{ id: 'totals', version: 2 }]);
   assert.throws(() => fileFeatures([{ name: 'app', kind: 'numeric' }], kinds, 'jobs'), /column app of jobs holds text; it can only be categorical/);
   assert.throws(() => fileFeatures([{ name: 'nope' }], kinds, 'jobs'), /table jobs has no column nope/);
 });

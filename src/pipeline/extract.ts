@@ -77,6 +77,18 @@ function perfCells(perf: PerfEstimate[]): Record<string, RowValue> {
   return out;
 }
 
+const MIB = 1024 * 1024;
+
+/** The time model's columns: the report's `io` numbers, so that the store shows what the report shows. */
+export function ioCells(io: Report['io']): Record<string, RowValue> {
+  return {
+    io_time: io.ioTime,
+    io_time_cumulative: io.cumulativeIoTime,
+    io_share: io.ioShare,
+    io_mibs: io.bytes > 0 && io.ioTime > 0 ? io.bytes / MIB / io.ioTime : null,
+  };
+}
+
 const errorLine = (err: unknown): string => (err instanceof Error ? err.message.split('\n')[0] : String(err));
 
 /**
@@ -150,6 +162,7 @@ function extractFrom(path: string, bytes: Uint8Array, options: ExtractOptions): 
     start_epoch: job.startTime.epochSeconds,
     end_epoch: job.endTime.epochSeconds,
     run_time: job.durationSeconds,
+    ...ioCells(report.io),
     log_version: info.formatVersion,
     runtime_version: info.runtimeVersion,
     compression: info.compression,

@@ -29,7 +29,7 @@ test('the sample store of iolens serve --sample: the bundled log and a synthetic
     }
     // The model is a model file of iolens train on the jobs table: its default features, which hold no time column.
     const model = loadBundle(s.model);
-    assert.equal(model.inputs.target, 'posix_perf_mibs');
+    assert.equal(model.inputs.target, 'io_mibs');
     assert.equal(model.inputs.table, 'jobs');
     assert.ok(!model.model.preprocessor.features.some((f) => /_time$|_seconds$/.test(f.name)), 'no feature that is a time');
     assert.deepEqual(await ensureSampleStore(join(dir, 'sample'), () => assert.fail('built twice'), 300), { ...s, built: false });

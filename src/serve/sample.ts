@@ -22,7 +22,7 @@ export interface SampleStore {
 }
 
 /** The throughput the demo model predicts (the jobs table's default target of `iolens train`). */
-const TARGET = 'posix_perf_mibs';
+const TARGET = 'io_mibs';
 
 /**
  * A store as a facility would prepare it for the service, by the same code as the commands: the logs ingested

@@ -16,7 +16,7 @@ import type { Value } from '../render/table.js';
  */
 
 /** Columns a job list may be sorted by. */
-export const SORT_COLUMNS = ['start_epoch', 'run_time', 'nprocs', 'total_bytes', 'io_time', 'posix_perf_mibs', 'app', 'worst_level', 'job_id', 'file_bytes'] as const;
+export const SORT_COLUMNS = ['start_epoch', 'run_time', 'nprocs', 'total_bytes', 'io_time', 'io_time_cumulative', 'io_share', 'io_mibs', 'posix_perf_mibs', 'app', 'worst_level', 'job_id', 'file_bytes'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
 export interface JobFilter {
@@ -36,7 +36,7 @@ export interface JobFilter {
 }
 
 /** The columns of a job list entry. */
-const LIST_COLUMNS = ['hash', 'path', 'app', 'exe', 'job_id', 'uid', 'nprocs', 'start_epoch', 'run_time', 'total_bytes', 'io_time', 'posix_perf_mibs', 'worst_level', 'problems', 'insight_codes'];
+const LIST_COLUMNS = ['hash', 'path', 'app', 'exe', 'job_id', 'uid', 'nprocs', 'start_epoch', 'run_time', 'total_bytes', 'io_time', 'io_time_cumulative', 'io_share', 'io_mibs', 'posix_perf_mibs', 'worst_level', 'problems', 'insight_codes'];
 
 type Row = Record<string, Value>;
 
@@ -224,7 +224,7 @@ export class JobStore {
     const io = new Map<number, number>();
     const count = new Map<number, number>();
     const members = await this.rows(
-      'SELECT m.node, j.posix_perf_mibs AS mibs, j.io_time FROM cluster_members m JOIN jobs j ON j.hash = m.key WHERE m.run_id = ?',
+      'SELECT m.node, j.io_mibs AS mibs, j.io_time FROM cluster_members m JOIN jobs j ON j.hash = m.key WHERE m.run_id = ?',
       [run],
     );
     for (const m of members) {

@@ -47,7 +47,7 @@ export async function mergeStores(db: string, parts: readonly string[]): Promise
           await con.run(`CREATE OR REPLACE TEMP TABLE new_hashes AS SELECT hash FROM part.jobs ANTI JOIN jobs USING (hash)`);
           const n = Number((await con.runAndReadAll('SELECT count(*) FROM new_hashes')).getRows()[0][0]);
           const total = Number((await con.runAndReadAll('SELECT count(*) FROM part.jobs')).getRows()[0][0]);
-          await con.run(`INSERT INTO jobs SELECT * FROM part.jobs WHERE hash IN (SELECT hash FROM new_hashes)`);
+          await con.run(`INSERT INTO jobs BY NAME SELECT * FROM part.jobs WHERE hash IN (SELECT hash FROM new_hashes)`);
           await con.run(`INSERT INTO files SELECT * FROM part.files WHERE hash IN (SELECT hash FROM new_hashes)`);
           await con.run(`INSERT INTO fs_job_metrics SELECT * FROM part.fs_job_metrics WHERE hash IN (SELECT hash FROM new_hashes)`);
           await con.run(`INSERT INTO reports SELECT * FROM part.reports ANTI JOIN reports USING (hash)`);

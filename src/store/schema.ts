@@ -7,7 +7,7 @@ import { PERF_COLUMN_MODULES, PERF_COLUMNS } from '../pipeline/extract.js';
  * The job store's schema: every table and column, with its type and meaning. docs/store.md is written from this
  * list (and a test checks the two agree). Bump SCHEMA_VERSION and add a migration whenever a table changes.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR[]';
 
@@ -42,6 +42,10 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   c('start_epoch', 'DOUBLE', 'job start, seconds since 1970 (with nanoseconds)'),
   c('end_epoch', 'DOUBLE', 'job end, seconds since 1970'),
   c('run_time', 'DOUBLE', "run time in seconds, as darshan-parser's `run time`"),
+  c('io_time', 'DOUBLE', "I/O time of the slowest rank in seconds: the wall time the job waited in I/O (the time model's, as the report's io.ioTime)"),
+  c('io_time_cumulative', 'DOUBLE', 'I/O time summed over ranks in seconds (the report\'s io.cumulativeIoTime)'),
+  c('io_share', 'DOUBLE', 'io_time / run_time, at most 1 (the report\'s io.ioShare); NULL when the run time is unknown'),
+  c('io_mibs', 'DOUBLE', 'throughput (MiB/s): bytes moved at the lowest layers (POSIX + STDIO) per second of io_time; NULL without bytes or I/O time. The default learned target'),
   c('log_version', 'VARCHAR', 'log format version, e.g. 3.41'),
   c('runtime_version', 'VARCHAR', 'Darshan runtime library version (metadata lib_ver), when recorded'),
   c('compression', 'VARCHAR', 'log compression (ZLIB, BZIP2, NONE)'),
@@ -195,6 +199,10 @@ export function createStatements(): string[] {
  * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, in one transaction, then the version
  * is stamped.
  *
+ * - 4 → 5: the time model's columns. `io_time` becomes the slowest rank's I/O time at the layer the application
+ *   called (it was the POSIX + STDIO time summed over ranks, which the per-module columns still hold); the new
+ *   `io_time_cumulative`, `io_share` and `io_mibs` join it. Rows written before get NULL in all four (their logs
+ *   must be ingested into a new store to fill them); nothing else changes.
  * - 3 → 4: the table `reports` (report documents of jobs, written by `iolens serve --write`; empty).
  * - 2 → 3: the clustering tables `cluster_runs`, `clusters`, `cluster_members` (empty); the check catalogue
  *   `checks`, and the `insights` view names each insight's problem.
@@ -216,5 +224,9 @@ export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promis
   },
   async (sql) => {
     await sql(ddl('reports', REPORT_COLUMNS, 'hash'));
+  },
+  async (sql) => {
+    for (const col of ['io_time_cumulative', 'io_share', 'io_mibs']) await sql(`ALTER TABLE jobs ADD COLUMN IF NOT EXISTS ${col} DOUBLE`);
+    await sql('UPDATE jobs SET io_time = NULL WHERE io_time_cumulative IS NULL');
   },
 ];

@@ -24,7 +24,7 @@ export interface Summary {
 }
 
 /** Units of the overview's measures. */
-const OVERVIEW_UNITS: Readonly<Record<string, ColumnUnit>> = { total_bytes: 'bytes', io_time_s: 'seconds' };
+const OVERVIEW_UNITS: Readonly<Record<string, ColumnUnit>> = { total_bytes: 'bytes', io_time_s: 'seconds', io_time_cumulative_s: 'seconds' };
 
 function human(v: Value, unit: ColumnUnit | undefined): Value {
   if (typeof v !== 'number' || unit === undefined) return v;
@@ -47,17 +47,19 @@ async function rows(con: DuckDBConnection, sql: string): Promise<{ columns: stri
 
 /**
  * The facility view of a store, like Drishti's table over 112K logs: jobs per insight code, level, problem and
- * interface; the distribution of POSIX throughput (darshan-parser --perf's agg_perf_by_slowest); top applications
- * by I/O time. `top` bounds the per-code and per-app tables.
+ * interface; the distribution of throughput (bytes per second of the slowest rank's I/O time, the time model's
+ * `io_mibs`); top applications by I/O time. Times are the time model's: `io_time_s` sums each job's slowest-rank
+ * I/O time (what the jobs waited), `io_time_cumulative_s` the time summed over ranks. `top` bounds the per-code and
+ * per-app tables.
  */
 export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Summary> {
   const ov = await rows(
     con,
     `SELECT count(*) AS jobs, count(DISTINCT app) AS apps, count(DISTINCT uid) AS users,
-            sum(total_bytes) AS total_bytes, sum(io_time) AS io_time_s,
+            sum(total_bytes) AS total_bytes, sum(io_time) AS io_time_s, sum(io_time_cumulative) AS io_time_cumulative_s,
             strftime(min(start_time), '%Y-%m-%d') AS first_job, strftime(max(start_time), '%Y-%m-%d') AS last_job,
             count(*) FILTER (WHERE insight_codes IS NOT NULL) AS jobs_with_report,
-            count(*) FILTER (WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0) AS jobs_with_posix_perf,
+            count(*) FILTER (WHERE io_mibs IS NOT NULL) AS jobs_with_throughput,
             count(*) FILTER (WHERE decode_errors IS NOT NULL) AS jobs_with_decode_errors,
             (SELECT count(*) FROM ingest_errors) AS ingest_errors
      FROM jobs`,
@@ -97,8 +99,8 @@ export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Sum
   sections.push({ id: 'interfaces', title: 'Jobs per I/O interface', ...ifaces });
   const thr = await rows(
     con,
-    `WITH t AS (SELECT posix_perf_mibs AS v FROM jobs WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0 AND posix_perf_time > 0)
-     SELECT b.bucket AS posix_throughput, count(t.v) AS jobs FROM (VALUES
+    `WITH t AS (SELECT io_mibs AS v FROM jobs WHERE io_mibs IS NOT NULL)
+     SELECT b.bucket AS throughput, count(t.v) AS jobs FROM (VALUES
        (0, '< 1 MiB/s', -1e300, 1), (1, '1-10 MiB/s', 1, 10), (2, '10-100 MiB/s', 10, 100), (3, '100 MiB/s-1 GiB/s', 100, 1024),
        (4, '1-10 GiB/s', 1024, 10240), (5, '>= 10 GiB/s', 10240, 1e300)) AS b(i, bucket, lo, hi)
      LEFT JOIN t ON t.v >= b.lo AND t.v < b.hi GROUP BY b.i, b.bucket ORDER BY b.i`,
@@ -107,17 +109,17 @@ export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Sum
     con,
     `SELECT count(*) AS jobs, min(v) AS min, quantile_cont(v, 0.1) AS p10, quantile_cont(v, 0.25) AS p25, median(v) AS p50,
             quantile_cont(v, 0.75) AS p75, quantile_cont(v, 0.9) AS p90, max(v) AS max
-     FROM (SELECT posix_perf_mibs AS v FROM jobs WHERE posix_perf_mibs IS NOT NULL AND posix_perf_bytes > 0 AND posix_perf_time > 0)`,
+     FROM (SELECT io_mibs AS v FROM jobs WHERE io_mibs IS NOT NULL)`,
   );
-  sections.push({ id: 'throughput', title: 'POSIX throughput (agg_perf_by_slowest), jobs that moved data', ...thr });
-  sections.push({ id: 'throughput_quantiles', title: 'POSIX throughput quantiles (MiB/s)', ...q, units: { min: 'mibs', p10: 'mibs', p25: 'mibs', p50: 'mibs', p75: 'mibs', p90: 'mibs', max: 'mibs' } });
+  sections.push({ id: 'throughput', title: 'Throughput (bytes per second of the slowest rank\'s I/O time), jobs that moved data', ...thr });
+  sections.push({ id: 'throughput_quantiles', title: 'Throughput quantiles (MiB/s)', ...q, units: { min: 'mibs', p10: 'mibs', p25: 'mibs', p50: 'mibs', p75: 'mibs', p90: 'mibs', max: 'mibs' } });
   const apps = await rows(
     con,
-    `SELECT app, count(*) AS jobs, sum(io_time) AS io_time_s, sum(total_bytes) AS bytes,
-            median(posix_perf_mibs) FILTER (WHERE posix_perf_bytes > 0) AS median_posix_mibs
-     FROM jobs GROUP BY app ORDER BY io_time_s DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
+    `SELECT app, count(*) AS jobs, sum(io_time_cumulative) AS io_time_cumulative_s, sum(io_time) AS io_time_s, sum(total_bytes) AS bytes,
+            median(io_mibs) AS median_mibs
+     FROM jobs GROUP BY app ORDER BY io_time_cumulative_s DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
   );
-  sections.push({ id: 'apps', title: 'Top applications by I/O time (cumulative over ranks)', ...apps, units: { io_time_s: 'seconds', bytes: 'bytes', median_posix_mibs: 'mibs' } });
+  sections.push({ id: 'apps', title: 'Top applications by I/O time (summed over ranks; io_time_s: each job\'s slowest rank)', ...apps, units: { io_time_cumulative_s: 'seconds', io_time_s: 'seconds', bytes: 'bytes', median_mibs: 'mibs' } });
   sections.push(await clusterSection(con, top));
   return { overview, sections };
 }

@@ -95,7 +95,7 @@ const cmd: CommandModule = {
       .option('--features <file>', 'feature columns, one per line (or separated by commas or spaces; # comments)')
       .option('--preset <id>', 'a feature set of the registry: gauge (default on jobs), aiio, totals')
       .option('--key <column>', 'unique column naming each row (default: hash on jobs, _row on imported tables)')
-      .option('--target <column>', 'throughput column for the local models (default on jobs: posix_perf_mibs)')
+      .option('--target <column>', 'throughput column for the local models (default on jobs: io_mibs)')
       .option('--no-target', 'no throughput models')
       .option('--io-time <column>', 'I/O time column, to rank groups by the I/O time they spend (default: io_time when present)')
       .option('--min-cluster-size <n>', 'smallest group that counts as a cluster (default: max(5, rows / 200))')

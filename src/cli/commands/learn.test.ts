@@ -36,7 +36,7 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   const a = join(dir, 'a.json');
   const t1 = cli('train', '--db', db, '--models', 'gbdt,ridge', '--seed', '7', '--out', a);
   assert.equal(t1.status, 0, t1.stderr);
-  assert.match(t1.stdout, /^Trained on 153 rows of jobs \(6 without the target skipped\): target posix_perf_mibs as log10\(1\+y\), 175 features → 175 model columns\.$/m);
+  assert.match(t1.stdout, /^Trained on 156 rows of jobs \(3 without the target skipped\): target io_mibs as log10\(1\+y\), 175 features → 175 model columns\.$/m);
   assert.match(t1.stdout, /^Validation: a random 31 \(seed 7\); every setting chosen there/m);
   assert.match(t1.stdout, /^gbdt +0\.\d{3} +\d\.\d{3} +-?\d\.\d{3} +×\d\.\d{3}$/m);
   assert.match(t1.stdout, /^ensemble \(average, w ∝ 1\/RMSE²\) +\d\.\d{3}/m);
@@ -50,7 +50,7 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   assert.equal(again.status, 2);
   assert.match(again.stderr, /^iolens: .*b\.json already exists; not overwriting \(use --force\)\n$/);
   const doc = JSON.parse(readFileSync(a, 'utf8'));
-  assert.deepEqual(doc.inputs.features.sets, [{ id: 'totals', version: 1 }, { id: 'aiio', version: 1 }, { id: 'gauge', version: 1 }]);
+  assert.deepEqual(doc.inputs.features.sets, [{ id: 'totals', version: 2 }, { id: 'aiio', version: 1 }, { id: 'gauge', version: 1 }]);
   assert.equal(doc.inputs.table, 'jobs');
   assert.equal(doc.inputs.key, 'hash');
 
@@ -115,7 +115,7 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   assert.match(cli('report', log, '--model', a, '--markdown').stdout, /^## LEARNED DIAGNOSIS$/m);
   assert.match(cli('report', log, '--model', a, '--html').stdout, /<section class="learned"><h2>LEARNED DIAGNOSIS<\/h2>/);
   const csv = cli('report', log, '--model', a, '--csv').stdout.trim().split('\n');
-  assert.match(csv[0], /,D19,predicted,low,high,measured,ood,top_cost,corroborated$/);
+  assert.match(csv[0], /,D20,predicted,low,high,measured,ood,top_cost,corroborated$/);
   assert.equal(csv[1].split(',').length, csv[0].split(',').length);
 
   // Bad input: one line, exit 2.

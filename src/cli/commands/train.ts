@@ -34,7 +34,7 @@ interface TrainFlags {
 }
 
 /** Default target of the jobs table: Darshan's POSIX throughput by the slowest rank (MiB/s), AIIO's target. */
-export const JOBS_TARGET = 'posix_perf_mibs';
+export const JOBS_TARGET = 'io_mibs';
 /**
  * Families trained by default: every one but kNN, which predicts by a linear search over all training rows (about
  * 45 s per 100,000 jobs on TOKIO-sized models: BENCHMARKS.md) and so breaks predict's budget; `--models` adds it.
@@ -88,7 +88,7 @@ const cmd: CommandModule = {
       .description('train throughput models on a job store table (the jobs, or an imported feature table) and write a model file')
       .option('--db <file>', `database file (default ${DEFAULT_DB})`)
       .option('--table <name>', 'table or view to learn from (default jobs; NAME also finds features_NAME from import-features)')
-      .option('--target <column>', `numeric column to predict (default on jobs: ${JOBS_TARGET}, POSIX MiB/s by the slowest rank); learned as log10(1+y)`)
+      .option('--target <column>', `numeric column to predict (default on jobs: ${JOBS_TARGET}, MiB/s per second of the slowest rank's I/O time); learned as log10(1+y)`)
       .option('--features <file>', 'columns to learn from, one per line (# comments; optional words numeric|categorical, slog|none)')
       .option('--preset <name>', "a feature set's columns without time columns: aiio or gauge")
       .option('--time <column>', 'validate on the most recent 20 % of rows by this column (default: a seeded random 20 %)')
