@@ -27,6 +27,8 @@ interface Case {
 
 /** The default-mode checks (a run of the report's checks in the default mode, as `iolens report` makes it). */
 const ACTIVE: readonly AnyCheck[] = CHECKS.filter((c) => !c.meta.modes || c.meta.modes.includes('default'));
+/** Each check's place in the run order: findings keep it, so that ties rank as in the report. */
+const ORDER: ReadonlyMap<string, number> = new Map(ACTIVE.map((c, i) => [c.meta.code, i]));
 
 /** Checks whose outcome a knob can change: those reading it, or every check for the level rule's knobs. */
 export function readersOf(knob: Knob): readonly AnyCheck[] {
@@ -96,7 +98,7 @@ export class EvalCorpus {
     const out: ScoredFinding[] = [];
     for (const [code, fs] of c.base) if (!codes.has(code)) out.push(...fs);
     out.push(...scoredFindings(res.insights));
-    return out;
+    return out.sort((a, b) => (ORDER.get(a.code) ?? 0) - (ORDER.get(b.code) ?? 0));
   }
 
   judge(i: number, findings: readonly ScoredFinding[]): Judgement {

@@ -21,7 +21,18 @@ export interface Evaluation {
   readonly manifest: Manifest;
   readonly logs: readonly LogResult[];
   readonly labels: readonly LabelRow[];
-  readonly totals: { readonly logs: number; readonly healthy: number; readonly labels: number; readonly hits: number; readonly misses: number; readonly falseAlarms: number; readonly highOnHealthy: number };
+  readonly totals: {
+    readonly logs: number;
+    readonly healthy: number;
+    readonly labels: number;
+    readonly hits: number;
+    readonly misses: number;
+    readonly falseAlarms: number;
+    readonly highOnHealthy: number;
+    /** Problem logs, and those whose first-ranked finding names one of their labels. */
+    readonly problemLogs: number;
+    readonly firstIsCause: number;
+  };
   /** Logs listed in the MANIFEST but absent from the directory. */
   readonly missingLogs: readonly string[];
 }
@@ -45,12 +56,12 @@ export function evaluateDirectory(dir: string, config?: ReportConfig): Evaluatio
     }
     try {
       const report = diagnoseLog(path, { mode: 'default', logName: l.file, snippets: false, ...(config ? { config } : {}) });
-      const { found, hits, misses, falseAlarms } = judge({ ...l, also: [] }, scoredFindings(report.insights));
-      judged.push({ run: { ...l, also: [] }, j: { found, hits, misses, falseAlarms, accepted: [], unlabelledWarn: [] } });
-      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found, hits, misses, falseAlarms });
+      const { found, hits, misses, falseAlarms, first } = judge({ ...l, also: [] }, scoredFindings(report.insights));
+      judged.push({ run: { ...l, also: [] }, j: { found, hits, misses, falseAlarms, accepted: [], unlabelledWarn: [], first } });
+      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found, hits, misses, falseAlarms, first });
     } catch (err) {
-      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found: [], hits: [], misses: [...l.labels], falseAlarms: [], error: (err as Error).message });
-      judged.push({ run: { ...l, also: [] }, j: { found: [], hits: [], misses: [...l.labels], falseAlarms: [], accepted: [], unlabelledWarn: [] } });
+      logs.push({ file: l.file, labels: l.labels, healthy: l.healthy, found: [], hits: [], misses: [...l.labels], falseAlarms: [], first: null, error: (err as Error).message });
+      judged.push({ run: { ...l, also: [] }, j: { found: [], hits: [], misses: [...l.labels], falseAlarms: [], accepted: [], unlabelledWarn: [], first: null } });
     }
   }
   const labels = labelRows(manifest.vocabulary, judged);
@@ -62,6 +73,8 @@ export function evaluateDirectory(dir: string, config?: ReportConfig): Evaluatio
     misses: labels.reduce((n, r) => n + r.misses, 0),
     falseAlarms: logs.reduce((n, r) => n + r.falseAlarms.length, 0),
     highOnHealthy: logs.filter((r) => r.healthy).reduce((n, r) => n + r.falseAlarms.length, 0),
+    problemLogs: logs.filter((r) => !r.healthy && r.labels.length > 0).length,
+    firstIsCause: logs.filter((r) => !r.healthy && r.first?.cause).length,
   };
   return { dir, manifest, logs, labels, totals, missingLogs };
 }
@@ -80,11 +93,12 @@ export function formatEvaluation(e: Evaluation, dirLabel: string = e.dir): strin
   for (const r of e.logs) {
     const exp = r.healthy ? 'healthy' : r.labels.join(', ');
     const found = r.found.map((f) => `${f.problem}:${f.level}`).join(', ') || '-';
-    const extra = [r.misses.length ? `MISSED ${r.misses.join(', ')}` : '', r.falseAlarms.length ? `FALSE ${r.falseAlarms.map((f) => `${f.problem} (${f.code})`).join(', ')}` : '', r.error ? `ERROR ${r.error}` : ''].filter(Boolean).join('; ');
+    const notFirst = !r.healthy && r.labels.length > 0 && r.first && !r.first.cause ? `FIRST ${r.first.problem} (${r.first.code})` : '';
+    const extra = [r.misses.length ? `MISSED ${r.misses.join(', ')}` : '', r.falseAlarms.length ? `FALSE ${r.falseAlarms.map((f) => `${f.problem} (${f.code})`).join(', ')}` : '', notFirst, r.error ? `ERROR ${r.error}` : ''].filter(Boolean).join('; ');
     o.push(`${r.misses.length || r.falseAlarms.length || r.error ? '✗' : '✓'} ${pad(r.file, 46)} expected: ${exp} | found: ${found}${extra ? ` | ${extra}` : ''}`);
   }
   const t = e.totals;
-  o.push('', `Totals: ${t.logs} logs (${t.healthy} healthy), ${t.labels} labels: ${t.hits} hits, ${t.misses} misses, ${t.falseAlarms} false alarms (${t.highOnHealthy} HIGH on healthy logs)`);
+  o.push('', `Totals: ${t.logs} logs (${t.healthy} healthy), ${t.labels} labels: ${t.hits} hits, ${t.misses} misses, ${t.falseAlarms} false alarms (${t.highOnHealthy} HIGH on healthy logs); the first-ranked finding names an injected cause on ${t.firstIsCause} of ${t.problemLogs} problem logs`);
   if (e.missingLogs.length) o.push(`Listed in MANIFEST.md but absent: ${e.missingLogs.join(', ')}`);
   return o.join('\n') + '\n';
 }

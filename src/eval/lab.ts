@@ -87,10 +87,10 @@ function pct(x: number | null): string {
 }
 
 function tallyCells(t: Tally): string {
-  return `${pad(String(t.runs), 5)} ${pad(String(t.healthy), 8)} ${pad(String(t.labels), 7)} ${pad(String(t.hits), 5)} ${pad(String(t.misses), 7)} ${pad(pct(t.labels ? t.hits / t.labels : null), 7)} ${pad(String(t.falseAlarms), 11)} ${pad(String(t.highOnHealthy), 13)}`;
+  return `${pad(String(t.runs), 5)} ${pad(String(t.healthy), 8)} ${pad(String(t.labels), 7)} ${pad(String(t.hits), 5)} ${pad(String(t.misses), 7)} ${pad(pct(t.labels ? t.hits / t.labels : null), 7)} ${pad(String(t.falseAlarms), 11)} ${pad(String(t.highOnHealthy), 13)} ${pad(pct(t.problemRuns ? t.firstIsCause / t.problemRuns : null), 12)}`;
 }
 
-const TALLY_HEAD = `${pad('runs', 5)} ${pad('healthy', 8)} ${pad('labels', 7)} ${pad('hits', 5)} ${pad('misses', 7)} ${pad('recall', 7)} ${pad('false HIGH', 11)} ${pad('HIGH/healthy', 13)}`;
+const TALLY_HEAD = `${pad('runs', 5)} ${pad('healthy', 8)} ${pad('labels', 7)} ${pad('hits', 5)} ${pad('misses', 7)} ${pad('recall', 7)} ${pad('false HIGH', 11)} ${pad('HIGH/healthy', 13)} ${pad('first=cause', 12)}`;
 
 function short(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3)));
@@ -121,7 +121,7 @@ export function formatKnobPicks(h: HeldOut): string {
 /** The lab evaluation as text: held-out table, shipped defaults per family, per label, per check, then the runs with a miss or a false alarm. */
 export function formatLabEvaluation(e: LabEvaluation, dirLabel: string = e.dir, opts: { runs?: 'problems' | 'all' } = {}): string {
   const o: string[] = [];
-  o.push(`Lab evaluation of ${dirLabel} (${e.totals.runs} runs, ${e.families.length} families; default mode; a label is found by a HIGH or WARN finding with its tag; a false alarm is a HIGH finding with a tag the run has neither as label nor as side effect)`, '');
+  o.push(`Lab evaluation of ${dirLabel} (${e.totals.runs} runs, ${e.families.length} families; default mode; a label is found by a HIGH or WARN finding with its tag; a false alarm is a HIGH finding with a tag the run has neither as label nor as side effect; first=cause: problem runs whose first-ranked finding has one of their labels)`, '');
   if (e.heldOut) {
     o.push(`Leave one family out: knobs tuned on the other families (one at a time over their grids; objective hits − ${e.heldOut.weight} × false HIGH − ${e.heldOut.warnWeight} × WARN on healthy runs), the held-out family scored with them`, '');
     o.push(formatHeldOut(e.heldOut));
@@ -137,11 +137,19 @@ export function formatLabEvaluation(e: LabEvaluation, dirLabel: string = e.dir, 
   o.push(`${pad('check', 6)} ${pad('tag', 20)} ${pad('raised', 7)} ${pad('hits', 5)} ${pad('side effect', 12)} ${pad('false HIGH', 11)} ${pad('unlabelled WARN', 16)} ${pad('precision', 10)} ${pad('recall', 7)} of labelled`);
   for (const c of e.checks) o.push(`${pad(c.code, 6)} ${pad(c.problem, 20)} ${pad(String(c.raised), 7)} ${pad(String(c.hits), 5)} ${pad(String(c.accepted), 12)} ${pad(String(c.falseAlarms), 11)} ${pad(String(c.unlabelledWarn), 16)} ${pad(pct(c.precision), 10)} ${pad(pct(c.recall), 7)} ${c.labelled}`);
   if (e.heldOut) o.push('', 'Knob picks across the held-out folds', '', formatKnobPicks(e.heldOut).trimEnd());
-  const shown = opts.runs === 'all' ? e.runs : e.runs.filter((r) => r.misses.length || r.falseAlarms.length || r.error);
-  o.push('', opts.runs === 'all' ? 'Runs (shipped defaults)' : 'Runs with a miss or a false alarm (shipped defaults)', '');
+  const notFirst = (r: LabRunResult) => !r.healthy && r.labels.length > 0 && r.first !== null && !r.first.cause;
+  const shown = opts.runs === 'all' ? e.runs : e.runs.filter((r) => r.misses.length || r.falseAlarms.length || r.error || notFirst(r));
+  o.push('', opts.runs === 'all' ? 'Runs (shipped defaults)' : 'Runs with a miss, a false alarm or another problem ranked first (shipped defaults)', '');
   for (const r of shown) {
     const found = r.found.map((f) => `${f.problem}:${f.level}`).join(', ') || '-';
-    const extra = [r.misses.length ? `MISSED ${r.misses.join(', ')}` : '', r.falseAlarms.length ? `FALSE ${r.falseAlarms.map((f) => `${f.problem} (${f.code})`).join(', ')}` : '', r.error ? `ERROR ${r.error}` : ''].filter(Boolean).join('; ');
+    const extra = [
+      r.misses.length ? `MISSED ${r.misses.join(', ')}` : '',
+      r.falseAlarms.length ? `FALSE ${r.falseAlarms.map((f) => `${f.problem} (${f.code})`).join(', ')}` : '',
+      notFirst(r) ? `FIRST ${r.first!.problem} (${r.first!.code})` : '',
+      r.error ? `ERROR ${r.error}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     o.push(`${r.misses.length || r.falseAlarms.length || r.error ? '✗' : '✓'} ${r.file} | expected: ${r.labels.join(', ')}${r.also.length ? ` (also ${r.also.join(', ')})` : ''} | found: ${found}${extra ? ` | ${extra}` : ''}`);
   }
   if (!shown.length) o.push('(none)');

@@ -2,27 +2,37 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DarshanLog } from '../formats/darshan/index.js';
 import { buildReport } from '../report/build-report.js';
-import { LEVELS, PANELS, PROBLEMS } from '../contract/index.js';
+import { PROBLEMS } from '../contract/index.js';
 import { corpusLogs } from '../testing/corpus.js';
+import { EvalCorpus } from './engine.js';
+import { firstRanked, scoredFindings } from './score.js';
 
 const generated = corpusLogs().filter((l) => l.set === 'generated');
 
-test('default mode: every insight names its problem; panels list issues before observations, costliest first', () => {
+test('default mode: every insight names its problem; problems before observations, the costliest first', () => {
   assert.ok(generated.length >= 30);
+  const rank = ['HIGH', 'WARN', 'INFO', 'OK'];
   for (const l of generated) {
     const r = buildReport(DarshanLog.open(l.path), { mode: 'default', logName: l.name });
     for (const i of r.insights) assert.ok(i.problem && (PROBLEMS as readonly string[]).includes(i.problem), `${l.name}: ${i.code} has a problem tag`);
     for (let k = 1; k < r.insights.length; k++) {
       const a = r.insights[k - 1], b = r.insights[k];
-      const pa = PANELS.indexOf(a.panel), pb = PANELS.indexOf(b.panel);
-      assert.ok(pa <= pb, `${l.name}: panels in order`);
-      if (pa !== pb) continue;
-      const la = LEVELS.indexOf(a.level), lb = LEVELS.indexOf(b.level);
+      const la = rank.indexOf(a.level), lb = rank.indexOf(b.level);
       assert.ok(la <= lb, `${l.name}: ${a.code} (${a.level}) before ${b.code} (${b.level})`);
-      if (la === lb && a.cost && b.cost) assert.ok(a.cost.share >= b.cost.share, `${l.name}: ${a.code} costs at least ${b.code}`);
+      if (la === lb && a.cost && b.cost) assert.ok(a.cost.ioShare >= b.cost.ioShare, `${l.name}: ${a.code} costs at least ${b.code}`);
     }
-    for (const i of r.insights) if (i.code.startsWith('D') && (i.level === 'HIGH' || i.level === 'WARN')) assert.ok(i.cost && i.cost.share >= 0 && i.cost.share <= 1, `${l.name}: ${i.code} carries its cost`);
+    for (const i of r.insights) if (i.level === 'HIGH' || i.level === 'WARN') assert.ok(i.cost && i.cost.seconds > 0 && i.cost.ioShare >= 0 && i.cost.ioShare <= 1, `${l.name}: ${i.code} carries its cost`);
   }
+});
+
+test('the evaluation ranks first the finding the report shows first', () => {
+  const corpus = new EvalCorpus(generated.map((l) => ({ file: l.name, path: l.path, group: 'shared', labels: [], also: [], healthy: false })));
+  generated.forEach((l, i) => {
+    const r = buildReport(DarshanLog.open(l.path), { mode: 'default', logName: l.name });
+    const shown = r.insights.find((x) => (x.level === 'HIGH' || x.level === 'WARN') && x.problem)?.code ?? null;
+    assert.equal(firstRanked(scoredFindings(r.insights))?.code ?? null, shown, l.name);
+    assert.equal(firstRanked(corpus.baseFindings(i))?.code ?? null, shown, `${l.name} (evaluation engine)`);
+  });
 });
 
 test('--drishti keeps check order within panels and runs no diagnosis check', () => {

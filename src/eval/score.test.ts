@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addToTally, checkRows, emptyTally, judge, labelRows, scoredFindings, type ScoredFinding } from './score.js';
+import { addToTally, checkRows, emptyTally, firstRanked, judge, labelRows, scoredFindings, type ScoredFinding } from './score.js';
 
 const f = (code: string, problem: string, level: 'HIGH' | 'WARN'): ScoredFinding => ({ code, problem, level });
 
@@ -19,7 +19,7 @@ test('judge: on a healthy run every HIGH is a false alarm and nothing is a hit, 
   const j = judge({ labels: ['healthy'], also: [], healthy: true }, [f('D10', 'small-writes', 'HIGH'), f('D13', 'time-imbalance', 'WARN')]);
   assert.deepEqual([j.hits, j.misses, j.falseAlarms.length, j.unlabelledWarn.length], [[], [], 1, 1]);
   const t = addToTally(emptyTally(), { labels: ['healthy'], also: [], healthy: true }, j);
-  assert.deepEqual(t, { runs: 1, healthy: 1, labels: 0, hits: 0, misses: 0, falseAlarms: 1, highOnHealthy: 1, unlabelledWarn: 1 });
+  assert.deepEqual(t, { runs: 1, healthy: 1, labels: 0, hits: 0, misses: 0, falseAlarms: 1, highOnHealthy: 1, unlabelledWarn: 1, problemRuns: 0, firstIsCause: 0 });
 });
 
 test('scoredFindings keeps HIGH and WARN insights with a problem tag', () => {
@@ -53,4 +53,26 @@ test('per-label and per-check rows: precision = hits / (hits + false HIGH), reca
     { label: 'small-writes', logs: 2, hits: 1, misses: 1, falseAlarms: 1 },
     { label: 'stdio-heavy', logs: 1, hits: 1, misses: 0, falseAlarms: 0 },
   ]);
+});
+
+test('the first-ranked finding: HIGH before WARN, then the larger share of the I/O time, then seconds, then check order', () => {
+  const c = (code: string, problem: string, level: 'HIGH' | 'WARN', ioShare: number, seconds: number): ScoredFinding => ({ code, problem, level, cost: { ioShare, seconds } });
+  const sync = c('D01', 'excessive-fsync', 'WARN', 0.9, 9);
+  const small = c('D10', 'small-writes', 'WARN', 0.05, 0.5);
+  const run = { labels: ['excessive-fsync'], also: [], healthy: false };
+  // The costliest WARN comes first, whatever order the checks ran in.
+  assert.equal(firstRanked([small, sync]), sync);
+  assert.deepEqual(judge(run, [small, sync]).first, { code: 'D01', problem: 'excessive-fsync', cause: true });
+  // A HIGH outranks a costlier WARN; a finding without a cost ranks after those with one; ties keep the order given.
+  const high = c('D16', 'random-write', 'HIGH', 0.3, 3);
+  assert.deepEqual(judge(run, [sync, high]).first, { code: 'D16', problem: 'random-write', cause: false });
+  assert.equal(firstRanked([f('M01', 'no-mpiio', 'WARN'), small]), small);
+  const twin = c('D02', 'strided-access', 'WARN', 0.9, 9);
+  assert.equal(firstRanked([sync, twin]), sync);
+  assert.equal(judge(run, []).first, null);
+  // Tallied over problem runs only.
+  let t = addToTally(emptyTally(), run, judge(run, [small, sync]));
+  t = addToTally(t, run, judge(run, [high, sync]));
+  t = addToTally(t, { labels: ['healthy'], also: [], healthy: true }, judge({ labels: ['healthy'], also: [], healthy: true }, [sync]));
+  assert.deepEqual([t.problemRuns, t.firstIsCause], [2, 1]);
 });

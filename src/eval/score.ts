@@ -8,6 +8,8 @@
  * - A finding whose tag is a side effect is **accepted**: neither a hit nor a false alarm.
  * - A WARN finding with a tag the run has neither as label nor as side effect is **unlabelled WARN**: counted and
  *   shown, never a false alarm (WARN is how a check says "present but mild").
+ * - The **first-ranked** finding is the HIGH or WARN finding the report puts first (level, then the share of the I/O
+ *   time it costs, then seconds); on a problem run it **names the cause** when its tag is one of the run's labels.
  */
 
 /** The findings of one run as the scoring sees them. */
@@ -15,6 +17,8 @@ export interface ScoredFinding {
   readonly code: string;
   readonly problem: string;
   readonly level: 'HIGH' | 'WARN';
+  /** What it costs (the report ranks by it). */
+  readonly cost?: { readonly ioShare: number; readonly seconds: number };
 }
 
 /** What a run was built (or labelled) to have. */
@@ -35,13 +39,30 @@ export interface Judgement {
   readonly falseAlarms: readonly { readonly problem: string; readonly code: string }[];
   /** WARN findings whose tag is neither a label nor a side effect. */
   readonly unlabelledWarn: readonly { readonly problem: string; readonly code: string }[];
+  /** The first-ranked HIGH/WARN finding, and whether its tag is a label of the run (null: none raised). */
+  readonly first: { readonly code: string; readonly problem: string; readonly cause: boolean } | null;
 }
 
 /** HIGH and WARN findings with a problem tag, from any list of report insights. */
-export function scoredFindings(insights: readonly { code: string; level: string; problem?: string }[]): ScoredFinding[] {
+export function scoredFindings(insights: readonly { code: string; level: string; problem?: string; cost?: { ioShare: number; seconds: number } }[]): ScoredFinding[] {
   const out: ScoredFinding[] = [];
-  for (const i of insights) if (i.problem && (i.level === 'HIGH' || i.level === 'WARN')) out.push({ code: i.code, problem: i.problem, level: i.level });
+  for (const i of insights) {
+    if (!i.problem || (i.level !== 'HIGH' && i.level !== 'WARN')) continue;
+    out.push({ code: i.code, problem: i.problem, level: i.level, ...(i.cost ? { cost: { ioShare: i.cost.ioShare, seconds: i.cost.seconds } } : {}) });
+  }
   return out;
+}
+
+/**
+ * The finding the report ranks first among these (src/report/build-report.ts `rankFindings`: level, then the share of
+ * the I/O time, then seconds; ties keep the given order, the checks' order).
+ */
+export function firstRanked(findings: readonly ScoredFinding[]): ScoredFinding | null {
+  let best: ScoredFinding | null = null;
+  const before = (a: ScoredFinding, b: ScoredFinding) =>
+    (a.level === 'HIGH' ? 0 : 1) - (b.level === 'HIGH' ? 0 : 1) || (b.cost?.ioShare ?? -1) - (a.cost?.ioShare ?? -1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
+  for (const f of findings) if (!best || before(f, best) < 0) best = f;
+  return best;
 }
 
 export function judge(run: Labelled, findings: readonly ScoredFinding[]): Judgement {
@@ -58,7 +79,9 @@ export function judge(run: Labelled, findings: readonly ScoredFinding[]): Judgem
     (f.level === 'HIGH' ? falseAlarms : unlabelledWarn).push({ problem: f.problem, code: f.code });
   }
   const labels = run.healthy ? [] : run.labels;
+  const top = firstRanked(findings);
   return {
+    first: top ? { code: top.code, problem: top.problem, cause: labels.includes(top.problem) } : null,
     found: [...byTag].map(([problem, e]) => ({ problem, level: e.level, codes: e.codes })),
     hits: labels.filter((l) => byTag.has(l)),
     misses: labels.filter((l) => !byTag.has(l)),
@@ -79,10 +102,13 @@ export interface Tally {
   /** False alarms on healthy runs. */
   highOnHealthy: number;
   unlabelledWarn: number;
+  /** Problem runs (not healthy, with labels), and those whose first-ranked finding names one of their labels. */
+  problemRuns: number;
+  firstIsCause: number;
 }
 
 export function emptyTally(): Tally {
-  return { runs: 0, healthy: 0, labels: 0, hits: 0, misses: 0, falseAlarms: 0, highOnHealthy: 0, unlabelledWarn: 0 };
+  return { runs: 0, healthy: 0, labels: 0, hits: 0, misses: 0, falseAlarms: 0, highOnHealthy: 0, unlabelledWarn: 0, problemRuns: 0, firstIsCause: 0 };
 }
 
 export function addToTally(t: Tally, run: Labelled, j: Judgement): Tally {
@@ -94,6 +120,10 @@ export function addToTally(t: Tally, run: Labelled, j: Judgement): Tally {
   t.falseAlarms += j.falseAlarms.length;
   if (run.healthy) t.highOnHealthy += j.falseAlarms.length;
   t.unlabelledWarn += j.unlabelledWarn.length;
+  if (!run.healthy && run.labels.length > 0) {
+    t.problemRuns++;
+    if (j.first?.cause) t.firstIsCause++;
+  }
   return t;
 }
 
