@@ -127,6 +127,16 @@ export class FactContext {
     }
   }
 
+  /**
+   * Gives a fact its value, computed elsewhere from the same log (DXT facts summed while the region streams in
+   * batches, `seedDxtFacts`), with the modules it was computed from; a fact already computed keeps its value.
+   */
+  seed<K extends FactName>(name: K, value: FactValues[K] | null, modules: Iterable<string>): void {
+    if (this.cache.has(name)) return;
+    this.cache.set(name, value);
+    this.modules.set(name, new Set(modules));
+  }
+
   /** Why a fact is unavailable, when the input says (counters a trace cannot supply); null otherwise. */
   unavailableReason(name: FactName): string | null {
     return this.reasons.get(name) ?? null;

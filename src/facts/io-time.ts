@@ -1,4 +1,4 @@
-import type { DxtTable, FixedTable } from '../formats/darshan/index.js';
+import type { FixedTable } from '../formats/darshan/index.js';
 import type { NotRecorded } from '../contract/index.js';
 import { defineFact, type FactReader } from './define-fact.js';
 import type { FactSource } from './source.js';
@@ -37,41 +37,6 @@ function floats(t: FixedTable, name: string): Float64Array | null {
 }
 function ints(t: FixedTable, name: string): Float64Array | null {
   return t.intCol(name) >= 0 ? t.int(name) : null;
-}
-
-/** DXT write calls per record (`id:rank`) and per file (`id`): their count and summed duration. */
-interface DxtWrites {
-  readonly byRecord: Map<string, { writes: number; seconds: number }>;
-  readonly byFile: Map<bigint, { writes: number; seconds: number }>;
-}
-
-function dxtWrites(src: FactSource, module: string): DxtWrites | null {
-  let t: DxtTable | null = null;
-  try {
-    t = src.table<DxtTable>(module);
-  } catch {
-    return null;
-  }
-  if (!t || !t.length) return null;
-  const byRecord = new Map<string, { writes: number; seconds: number }>();
-  const byFile = new Map<bigint, { writes: number; seconds: number }>();
-  const rank = t.ranks.col(0);
-  for (let r = 0; r < t.length; r++) {
-    const s0 = t.segStart[r];
-    const w = t.writeCount[r];
-    let sec = 0;
-    for (let k = s0; k < s0 + w; k++) sec += Math.max(0, t.end[k] - t.start[k]);
-    const key = `${t.ids[r]}:${rank[r]}`;
-    const a = byRecord.get(key) ?? { writes: 0, seconds: 0 };
-    a.writes += w;
-    a.seconds += sec;
-    byRecord.set(key, a);
-    const f = byFile.get(t.ids[r]) ?? { writes: 0, seconds: 0 };
-    f.writes += w;
-    f.seconds += sec;
-    byFile.set(t.ids[r], f);
-  }
-  return { byRecord, byFile };
 }
 
 /** The file record id an HDF5 dataset / PnetCDF variable belongs to: its file record id, else by name (`file:/dset`). */
@@ -124,7 +89,7 @@ function fromCounters(src: FactSource, facts: FactReader): TimeModel {
     // Syncs hide in write time; DXT's write calls (when it traced every write of the record) take them out.
     let syncing = false;
     for (const c of syncCols) for (let r = 0; r < t.length && !syncing; r++) if (c[r] > 0) syncing = true;
-    const dxt = syncing && spec.dxt && !partial.has(spec.dxt) ? dxtWrites(src, spec.dxt) : null;
+    const dxt = syncing && spec.dxt && !partial.has(spec.dxt) ? (facts.tryGet('dxt.writes')?.[spec.dxt] ?? null) : null;
     let hidden = 0;
     for (let r = 0; r < t.length; r++) {
       let w = write ? write[r] : 0;

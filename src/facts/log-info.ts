@@ -17,7 +17,7 @@ export default defineFact({
       if (s.region.len === 0 || !s.name) continue;
       let error: string | null;
       try {
-        error = log.decode(s.name)?.error ?? null;
+        error = log.decodeError ? log.decodeError(s.name) : (log.decode(s.name)?.error ?? null);
       } catch (err) {
         error = err instanceof Error ? err.message.split('\n')[0] : String(err);
       }

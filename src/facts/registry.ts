@@ -4,6 +4,7 @@ import accessSizes from './access-sizes.js';
 import completeness from './completeness.js';
 import dxtPosixRanks from './dxt-ranks.js';
 import dxtSegments from './dxt-segments.js';
+import dxtWrites from './dxt-writes.js';
 import filesCounts from './file-counts.js';
 import hdf5 from './hdf5.js';
 import hints from './hints.js';
@@ -41,6 +42,7 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   completeness,
   'dxt.posixRanks': dxtPosixRanks,
   'dxt.segments': dxtSegments,
+  'dxt.writes': dxtWrites,
   'files.counts': filesCounts,
   hdf5,
   'heatmap.series': heatmapSeries,

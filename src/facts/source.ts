@@ -25,6 +25,8 @@ export interface CounterInput {
   /** The mount a file lives on (its file-system type), when the input records mounts. */
   mountOf(name: string | null): { readonly fsType: string } | null;
   decode<T extends ModuleTable = ModuleTable>(name: string): DecodeOutcome<T> | null;
+  /** `decode(name)?.error`, without decoding a region again that was read in batches to its end (Darshan logs). */
+  decodeError?(name: string): string | null;
   table<T extends ModuleTable = ModuleTable>(name: string): T | null;
   /** Counters the input cannot supply (derived inputs only; a Darshan log has every counter it has a table for). */
   readonly absent?: AbsentCounters;

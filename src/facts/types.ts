@@ -282,6 +282,18 @@ export interface SharedRankBytesFact {
   readonly ids: BigUint64Array;
 }
 
+/** Traced write calls of a DXT module: count and summed duration per record (`id:rank`) and per file (`id`). */
+export interface DxtWrites {
+  readonly byRecord: Map<string, { writes: number; seconds: number }>;
+  readonly byFile: Map<bigint, { writes: number; seconds: number }>;
+}
+
+/** `dxt.writes`: the DXT modules whose layer synced, each with its traced write calls. */
+export interface DxtWritesFact {
+  readonly DXT_POSIX?: DxtWrites;
+  readonly DXT_MPIIO?: DxtWrites;
+}
+
 /** `dxt.posixRanks`: per DXT_POSIX record (file × rank), in table order. */
 export interface DxtPosixRanksFact {
   readonly ids: BigUint64Array;
@@ -441,6 +453,7 @@ export interface FactValues {
   'io.rankBytes': RankBytesFact;
   'io.sharedRankBytes': SharedRankBytesFact;
   'dxt.posixRanks': DxtPosixRanksFact;
+  'dxt.writes': DxtWritesFact;
   'lustre.stripes': LustreStripesFact;
   'heatmap.timeline': HeatmapTimelineFact;
   'hl.opens': HlOpensFact;

@@ -130,11 +130,30 @@ export async function* dxtTables(log: DarshanLog, id: number, opts: DxtBatchOpti
     if (whole) yield whole;
     return;
   }
-  const codec = MODULES[id].codec!;
-  const ctx = { version: log.header.moduleVersions[id], byteOrder: log.header.byteOrder, moduleVersions: log.header.moduleVersions };
   for await (const batch of dxtRecordBatches(log, id, opts)) {
-    const out = codec.decode(new Payload(batch, true), ctx) as DecodeOutcome<DxtTable>;
+    const out = decodeDxtBatch(log, id, batch);
+    if (out.error) log.noteStreamed(id, out.error);
     yield out;
     if (out.error) return;
   }
+  log.noteStreamed(id, null);
+}
+
+/** A batch of whole records of a streamable DXT region (`dxtRecordBatches`) decoded as a table, with the error that stopped it. */
+export function decodeDxtBatch(log: DarshanLog, id: number, batch: Uint8Array): DecodeOutcome<DxtTable> {
+  const ctx = { version: log.header.moduleVersions[id], byteOrder: log.header.byteOrder, moduleVersions: log.header.moduleVersions };
+  return MODULES[id].codec!.decode(new Payload(batch, true), ctx) as DecodeOutcome<DxtTable>;
+}
+
+/**
+ * What else is made of a DXT region while a reader streams it (the facts that read DXT segments), so that the region
+ * is inflated once: the reader reads `log` (instead of opening the file again) and hands over every batch of whole
+ * records before turning it into events, then says when it is done with the module.
+ */
+export interface DxtRecordTap {
+  readonly log: DarshanLog;
+  /** A batch of whole records of module `id` (valid during the call only). */
+  batch(id: number, records: Uint8Array): void;
+  /** The reader is done with module `id`'s region: at its end, or at the record it stopped at. */
+  end(id: number): void;
 }

@@ -48,6 +48,8 @@ export class DarshanLog {
   /** Budget already charged per region offset: a region inflated again (regionBytes) is not charged twice. */
   private readonly charged = new Map<number, number>();
   private readonly cache = new Map<number, DecodeOutcome>();
+  /** The decoding error of regions read whole in batches (`dxtTables`) and not decoded at once: null when none. */
+  private readonly streamedErrors = new Map<number, string | null>();
   private mountLookup: ((name: string) => MountEntry | null) | null = null;
 
   /** The file a log opened with `openFile` reads its regions from (`buf` then holds only the header, job and names). */
@@ -132,6 +134,22 @@ export class DarshanLog {
 
   isPartial(id: number): boolean {
     return ((this.header.partialMask >> BigInt(id)) & 1n) === 1n;
+  }
+
+  /**
+   * The error that stops decoding the module's region (`decode(...).error`), or null: from a reading of it in batches
+   * that went to its end when there was one (the same error, `dxtTables`), so a streamed region is not decoded whole
+   * again just to be checked. Throws as `decode` does.
+   */
+  decodeError(nameOrId: string | number): string | null {
+    const row = typeof nameOrId === 'number' ? MODULES[nameOrId] : moduleByName(nameOrId);
+    if (row && !this.cache.has(row.id) && this.streamedErrors.has(row.id)) return this.streamedErrors.get(row.id)!;
+    return this.decode(nameOrId)?.error ?? null;
+  }
+
+  /** Notes how a reading of the module's region in batches ended (`dxtTables`): its error, or null at its end. */
+  noteStreamed(id: number, error: string | null): void {
+    this.streamedErrors.set(id, error);
   }
 
   /**

@@ -4,7 +4,9 @@ import { UsageError, type Report } from '../../contract/index.js';
 import { TRACE_RUN_CHECKS } from '../../checks/trace/registry.js';
 import type { AnyCheck } from '../../checks/types.js';
 import { DarshanLog } from '../../formats/darshan/index.js';
+import type { DxtRecordTap } from '../../formats/darshan/dxt-batches.js';
 import { FactContext } from '../../facts/fact-context.js';
+import { DxtFacts, seedDxtFacts } from '../../facts/dxt-stream.js';
 import { FactSource } from '../../facts/source.js';
 import { Cube, type CubeData } from '../../trace/cube.js';
 import { TraceInputError } from '../../formats/trace/errors.js';
@@ -89,7 +91,7 @@ export interface Analysis {
   dicts: TraceDicts;
 }
 
-async function buildCube(src: TraceSource, mask: number, smallBytes: number, opts: AnalyzeOptions): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
+async function buildCube(src: TraceSource, mask: number, smallBytes: number, opts: AnalyzeOptions, dxtTap?: DxtRecordTap): Promise<{ cube: CubeData; dicts: TraceDicts; read: ReadResult }> {
   if (opts.cubeSource) return opts.cubeSource(mask);
   const cubeOpts = { layerMask: mask, smallBytes, ...(opts.granularity !== undefined ? { fixedBase: opts.granularity } : {}) };
   const threads = opts.threads ?? (shouldUseWorkers(src) ? undefined : 1);
@@ -108,7 +110,7 @@ async function buildCube(src: TraceSource, mask: number, smallBytes: number, opt
       if (onProgress) onProgress((events += chunk.length));
     }),
     opts.limits,
-    { offThread: opts.threads === undefined || opts.threads > 1 },
+    { offThread: opts.threads === undefined || opts.threads > 1, ...(dxtTap ? { dxtTap } : {}) },
   );
   return { cube: cube.snapshot(), dicts, read };
 }
@@ -149,7 +151,24 @@ async function analyzeResolved(src: TraceSource, paths: readonly string[], metri
   const smallBytes = config.knobs.small_bytes;
   const explicit = opts.layers !== undefined;
   let mask = explicit ? layerMask(opts.layers!) : (1 << Layer.POSIX) | (1 << Layer.STDIO);
-  let built = await buildCube(src, mask, smallBytes, opts);
+  // A Darshan log's DXT comes with the log's counters: the job, its time model and completeness are the log's, as
+  // `iolens report` shows them (DXT alone sees no metadata or sync call). The reader reads that log, and the facts
+  // that read DXT segments are summed from its batches as they pass (`DxtFacts`): the region is inflated once, and
+  // never held decoded (~70 bytes a segment).
+  let dxtFacts: DxtFacts | undefined;
+  if (src.format === 'dxt') {
+    let log: DarshanLog | null = null;
+    try {
+      log = DarshanLog.openFile(src.file, opts.limits?.maxInflate !== undefined ? { maxInflate: opts.limits.maxInflate } : {});
+    } catch {
+      // not a log the reader can read: its reading says why, naming the file
+    }
+    if (log) {
+      const source = new FactSource(log);
+      dxtFacts = new DxtFacts(FactContext.forLog(source), source, log);
+    }
+  }
+  let built = await buildCube(src, mask, smallBytes, opts, dxtFacts);
   const notes: string[] = [];
   if (!explicit && built.cube.events === 0) {
     const lc = built.cube.layerCalls;
@@ -162,10 +181,13 @@ async function analyzeResolved(src: TraceSource, paths: readonly string[], metri
   }
   const builtin = opts.builtinChecks !== false;
   const reader = traceReader(src.format);
-  // A Darshan log's DXT comes with the log's counters: the job, its time model and completeness are the log's, as
-  // `iolens report` shows them (DXT alone sees no metadata or sync call).
-  // The log is opened for its regions as the facts need them (not read whole: its DXT has been streamed already).
-  const facts = src.format === 'dxt' ? FactContext.forLog(new FactSource(DarshanLog.openFile(src.file, opts.limits?.maxInflate !== undefined ? { maxInflate: opts.limits.maxInflate } : {}))) : undefined;
+  let facts: FactContext | undefined;
+  if (dxtFacts) {
+    // the reader streamed every DXT region through it; else (worker threads, or a region read whole) a pass of their own
+    if (dxtFacts.complete()) dxtFacts.seed();
+    else await seedDxtFacts(dxtFacts.facts, dxtFacts.src, dxtFacts.log);
+    facts = dxtFacts.facts;
+  }
   const report = buildTraceReport(built.cube, built.dicts, built.read, paths, {
     views: opts.views ?? DEFAULT_VIEWS,
     metric,

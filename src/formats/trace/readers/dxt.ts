@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { DarshanLog, moduleByName, openDarshanLog, type DxtTable } from '../../darshan/index.js';
 import { RECORD_HEAD } from '../../darshan/modules/dxt.js';
-import { dxtRecordBatches, dxtSegmentBytes, dxtStreamable, segmentsOf, writesOf } from '../../darshan/dxt-batches.js';
+import { dxtRecordBatches, dxtSegmentBytes, dxtStreamable, segmentsOf, writesOf, type DxtRecordTap } from '../../darshan/dxt-batches.js';
 import { IOLensError, LimitError } from '../../../contract/errors.js';
 import type { ReadLimits } from '../../../util/limits.js';
 import { TraceInputError } from '../errors.js';
@@ -34,11 +34,12 @@ export function readDxt(
  * the log, the region nor its decoded columns) and inflating overlaps reading. Same events in the same order, same
  * result as `readDxt`; logs it cannot stream (bzip2, big-endian, unknown DXT versions) go through `readDxt`'s
  * decoding. `offThread`: large regions may be inflated on a thread of their own (`DarshanLog.regionChunks`;
- * 'always': every region, for tests); `chunk`: bytes per inflated piece.
+ * 'always': every region, for tests); `chunk`: bytes per inflated piece; `tap`: the log to read, and what else is made
+ * of its DXT batches as they pass.
  */
-export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, offThread: boolean | 'always' = true, chunk = 1 << 20): Promise<ReadResult> {
+export async function readDxtStreaming(path: string, out: ChunkWriter, limits: ReadLimits = {}, offThread: boolean | 'always' = true, chunk = 1 << 20, tap?: DxtRecordTap): Promise<ReadResult> {
   try {
-    const log = DarshanLog.openFile(path, inflateOptions(limits));
+    const log = tap?.log ?? DarshanLog.openFile(path, inflateOptions(limits));
     const mods = MODULES_READ.filter((m) => log.has(m));
     if (!mods.every((m) => dxtStreamable(log, moduleByName(m)!.id))) return readLog(path, log, out, MODULES_READ);
     const dicts = out.dicts;
@@ -55,6 +56,7 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
       let error: string | null = null;
       // batches of whole records (the last one may hold a damaged or cut record)
       for await (const batch of dxtRecordBatches(log, id, { chunk, offThread, ahead: READ_AHEAD })) {
+        tap?.batch(id, batch);
         const len = batch.length;
         const words = len >>> 3;
         const i32 = new Int32Array(batch.buffer, batch.byteOffset, words * 2);
@@ -86,6 +88,7 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
         }
         if (error !== null) break;
       }
+      tap?.end(id);
       if (error !== null) warnings.push(`${mod}: ${error} (read the records before it)`);
       if (log.isPartial(id)) warnings.push(`${mod}: Darshan ran out of DXT memory; some segments are missing`);
       perModule[mod] = st;

@@ -10,6 +10,7 @@ import { readRecorderParquet, sortParquetParts } from './parquet.js';
 import { readRecorder } from './recorder.js';
 import type { ReadResult, TraceJob } from './types.js';
 import type { ReadLimits } from '../../../util/limits.js';
+import type { DxtRecordTap } from '../../darshan/dxt-batches.js';
 
 /** A resolved trace input: which reader and which files. */
 export type TraceSource =
@@ -141,7 +142,7 @@ const dxt: TraceReaderEntry<'dxt'> = {
   combines: '',
   epochTimes: false,
   sniff: (paths) => (paths.length === 1 && !isDir(paths[0]) ? { format: 'dxt', file: paths[0] } : null),
-  read: (src, out, limits, how) => readDxtStreaming(src.file, out, limits, how.offThread !== false),
+  read: (src, out, limits, how) => readDxtStreaming(src.file, out, limits, how.offThread !== false, undefined, how.dxtTap),
   // "DXT_POSIX: …": segments dropped (out of DXT memory) or records after a damaged one
   gaps: (warnings) =>
     warnings.map((w) => {
@@ -193,6 +194,8 @@ export interface ReadHow {
    * false when the user asked for one thread.
    */
   readonly offThread?: boolean;
+  /** A Darshan log's DXT reader reads the tap's log and hands it its record batches (`DxtRecordTap`). */
+  readonly dxtTap?: DxtRecordTap;
 }
 
 /** Reads a resolved source sequentially into `out` with its registry entry, within the reading budgets. */
