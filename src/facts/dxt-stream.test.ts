@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { DarshanLog, type DxtTable } from '../formats/darshan/index.js';
 import { dxtPosix } from '../formats/darshan/modules/dxt.js';
 import { synthesizeLog } from '../formats/darshan/synth.js';
-import { writeLog } from '../formats/darshan/writer.js';
+import { writeLogWithDxtRegion } from '../testing/dxt-region.js';
 import { ChunkWriter, TraceDicts } from '../formats/trace/model.js';
 import { readDxtStreaming } from '../formats/trace/readers/dxt.js';
 import { corpusLogs } from '../testing/corpus.js';
@@ -75,13 +75,8 @@ test('DXT facts of damaged regions: unavailable, and the log fact names the same
     ['damaged head', deflateSync(damagedHead)],
   ];
   for (const [name, stored] of cases) {
-    const marker = new Uint8Array(8);
-    const bytes = writeLog(
-      { ...input, modules: [...input.modules.filter((m) => m.id !== 10), { id: 10, raw: marker, version: 2 }] },
-      { compress: (b) => (b === marker ? stored : deflateSync(b)) },
-    );
     const path = join(dir, `${name}.darshan`);
-    writeFileSync(path, bytes);
+    writeLogWithDxtRegion(input, stored, path);
     const want = whole(path);
     if (name.startsWith('sound')) {
       assert.ok(want.ranks && want.ranks.ids.length === table.length, name);

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { openDarshanLog, type DxtTable } from '../../darshan/index.js';
 import { dxtPosix } from '../../darshan/modules/dxt.js';
 import { synthesizeLog } from '../../darshan/synth.js';
-import { writeLog } from '../../darshan/writer.js';
+import { writeLogWithDxtRegion } from '../../../testing/dxt-region.js';
 import { ChunkWriter, TableCollector, TraceDicts, Category, Layer } from '../model.js';
 import { readDxt, readDxtStreaming } from './dxt.js';
 import type { ReadResult } from './types.js';
@@ -151,13 +151,8 @@ test('streaming DXT reading of damaged regions: a record cut short, and several 
     ['damaged head, bad checksum', Buffer.concat([deflateSync(damagedHead).subarray(0, -4), Buffer.from([1, 2, 3, 4])])],
   ];
   for (const [name, stored] of cases) {
-    const marker = new Uint8Array(8);
-    const bytes = writeLog(
-      { ...input, modules: [...input.modules.filter((m) => m.id !== 10), { id: 10, raw: marker, version: 2 }] },
-      { compress: (b) => (b === marker ? stored : deflateSync(b)) },
-    );
     const path = join(dir, `${name}.darshan`);
-    writeFileSync(path, bytes);
+    writeLogWithDxtRegion(input, stored, path);
     if (name === 'damaged head, bad checksum') {
       // the decoding reader inflates the whole region first and meets the checksum; reading in pieces reaches the
       // damaged head earlier but must fail the same way, whichever thread inflates
