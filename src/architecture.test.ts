@@ -34,10 +34,12 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ['contract', 'text', 'util', 'pipeline', 'formats', 'facts', 'features', 'render'],
   /** Clustering runs over the store: feature tables → HDBSCAN* → summaries, local models, explanations → tables. */
   clustering: ['contract', 'text', 'util', 'store', 'cluster', 'learn', 'features'],
+  /** `iolens compare`: runs read through the pipeline, their settings from facts, the difference ranked by seconds. */
+  compare: ['contract', 'text', 'util', 'facts', 'pipeline', 'learn', 'models', 'store'],
   /** The lab's manifest reader (lab/MANIFEST.json). */
   lab: ['contract'],
   /** Evaluation on labelled logs: re-runs checks under other knob values on facts derived once; blame of learned models. */
-  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn', 'models'],
+  eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn', 'models', 'compare'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'config', 'checks', 'features', 'render', 'store'],
   /** The web service: HTTP, the decoding pool, the store's pages; never the CLI. */
   serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster', 'models', 'clustering'],

@@ -1,6 +1,7 @@
 /** The contract: types and constants every layer shares. Imports nothing outside this folder. */
 export * from './finding.js';
 export * from './report.js';
+export * from './comparison.js';
 export * from './charts.js';
 export * from './serve-api.js';
 export * from './errors.js';

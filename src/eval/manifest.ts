@@ -12,6 +12,8 @@ export interface LabelledLog {
   readonly annotations: readonly string[];
   /** The EXPECTED cell as written. */
   readonly expected: string;
+  /** The healthy log its "pairs with" cell names (a problem log's twin), when the MANIFEST has that column. */
+  readonly twin?: string;
 }
 
 export interface Manifest {
@@ -54,6 +56,8 @@ export function parseManifest(text: string): Manifest {
   const logs: LabelledLog[] = [];
   let section = '';
   let expectedCol = -1;
+  let pairsCol = -1;
+  const pairsCells: string[] = [];
   for (const line of lines) {
     const h = /^#+\s+(.*)$/.exec(line);
     if (h) {
@@ -72,6 +76,7 @@ export function parseManifest(text: string): Manifest {
     } else if (section === 'logs') {
       if (expectedCol < 0) {
         expectedCol = c.findIndex((x) => /expected/i.test(x));
+        pairsCol = c.findIndex((x) => /pairs with/i.test(x));
         continue;
       }
       const file = c[0].replace(/`/g, '');
@@ -85,7 +90,16 @@ export function parseManifest(text: string): Manifest {
         annotations: tokens.filter((t) => t !== 'healthy' && !vocabulary.includes(t)),
         expected: c[expectedCol],
       });
+      pairsCells.push(pairsCol >= 0 && pairsCol < c.length ? c[pairsCol] : '');
     }
   }
-  return { vocabulary, logs };
+  // A problem log's twin: the first name in its "pairs with" cell, outside parentheses, that is a listed log.
+  const files = new Set(logs.map((l) => l.file));
+  const withTwins = logs.map((l, i) => {
+    if (l.healthy) return l;
+    const names = withoutParentheses(pairsCells[i]).replace(/`/g, '').match(/[A-Za-z0-9][A-Za-z0-9._-]*/g) ?? [];
+    const twin = names.map((n) => (n.endsWith('.darshan') ? n : `${n}.darshan`)).find((n) => files.has(n));
+    return twin ? { ...l, twin } : l;
+  });
+  return { vocabulary, logs: withTwins };
 }

@@ -79,6 +79,12 @@ export interface ExplainOptions extends PredictOptions {
    * exactly 0; 'path': path-dependent TreeSHAP for trees, the training-mean row for the other models.
    */
   baseline?: 'zero' | 'path';
+  /**
+   * A row of the table as the one reference (interventional SHAP against it, overriding `baseline`): the values
+   * explain f(row) − f(reference), exactly for trees and linear models (`iolens compare --model`). The members are
+   * weighted as for the explained row, so `base` is the reference's output under those weights.
+   */
+  reference?: number;
   kernel?: Partial<KernelShapOptions>;
 }
 
@@ -103,8 +109,12 @@ export function explain(model: TrainedModel, table: Table, options: ExplainOptio
   const rows = options.rows ?? Array.from({ length: table.nRows }, (_, i) => i);
   for (const r of rows) if (!(Number.isInteger(r) && r >= 0 && r < table.nRows)) throw new LearnInputError(`row ${r} is not in the table`);
   const mode = options.baseline ?? 'zero';
-  const baseRow = mode === 'zero' ? new Float64Array(nCols) : Float64Array.from(pre.stats, (s) => s.mean);
-  const baseline: Baseline = { kind: mode === 'zero' ? 'row' : 'path', row: baseRow };
+  const ref = options.reference;
+  if (ref !== undefined && !(Number.isInteger(ref) && ref >= 0 && ref < table.nRows)) throw new LearnInputError(`reference row ${ref} is not in the table`);
+  const baseline: Baseline =
+    ref !== undefined
+      ? { kind: 'row', row: Float64Array.from(enc.matrix.data.subarray(ref * nCols, (ref + 1) * nCols)) }
+      : { kind: mode === 'zero' ? 'row' : 'path', row: mode === 'zero' ? new Float64Array(nCols) : Float64Array.from(pre.stats, (s) => s.mean) };
   const group = Int32Array.from(pre.columnFeature);
   const nFeatures = pre.features.length;
   const outputs = model.members.map((m) => predictModel(m.model, enc.matrix));

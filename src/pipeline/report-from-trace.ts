@@ -169,9 +169,13 @@ export async function reportFromTrace(paths: readonly string[], options: ReportF
   return reportFromCounters(await countersFromTrace(paths, { dxt }), paths, rest);
 }
 
+/** The facts of counters derived from a trace (what `reportFromCounters` reads, for callers that want both). */
+export function traceFacts(set: TraceCounterSet): FactContext {
+  return FactContext.forLog(new FactSource(set.counters));
+}
+
 /** The report of counters already derived from a trace (`countersFromTrace`) read from `paths`. */
-export function reportFromCounters(set: TraceCounterSet, paths: readonly string[], opts: DiagnoseOptions = {}): Report {
-  const facts = FactContext.forLog(new FactSource(set.counters));
+export function reportFromCounters(set: TraceCounterSet, paths: readonly string[], opts: DiagnoseOptions = {}, facts: FactContext = traceFacts(set)): Report {
   const name = paths.length === 1 ? basename(paths[0]) : `${basename(paths[0])} (+${paths.length - 1})`;
   const rep = reportOfFacts(facts, paths[0] ?? '', { ...opts, logName: opts.logName ?? name });
   // Checks that could not run for want of a counter, grouped by the cause (each outcome keeps its full reason).

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
-import { FdSink } from '../../util/output.js';
+import { FdSink, writeAllSync } from '../../util/output.js';
 import { readConfigFile } from '../config-file.js';
 import { evaluateDirectory, formatEvaluation } from '../../eval/evaluate.js';
 import { evaluateLab, formatLabEvaluation, isLabDirectory } from '../../eval/lab.js';
@@ -14,6 +14,7 @@ interface EvalFlags {
   strict?: boolean;
   heldOut?: boolean;
   allRuns?: boolean;
+  twins?: boolean;
 }
 
 /** The directories evaluated when none is named: the shared generated logs and the lab, those present. */
@@ -34,11 +35,20 @@ const evalCommand: CommandModule = {
       .option('--no-held-out', 'lab: skip the leave-one-family-out tuning (shipped thresholds only)')
       .option('--all-runs', 'lab: list every run, not only those with a miss or a false alarm')
       .option('--strict', 'exit with status 3 when a label is missed or a HIGH false alarm is raised')
+      .option('--twins', 'compare every problem run with its healthy twin (iolens compare HEALTHY PROBLEM): how often the first-ranked cause is the injected problem (docs/compare.md)')
       .action(async (dirs: string[], flags: EvalFlags) => {
         const named = dirs.length > 0;
         const chosen = named ? dirs : DEFAULT_DIRS.filter((d) => existsSync(join(d, 'MANIFEST.md')) || isLabDirectory(d));
         if (!chosen.length) throw new UserError(`no labelled logs here: name a directory with MANIFEST.md or MANIFEST.json (default: ${DEFAULT_DIRS.join(', ')})`);
         for (const d of chosen) if (!existsSync(join(d, 'MANIFEST.md')) && !isLabDirectory(d)) throw new UserError(`${d}: no MANIFEST.md or MANIFEST.json there`);
+        if (flags.twins) {
+          const { evaluateTwins, formatTwins } = await import('../../eval/twins.js');
+          const lab = chosen.find((d) => isLabDirectory(resolve(d)));
+          const shared = chosen.find((d) => !isLabDirectory(resolve(d)));
+          const e = await evaluateTwins({ ...(lab ? { lab: resolve(lab) } : {}), ...(shared ? { shared: resolve(shared) } : {}) });
+          writeAllSync(1, Buffer.from(flags.json ? `${JSON.stringify(e, null, 2)}\n` : formatTwins(e, { all: !!flags.allRuns }), 'utf8'));
+          return;
+        }
         const config = flags.config ? await readConfigFile(flags.config) : undefined;
         const out = new FdSink(1);
         const json: unknown[] = [];

@@ -12,6 +12,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   report: () => import('./report.js'),
   'list-checks': () => import('./list-checks.js'),
   trace: () => import('./trace.js'),
+  compare: () => import('./compare.js'),
   ingest: () => import('./ingest.js'),
   merge: () => import('./merge.js'),
   query: () => import('./query.js'),

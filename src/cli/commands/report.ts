@@ -14,7 +14,7 @@ import type { Mode, Report } from '../../contract/index.js';
 import { expandInputs } from '../../store/walk.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { reportFromTrace } from '../../pipeline/report-from-trace.js';
-import { isTraceInput, traceStem } from '../trace-input.js';
+import { isTraceInput, traceStem } from '../../pipeline/trace-input.js';
 
 interface ReportFlags {
   drishti?: boolean;
