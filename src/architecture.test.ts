@@ -42,7 +42,7 @@ const LAYERS: Record<string, readonly string[]> = {
   eval: ['contract', 'text', 'util', 'pipeline', 'config', 'formats', 'facts', 'checks', 'lab', 'features', 'learn', 'models', 'compare'],
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'config', 'checks', 'features', 'render', 'store'],
   /** The web service: HTTP, the decoding pool, the store's pages; never the CLI. */
-  serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster', 'models', 'clustering'],
+  serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster', 'models', 'clustering', 'compare'],
   /** The web pages' script (a browser bundle): the contract, the text helpers and the shared plot model only. */
   web: ['contract', 'text', 'render'],
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */

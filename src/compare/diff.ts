@@ -123,6 +123,10 @@ function setting(code: string, text: string, base: number | string | null, other
   return { kind: 'setting', change: 'changed', code, problem: null, seconds: null, baseLevel: null, otherLevel: null, text, evidence: [{ name: code, base, other, ...(unit ? { unit } : {}) }] };
 }
 
+/** A layer's name in a setting: the layer, or for the two modules of HDF5 and PnetCDF which of them. */
+const MODULE_LABELS: Readonly<Record<string, string>> = { H5F: 'HDF5 file', H5D: 'HDF5 dataset', PNETCDF_FILE: 'PnetCDF file', PNETCDF_VAR: 'PnetCDF variable' };
+const label = (l: { module: string; layer: string }): string => MODULE_LABELS[l.module] ?? l.layer;
+
 const meanSize = (bytes: number, ops: number): number => (ops > 0 ? bytes / ops : 0);
 
 /**
@@ -154,7 +158,7 @@ export function settingCauses(base: ComparedRun, other: ComparedRun): Cause[] {
   if (b.files !== o.files) out.push(setting('files', `files ${formatCount(b.files)} → ${formatCount(o.files)}`, b.files, o.files, 'count'));
   if (differs(base.bytes, other.bytes)) out.push(setting('data moved', `data moved ${formatBytes(base.bytes)} → ${formatBytes(other.bytes)}`, base.bytes, other.bytes, 'bytes'));
   for (const lb of b.layers) {
-    const lo = o.layers.find((l) => l.layer === lb.layer);
+    const lo = o.layers.find((l) => l.module === lb.module);
     if (!lo) continue;
     for (const [what, bs, bn, os, on] of [
       ['write', lb.bytesWritten, lb.writes, lo.bytesWritten, lo.writes],
@@ -163,9 +167,9 @@ export function settingCauses(base: ComparedRun, other: ComparedRun): Cause[] {
       // (a layer that did not write in one run shows in the data moved and the time model, not as a size)
       if (!(bn > 0 && on > 0)) continue;
       const mb = meanSize(bs, bn), mo = meanSize(os, on);
-      if (differs(mb, mo)) out.push(setting(`${lb.layer} ${what} size`, `${lb.layer} mean ${what} size ${formatBytes(mb)} → ${formatBytes(mo)}`, mb, mo, 'bytes'));
+      if (differs(mb, mo)) out.push(setting(`${label(lb)} ${what} size`, `${label(lb)} mean ${what} size ${formatBytes(mb)} → ${formatBytes(mo)}`, mb, mo, 'bytes'));
     }
-    if (lb.opens !== lo.opens && differs(lb.opens, lo.opens)) out.push(setting(`${lb.layer} opens`, `${lb.layer} opens ${formatCount(lb.opens)} → ${formatCount(lo.opens)}`, lb.opens, lo.opens, 'count'));
+    if (lb.opens !== lo.opens && differs(lb.opens, lo.opens)) out.push(setting(`${label(lb)} opens`, `${label(lb)} opens ${formatCount(lb.opens)} → ${formatCount(lo.opens)}`, lb.opens, lo.opens, 'count'));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { LayerWork, Report, RunSettings } from '../contract/index.js';
 import type { FactReader } from '../facts/define-fact.js';
+import { MODULE_TOTALS } from '../facts/module-measures.js';
 
 /**
  * What a run was configured as and asked for, from its facts and its report: process and node counts, library and
@@ -11,7 +12,7 @@ export function runSettings(facts: FactReader, report: Report): RunSettings {
   const totals = facts.tryGet('modules.totals');
   const layers: LayerWork[] = (totals?.modules ?? [])
     .filter((m) => m.records > 0)
-    .map((m) => ({ layer: m.iface, files: m.files, opens: m.opens, reads: m.reads, writes: m.writes, bytesRead: m.bytesRead, bytesWritten: m.bytesWritten }));
+    .map((m) => ({ module: m.module, layer: m.iface, files: m.files, opens: m.opens, reads: m.reads, writes: m.writes, bytesRead: m.bytesRead, bytesWritten: m.bytesWritten }));
   return {
     processes: report.job.processes,
     nodes: report.job.nodes.count,
@@ -42,4 +43,32 @@ function commonLayout(facts: FactReader): RunSettings['stripes'] {
   let best: RunSettings['stripes'] = null;
   for (const e of n.values()) if (!best || e.files > best.files || (e.files === best.files && (e.count > best.count || (e.count === best.count && e.size > best.size)))) best = e;
   return best;
+}
+
+/**
+ * A run's settings from its report and its row in the job store (the web service compares stored jobs, whose logs it
+ * may not have): the row's totals give each layer's requests and bytes, its `runtime_version` and `fs_types` the
+ * library and file systems. The Lustre layout is not in the row (null).
+ */
+export function settingsFromRow(report: Report, row: Readonly<Record<string, unknown>> | null): RunSettings {
+  const num = (k: string): number => (row && typeof row[k] === 'number' ? (row[k] as number) : 0);
+  const layers: LayerWork[] = [];
+  // the row's module totals, as the facts' modules.totals (same column prefixes, same interfaces)
+  for (const { key: k, module, iface: layer } of MODULE_TOTALS) {
+    const w: LayerWork = { module, layer, files: num(`${k}_files`), opens: num(`${k}_opens`), reads: num(`${k}_reads`), writes: num(`${k}_writes`), bytesRead: num(`${k}_bytes_read`), bytesWritten: num(`${k}_bytes_written`) };
+    if (w.reads + w.writes + w.opens > 0) layers.push(w);
+  }
+  return {
+    processes: report.job.processes,
+    nodes: report.job.nodes.count,
+    exe: report.job.exe,
+    libraryVersion: row && typeof row.runtime_version === 'string' ? row.runtime_version : null,
+    formatVersion: report.job.darshanVersion,
+    modules: [...report.job.modules],
+    hints: report.job.hints.source === 'application' ? report.job.hints.entries.map(([k, v]) => [k, v] as const) : [],
+    fsTypes: row && Array.isArray(row.fs_types) ? row.fs_types.map(String) : [],
+    files: report.job.files.total,
+    layers,
+    stripes: null,
+  };
 }

@@ -6,6 +6,8 @@ export const COMPARISON_SCHEMA_VERSION = 1;
 
 /** One I/O layer's work in a run (from Darshan's counters or a trace's derived ones). */
 export interface LayerWork {
+  /** The Darshan module its counters come from (H5F and H5D are both the HDF5 layer). */
+  readonly module: string;
   readonly layer: string;
   readonly files: number;
   readonly opens: number;

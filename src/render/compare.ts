@@ -8,7 +8,7 @@ import { formatBytes, formatPercent, formatSeconds } from '../text/format.js';
  */
 
 /** A table of plain strings (unescaped), as every renderer lays it out. */
-interface Table {
+export interface Table {
   readonly title: string;
   readonly header: readonly string[];
   readonly rows: readonly (readonly string[])[];
@@ -77,7 +77,7 @@ export function historyVerdict(h: History, runName: string): string {
     .join(' ');
 }
 
-function historyTable(h: History, runName: string): Table {
+export function historyTable(h: History, runName: string): Table {
   return {
     title: `${runName} against ${h.app}'s history (${h.runs} other runs in the store; outliers by Tukey's fences on the log scale)${h.reference ? `; compared below with its median run by I/O time` : ''}`,
     header: ['', 'this run', 'share of runs below', 'median (quartiles)', 'range', 'outlier'],
@@ -159,12 +159,12 @@ export function compareTables(c: Comparison): Table[] {
 }
 
 /** Notes under the tables: warnings per other run, the history's notes, and the inputs that could not be read. */
-function notes(c: Comparison): string[] {
+export function notes(c: Comparison): string[] {
   return [...c.others.flatMap((o) => o.warnings), ...(c.history?.notes ?? []), ...c.failed.map((f) => `not compared: ${f.error}`)];
 }
 
 /** The verdicts a comparison opens with: the history's, then each other run's against the base. */
-function verdicts(c: Comparison): string[] {
+export function verdicts(c: Comparison): string[] {
   const runName = c.others[0]?.run.name ?? c.base.name;
   return [...(c.history ? [historyVerdict(c.history, runName)] : []), ...c.others.map((o) => compareVerdict(c.base, o))];
 }

@@ -4,7 +4,11 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BusyError, FormatError, InputError, IOLensError, LimitError, UsageError } from '../contract/errors.js';
-import type { Report } from '../contract/index.js';
+import type { History, Report } from '../contract/index.js';
+import { compareRuns, type RunInput } from '../compare/diff.js';
+import { medianRun, runHistory } from '../compare/history.js';
+import { settingsFromRow } from '../compare/settings.js';
+import { ioCells } from '../pipeline/extract.js';
 import { parseBundle, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
 import { openStore, type Store } from '../store/db.js';
@@ -44,7 +48,7 @@ export const DEFAULTS = { host: '127.0.0.1', port: 8080, maxUpload: 256 * 2 ** 2
 /** The Content-Security-Policy of every answer: only the service's own script runs (no inline script), nothing is framed or fetched from elsewhere. */
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/trace': 'trace' } as const;
+const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/trace': 'trace', '/compare': 'compare' } as const;
 const HASH = /^[0-9a-f]{64}$/;
 /** Reports kept in memory for the pages of uploads that were not stored (or when there is no store). */
 const MEMORY_REPORTS = 64;
@@ -248,33 +252,89 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     },
   );
 
-  app.get<{ Params: { hash: string } }>('/api/jobs/:hash', async (req, reply) => {
-    const hash = req.params.hash;
-    if (!HASH.test(hash)) return fail(reply, 400, 'a job is named by the SHA-256 of its log (64 hex digits)');
+  /**
+   * A job's row and report: the stored report, else one kept in memory (an upload), else recomputed from its log when
+   * the path the store holds is readable (the same pipeline); null when the job is unknown.
+   */
+  const jobReport = async (hash: string): Promise<{ found: Awaited<ReturnType<JobStore['job']>>; report: Report | null; source: string; row: Record<string, unknown> | null } | null> => {
     const found = jobs ? await jobs.job(hash) : null;
     const kept = memory.get(hash);
-    let report: unknown = found?.report ?? null;
+    let report = (found?.report ?? null) as Report | null;
     let source: string = found?.report ? 'store' : 'none';
     if (!report && kept) {
-      report = JSON.parse(kept.report);
+      report = JSON.parse(kept.report) as Report;
       source = 'memory';
     }
     const path = typeof found?.row.path === 'string' ? found.row.path : null;
     if (!report && path && existsSync(path) && statSync(path).isFile()) {
-      // An ingested job: the report is recomputed from its log (the same pipeline) and kept in memory.
       const r = await pool.submit({ kind: 'path', path });
       if (r.hash === hash) {
         remember(hash, r.report, r.row);
-        report = JSON.parse(r.report);
+        report = JSON.parse(r.report) as Report;
         source = 'recomputed';
       }
     }
-    if (!found && !report) return fail(reply, 404, `no job ${hash}`);
+    if (!found && !report) return null;
     const row = found?.row ?? (kept ? (JSON.parse(kept.row) as Record<string, unknown>) : null);
-    const learned = model && row ? learnedFor(model, o.model!, row, (report as Report | null)?.insights ?? []) : null;
-    if (learned && report) report = { ...(report as Report), learned };
-    return { hash, row: found?.row ?? null, clusters: found?.clusters ?? [], report, reportSource: source, learned };
+    return { found, report, source, row };
+  };
+
+  app.get<{ Params: { hash: string } }>('/api/jobs/:hash', async (req, reply) => {
+    const hash = req.params.hash;
+    if (!HASH.test(hash)) return fail(reply, 400, 'a job is named by the SHA-256 of its log (64 hex digits)');
+    const j = await jobReport(hash);
+    if (!j) return fail(reply, 404, `no job ${hash}`);
+    let report: Report | null = j.report;
+    const learned = model && j.row ? learnedFor(model, o.model!, j.row, report?.insights ?? []) : null;
+    if (learned && report) report = { ...report, learned };
+    return { hash, row: j.found?.row ?? null, clusters: j.found?.clusters ?? [], report, reportSource: j.source, learned };
   });
+
+  // Two jobs side by side (`iolens compare`): `other` against `base`, a job hash or `median`, the median run by I/O
+  // time of the other job's application in the store (then with the application's history).
+  app.get<{ Querystring: { base: string; other: string } }>(
+    '/api/compare',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['base', 'other'],
+          properties: { base: { type: 'string', maxLength: 64 }, other: { type: 'string', maxLength: 64 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const { base, other } = req.query;
+      if (!HASH.test(other) || !(base === 'median' || HASH.test(base))) return fail(reply, 400, 'compare names jobs by the SHA-256 of their log (64 hex digits); base may be "median"');
+      const o2 = await jobReport(other);
+      if (!o2?.report) return fail(reply, 404, o2 ? `job ${other.slice(0, 12)} has no report here (its log is not readable)` : `no job ${other}`);
+      const run = (hash: string, j: { report: Report; row: Record<string, unknown> | null }): RunInput => ({
+        name: `${j.report.job.logName || hash.slice(0, 12)} (${hash.slice(0, 8)})`,
+        path: typeof j.row?.path === 'string' ? j.row.path : hash,
+        report: j.report,
+        settings: settingsFromRow(j.report, j.row),
+      });
+      let baseHash = base;
+      let history: History | undefined;
+      if (base === 'median') {
+        if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
+        const app = typeof o2.row?.app === 'string' ? o2.row.app : null;
+        if (!app) return fail(reply, 404, `job ${other.slice(0, 12)} names no application`);
+        const hist = await jobs.history(app);
+        const ref = medianRun(hist, other, (j) => j.hasReport || (j.path !== null && existsSync(j.path)));
+        const io = ioCells(o2.report.io);
+        const notes: string[] = ref ? [] : [`no other run of ${app} with a report here: nothing to compare with`];
+        history = runHistory(app, hist, { hash: other, ioTime: o2.report.io.ioTime, ioMibs: typeof io.io_mibs === 'number' ? io.io_mibs : null, runTime: o2.report.io.runTime }, ref, notes);
+        if (!ref) return { ...compareRuns(run(other, { report: o2.report, row: o2.row }), [], toolVersion()), history };
+        baseHash = ref.hash;
+      }
+      const b = await jobReport(baseHash);
+      if (!b?.report) return fail(reply, 404, b ? `job ${baseHash.slice(0, 12)} has no report here (its log is not readable)` : `no job ${baseHash}`);
+      const c = compareRuns(run(baseHash, { report: b.report, row: b.row }), [run(other, { report: o2.report, row: o2.row })], toolVersion());
+      return history ? { ...c, history } : c;
+    },
+  );
 
   app.get<{ Querystring: { run?: string } }>(
     '/api/clusters',

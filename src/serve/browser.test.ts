@@ -9,6 +9,8 @@ import { writeLog } from '../formats/darshan/writer.js';
 import { diagnoseLog } from '../pipeline/diagnose.js';
 import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
 import { reportPlots } from '../render/plots.js';
+import { verdicts } from '../render/compare.js';
+import type { Comparison } from '../contract/index.js';
 import { formatPercent, formatSeconds } from '../text/format.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { saveBundle } from '../models/index.js';
@@ -90,6 +92,7 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     await page.goto(`${server.url}/`);
     await page.setInputFiles('#file', sample.path);
     await page.waitForURL(/\/jobs\/[0-9a-f]{64}$/);
+    const uploaded = page.url().split('/').pop()!;
     const expected = reportPlots(diagnoseLog({ path: sample.name, bytes: readFileSync(sample.path) }, { charts: true }));
     // The service has a model: its learned diagnosis comes first, as a SHAP waterfall.
     await page.waitForFunction((n) => document.querySelectorAll('figure.plot svg').length === n, expected.length + 1);
@@ -170,6 +173,36 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     await page.waitForSelector('[data-plot="io-time"] svg');
     assert.ok((await page.evaluate(() => document.body.innerText)).includes('Findings'));
     t.diagnostic(`screenshot ${await shot('drill-down-job')}`);
+
+    // 4b. Compare with…: the application's median run (with its history), then another job by hash through the form.
+    const drilled = page.url().split('/').pop()!;
+    await page.click('#compare a');
+    await page.waitForURL(/\/compare\?base=median&other=[0-9a-f]{64}$/);
+    await page.waitForSelector('table.compare');
+    const median = (await (await fetch(`${server.url}/api/compare?base=median&other=${drilled}`)).json()) as Comparison;
+    assert.ok(median.history && median.history.runs > 0, 'the application has other runs in the store');
+    const medianText = await page.evaluate(() => document.body.innerText);
+    for (const v of verdicts(median)) assert.ok(medianText.includes(v), v);
+    assert.ok(medianText.includes(`against ${median.history.app}'s history`));
+    assert.equal(await page.evaluate(() => document.querySelectorAll('figure.history .bin.mine').length), median.history.metrics.filter((m) => m.value !== null).length);
+    t.diagnostic(`screenshot ${await shot('compare-median')}`);
+    await page.goto(`${server.url}/jobs/${drilled}`);
+    await page.waitForSelector('#compare form');
+    await page.fill('#compare input[name=base]', uploaded);
+    await page.click('#compare button');
+    await page.waitForURL(new RegExp(`/compare\\?base=${uploaded}&other=${drilled}$`));
+    await page.waitForSelector('table.compare');
+    const pair = (await (await fetch(`${server.url}/api/compare?base=${uploaded}&other=${drilled}`)).json()) as Comparison;
+    assert.equal(pair.base.name.split(' (')[0], sample.name);
+    const pairText = await page.evaluate(() => document.body.innerText);
+    for (const v of verdicts(pair)) assert.ok(pairText.includes(v), v);
+    t.diagnostic(`screenshot ${await shot('compare-jobs')}`);
+    const answer = async (q: string) => {
+      const r = await fetch(`${server.url}/api/compare?${q}`);
+      return [r.status, ((await r.json()) as { error: string }).error];
+    };
+    assert.deepEqual(await answer(`base=xyz&other=${drilled}`), [400, 'compare names jobs by the SHA-256 of their log (64 hex digits); base may be "median"']);
+    assert.deepEqual(await answer(`base=${'0'.repeat(64)}&other=${drilled}`), [404, `no job ${'0'.repeat(64)}`]);
 
     // 5. The trace page: a trace report JSON opened in the page, then a DFTracer trace uploaded and analysed.
     const dxt = corpusLogs().find((l) => l.name === 'dxt.darshan')!;

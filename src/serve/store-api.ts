@@ -2,6 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { ClusterNodeExplanation, ClusterNodeRows, ClusterNodeSummary, ClusterNodeView } from '../contract/index.js';
 import { appendRow, type Store } from '../store/db.js';
 import { REPORT_COLUMNS } from '../store/schema.js';
+import { appHistory, type HistoryJob } from '../store/history.js';
 import { insertJsonRows } from '../store/ingest.js';
 import { plain } from '../store/values.js';
 import { predict } from '../learn/index.js';
@@ -188,6 +189,16 @@ export class JobStore {
     const [rep] = await this.rows('SELECT report FROM reports WHERE hash = ?', [hash]);
     const clusters = await this.rows('SELECT run_id, cluster, node, probability, outlier_score FROM cluster_members WHERE key = ? ORDER BY run_id', [hash]);
     return { row: rows[0], report: rep ? json(rep.report) : null, clusters };
+  }
+
+  /** Every job of an application (`iolens compare`'s history), on a connection of its own. */
+  async history(app: string): Promise<HistoryJob[]> {
+    const con = await this.store.instance.connect();
+    try {
+      return await appHistory(con, app);
+    } finally {
+      con.closeSync();
+    }
   }
 
   /** Clustering runs, newest first. */

@@ -13,9 +13,11 @@ export interface HistoryJob {
   /** I/O time on the slowest rank, seconds (the time model's). */
   readonly ioTime: number | null;
   readonly ioMibs: number | null;
+  /** Whether the store keeps the job's report (`reports`: uploads the web service kept). */
+  readonly hasReport: boolean;
 }
 
-const COLUMNS = 'hash, path, app, start_epoch, nprocs, run_time, io_time, io_mibs';
+const COLUMNS = 'hash, path, app, start_epoch, nprocs, run_time, io_time, io_mibs, hash IN (SELECT hash FROM reports) AS has_report';
 
 function toJob(r: unknown[]): HistoryJob {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(plain(v)));
@@ -28,6 +30,7 @@ function toJob(r: unknown[]): HistoryJob {
     runTime: num(r[5]),
     ioTime: num(r[6]),
     ioMibs: num(r[7]),
+    hasReport: r[8] === true,
   };
 }
 

@@ -71,6 +71,20 @@ export async function jobPage(hash: string): Promise<void> {
       ]),
     );
   }
+  if (r) {
+    // Compare with…: the application's median run in the store, or another job by its hash.
+    const input = el('input', { type: 'text', name: 'base', placeholder: 'another job\'s SHA-256 (64 hex digits)', pattern: '[0-9a-f]{64}', size: 66, required: true });
+    const form = el('form', { action: '/compare', method: 'get', class: 'compare-with' }, input, el('input', { type: 'hidden', name: 'other', value: hash }), el('button', { type: 'submit' }, 'Compare'));
+    page.append(
+      el(
+        'section',
+        { id: 'compare' },
+        el('h2', {}, 'Compare with…'),
+        el('p', {}, el('a', { href: `/compare?base=median&other=${hash}` }, job.row && typeof job.row.app === 'string' ? `the median run of ${job.row.app}` : "its application's median run"), ' (outlier or not, and why it differs), or another job:'),
+        form,
+      ),
+    );
+  }
   if (job.clusters.length) {
     page.append(
       el('section', {}, el('h2', {}, 'Clusters'), el('ul', {}, ...job.clusters.map((c) => el('li', {}, `${c.run_id}: `, el('a', { href: `/dashboard?run=${encodeURIComponent(c.run_id)}&node=${c.node}` }, c.cluster < 0 ? `noise (node ${c.node})` : `cluster ${c.cluster} (node ${c.node})`), ` membership ${c.probability.toFixed(2)}`)))),

@@ -1,4 +1,5 @@
 // The web pages of iolens serve: one script, the page chosen by the path (body[data-page] set by the server).
+import { comparePage } from './compare.js';
 import { dashboardPage } from './dashboard.js';
 import { jobPage } from './job.js';
 import { jobsPage } from './jobs.js';
@@ -13,6 +14,7 @@ async function route(): Promise<void> {
   else if (page === 'job') await jobPage(location.pathname.split('/').pop() ?? '');
   else if (page === 'dashboard') await dashboardPage();
   else if (page === 'trace') tracePage();
+  else if (page === 'compare') await comparePage();
 }
 
 route().catch((err: unknown) => main().append(errorBox(err instanceof Error ? err.message : String(err))));
