@@ -1,7 +1,6 @@
 import { defineFact } from './define-fact.js';
 import { groupAllById } from './group.js';
-
-const utf8 = (s: string): string => (/[\u0080-\u00ff]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s);
+import { nameText as utf8 } from '../formats/darshan/names.js';
 
 export default defineFact({
   name: 'log',

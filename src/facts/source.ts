@@ -1,5 +1,6 @@
 import type { DecodeOutcome, JobRecord, ModuleTable } from '../formats/darshan/index.js';
 import { FixedTable } from '../formats/darshan/index.js';
+import { nameText } from '../formats/darshan/names.js';
 import type { TimeModel } from './time-model.js';
 
 /**
@@ -96,7 +97,6 @@ export class FactSource {
   fileName(id: bigint): string {
     const raw = this.log.names.get(id) ?? this.log.names.getAsDarshanUtil(id);
     if (raw === null) return id.toString();
-    // Names are stored as raw bytes (latin1 strings); most are UTF-8.
-    return /[\u0080-\u00ff]/.test(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw;
+    return nameText(raw);
   }
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../contract/errors.js';
 import { makeTable, type Column } from '../learn/index.js';
-import { openStore, sqlString } from '../store/db.js';
+import { oneStatement, openStore, sqlString } from '../store/db.js';
 import { kindOfType, NUMERIC_TYPE as NUMERIC, TIME_TYPE as TIME, type ColumnKind, type LoadedTable } from './log-rows.js';
 
 /**
@@ -102,7 +102,9 @@ export async function readStoreTable(db: string, tableName: string, wanted?: rea
     const out: Record<string, Column> = {};
     const kinds: Record<string, ColumnKind> = {};
     if (cols.length > 0) {
-      const from = `FROM ${quoteIdent(name)}${where ? ` WHERE ${where}` : ''}`;
+      // A condition is one expression: in brackets, and the query checked to be one statement before it runs.
+      const from = `FROM ${quoteIdent(name)}${where ? ` WHERE (${where})` : ''}`;
+      if (where) await oneStatement(store.con, `SELECT count(*) ${from}`, `--where ${where}`);
       let total: number;
       let result;
       try {

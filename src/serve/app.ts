@@ -92,6 +92,16 @@ function loadAssets(): Map<string, { body: Buffer; type: string }> {
   return out;
 }
 
+/** The security headers of every answer. */
+function securityHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('Content-Security-Policy', CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Frame-Options', 'DENY')
+    .header('Cross-Origin-Opener-Policy', 'same-origin');
+}
+
 export interface Server {
   readonly app: FastifyInstance;
   /** `http://HOST:PORT` */
@@ -134,16 +144,45 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     logger: false,
     // Names in URLs are hashes and page names; nothing else is routed.
     routerOptions: { maxParamLength: 100 },
+    // A strict API: a query parameter the route does not name is refused (400), never dropped in silence.
+    ajv: { customOptions: { removeAdditional: false } },
+    // The router's own errors (a malformed URL, a bad header) answer as every other error: one line of JSON.
+    frameworkErrors: (err, _req, reply) => {
+      // (these answers skip the hooks: the security headers are set here)
+      void securityHeaders(reply as FastifyReply).code(400).type('application/json; charset=utf-8').send(JSON.stringify({ error: `bad request: ${oneLine(err.message)}` }));
+    },
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload }, (_req, body, done) => done(null, body));
 
+  // DNS rebinding and cross-site writes: a page on another origin can make a browser send requests here. Every
+  // request must name this service in its Host header (one of the loopback names when it listens on loopback; any
+  // name when it listens on every address), and a request that changes something (an upload) sent by a browser page
+  // must come from this service's own pages: its Origin is this service, and it is not a cross-site fetch.
+  const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+  const anyAddress = host === '0.0.0.0' || host === '::';
+  const names = LOOPBACK.includes(host) || host === '::1' ? LOOPBACK : [host.includes(':') ? `[${host}]` : host];
+  const listening = (): number => {
+    const a = app.server.address();
+    return typeof a === 'object' && a ? a.port : (o.port ?? DEFAULTS.port);
+  };
+  app.addHook('onRequest', async (req, reply) => {
+    const h = String(req.headers.host ?? '').toLowerCase();
+    const port = listening();
+    if (!anyAddress && !names.some((n) => h === `${n}:${port}` || (port === 80 && h === n))) {
+      return fail(reply, 403, `this service answers requests addressed to it (Host ${names[0]}:${port}), not to ${oneLine(h) || 'no host'}`);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const origin = req.headers.origin;
+      const site = req.headers['sec-fetch-site'];
+      if ((origin !== undefined && origin !== `http://${req.headers.host}`) || site === 'cross-site' || site === 'same-site') {
+        return fail(reply, 403, 'a request from another site cannot change anything here (uploads come from these pages, or from a client such as curl)');
+      }
+    }
+  });
+
   app.addHook('onSend', async (_req, reply) => {
-    reply.header('Content-Security-Policy', CSP);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    securityHeaders(reply);
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
@@ -182,7 +221,8 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   });
 
   // --- API ------------------------------------------------------------------------------------------------
-  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { path: store.path, writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued }));
+  // (no server paths in answers: the store's path stays on the server)
+  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued }));
 
   /** An upload route: the token, a body, a name, then the task on the decoding pool. */
   const uploadRoute = (path: string, what: string, fallback: string, kind: 'bytes' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
@@ -241,7 +281,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
             sort: { type: 'string', enum: [...SORT_COLUMNS] },
             order: { type: 'string', enum: ['asc', 'desc'] },
             limit: { type: 'integer', minimum: 1, maximum: 500 },
-            offset: { type: 'integer', minimum: 0 },
+            offset: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
           },
         },
       },

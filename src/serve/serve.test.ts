@@ -282,3 +282,62 @@ test('iolens serve prints where it listens; bad flags are one error line', async
     assert.match(r.stderr, msg);
   }
 });
+
+test('a page on another site cannot write, another host name is not answered, the API is strict and says no server paths', async () => {
+  const dir = tmp();
+  try {
+    const db = join(dir, 'site.duckdb');
+    await withServer({ db, write: true }, async (s) => {
+      const log = readFileSync(SAMPLE);
+      const port = new URL(s.url).port;
+      // a cross-site upload (a browser sends Origin, or Sec-Fetch-Site): refused, nothing stored
+      const cross: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: `http://localhost:${port}` }, { 'sec-fetch-site': 'cross-site' }];
+      for (const headers of cross) {
+        const r = await post(s, log, 'x.darshan', headers);
+        assert.equal(r.status, 403, JSON.stringify(headers));
+        assert.match(String(r.body.error), /^a request from another site cannot change anything here/);
+      }
+      assert.deepEqual(await rows(db, 'SELECT count(*) AS n FROM jobs'), [{ n: 0 }]);
+      // from the service's own pages (same origin), or from curl (no Origin): stored
+      assert.equal((await post(s, log, 'x.darshan', { origin: s.url, 'sec-fetch-site': 'same-origin' })).status, 201);
+      // DNS rebinding: a request naming another host is not answered, whatever it asks
+      const { request } = await import('node:http');
+      const rebound = await new Promise<{ status: number; body: string }>((res, rej) => {
+        const q = request({ host: '127.0.0.1', port: Number(port), path: '/api/jobs', headers: { host: `evil.example:${port}` } }, (r) => {
+          let b = '';
+          r.on('data', (d: Buffer) => (b += d.toString()));
+          r.on('end', () => res({ status: r.statusCode ?? 0, body: b }));
+        });
+        q.on('error', rej);
+        q.end();
+      });
+      assert.equal(rebound.status, 403);
+      assert.match(rebound.body, /this service answers requests addressed to it \(Host 127\.0\.0\.1:\d+\), not to evil\.example:\d+/);
+      // strict API: unknown parameters and absurd offsets are refused with 400, not dropped or answered with 500
+      assert.equal((await get(s, '/api/jobs?nonsense=1')).status, 400);
+      assert.equal((await get(s, '/api/jobs?offset=1e308')).status, 400);
+      // the router's own errors answer one JSON line, with the security headers
+      const bad = await fetch(`${s.url}/api/jobs/%E0%A4%A`);
+      assert.equal(bad.status, 400);
+      assert.ok(bad.headers.get('content-security-policy'));
+      assert.match(((await bad.json()) as { error: string }).error, /^bad request: /);
+      // no server path: the health answer names no store file, a failed trace upload no temporary folder
+      const health = (await get(s, '/api/health')).body;
+      assert.deepEqual(health.store, { writable: true });
+      assert.ok(!JSON.stringify(health).includes(dir));
+      const tr = await fetch(`${s.url}/api/traces?name=broken.pfw`, { method: 'POST', body: 'not a trace\n', headers: { 'content-type': 'application/octet-stream' } });
+      const err = ((await tr.json()) as { error: string }).error;
+      assert.ok(tr.status >= 400 && tr.status < 500, `${tr.status} ${err}`);
+      assert.ok(!err.includes(tmpdir()), err);
+      assert.match(err, /broken\.pfw/);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('serve --timeout is bounded: past a day it is refused, not turned into 1 ms by Node', () => {
+  const r = spawnSync(process.execPath, [BIN, 'serve', '--timeout', '3000000'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'iolens: --timeout: expected a whole number up to 86400, got "3000000"\n');
+});

@@ -41,6 +41,10 @@ async function traceReport(name: string, bytes: Uint8Array, maxInflate: number |
     writeFileSync(file, bytes);
     const report = await diagnoseTrace([file], { charts: true, ...(maxInflate !== undefined ? { limits: { maxInflate } } : {}) });
     return { hash: '', report: JSON.stringify({ ...report, input: { ...report.input, paths: [name] } }).split(`${dir}/`).join(''), row: '' };
+  } catch (err) {
+    // the upload is named as the client named it: the server's temporary folder stays out of the answer
+    if (err instanceof Error) err.message = err.message.split(`${dir}/`).join('').split(dir).join('(upload)');
+    throw err;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -42,15 +42,37 @@ export function openError(path: string, err: unknown): Error {
 }
 
 /**
+ * A read-only store's DuckDB settings. Read-only opens run user SQL (`query`, `--where`, the web service's
+ * queries): besides refusing writes to the database, DuckDB is kept from everything outside it — no file read or
+ * written by SQL (`COPY … TO`, `read_blob`, `read_csv`, `EXPORT DATABASE`, `ATTACH`), no extension installed or
+ * loaded (no network) — and its configuration is locked so SQL cannot turn that back on. `external`: for `export`,
+ * which writes Parquet files itself (its SQL is IOLens's own).
+ */
+function readOnlyConfig(external: boolean): Record<string, string> {
+  return external ? { access_mode: 'READ_ONLY' } : { access_mode: 'READ_ONLY', enable_external_access: 'false', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', lock_configuration: 'true' };
+}
+
+/** Refuses SQL that is not exactly one statement (a `--where` that smuggles in a second one). */
+export async function oneStatement(con: DuckDBConnection, sql: string, what: string): Promise<void> {
+  let n: number;
+  try {
+    n = (await con.extractStatements(sql)).count;
+  } catch (err) {
+    throw new InputError(`${what}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (n !== 1) throw new InputError(`${what}: one expression, not several statements`);
+}
+
+/**
  * Opens (creating if needed) a store and brings its schema to SCHEMA_VERSION. `readOnly` opens an existing
  * database for queries; it fails clearly when the file is missing.
  */
-export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean } = {}): Promise<Store> {
+export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean; external?: boolean } = {}): Promise<Store> {
   const full = resolve(path);
   if (opts.readOnly && !existsSync(full)) throw new InputError(`no database at ${path} (run iolens ingest first, or pass --db)`);
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(full, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
+    instance = await DuckDBInstance.create(full, opts.readOnly ? readOnlyConfig(!!opts.external) : {});
   } catch (err) {
     throw openError(path, err);
   }

@@ -1,4 +1,5 @@
 import { IOLensError } from '../contract/errors.js';
+import { nameText as utf8 } from '../formats/darshan/names.js';
 import { FixedTable } from '../formats/darshan/index.js';
 import { MODULE_TOTALS, TOTAL_MEASURES, measureColumn } from '../facts/module-measures.js';
 import { extract, type JobRow } from '../pipeline/extract.js';
@@ -41,7 +42,7 @@ export interface RowOptions {
   maxInflate?: number;
 }
 
-const utf8 = (s: string): string => Buffer.from(s, 'latin1').toString('utf8');
+
 
 /** One line for `ingest_errors`: the library's message without the path (the table has a path column). */
 export function errorLine(path: string, err: unknown): string {

@@ -354,7 +354,7 @@ test('summary and export on a synthetic archive', async () => {
     makeArchive(arch, { logs: 40, seed: 11, junkEvery: 20 });
     const db = join(dir, 's.duckdb');
     await ingest({ db, inputs: [arch], jobs: 0 });
-    const s = await openStore(db, { readOnly: true });
+    const s = await openStore(db, { readOnly: true, external: true }) // (reads the exported Parquet files);
     try {
       const sum = await buildSummary(s.con, 5);
       assert.equal(sum.overview.jobs, 40);

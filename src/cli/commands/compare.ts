@@ -6,7 +6,8 @@ import { UserError } from '../errors.js';
 import { readConfigFile } from '../config-file.js';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
 import { writeAllSync } from '../../util/output.js';
-import { escapeJsonForTerminal, escapeTerminal } from '../../text/escape.js';
+import { escapeTerminal } from '../../text/escape.js';
+import { safeJson } from '../../render/json.js';
 import { compareInputs, compareWithHistory, resolveRuns } from '../../compare/run.js';
 import { toolVersion } from '../../pipeline/resources.js';
 import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../../render/compare.js';
@@ -61,9 +62,7 @@ const cmd: CommandModule = {
           ? await compareWithHistory(runs[0], { ...opts, db: flags.db, ...(flags.app !== undefined ? { app: flags.app } : {}) })
           : await compareInputs(await resolveRuns(runs, flags.db), opts);
       for (const f of c.failed) process.stderr.write(`iolens: ${escapeTerminal(f.error)} (not compared)\n`);
-      // JSON keeps every character (escaped as \uNNNN for a terminal, where control characters would act)
-      const json = () => `${JSON.stringify(c, null, 2)}\n`;
-      const text = flags.json ? (process.stdout.isTTY ? escapeJsonForTerminal(json()) : json()) : flags.markdown ? renderCompareMarkdown(c) : flags.html ? renderCompareHtml(c) : renderCompareText(c);
+      const text = flags.json ? safeJson(c, 2) : flags.markdown ? renderCompareMarkdown(c) : flags.html ? renderCompareHtml(c) : renderCompareText(c);
       writeAllSync(1, Buffer.from(text, 'utf8'));
       // the comparison stands, but an input the user named was left out
       if (c.failed.length) process.exitCode = 2;

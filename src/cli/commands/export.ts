@@ -16,7 +16,7 @@ const cmd: CommandModule = {
       .option('--force', 'overwrite existing <table>.parquet files in the output folder')
       .action(async (o: { db?: string; parquet?: string; quiet?: boolean; force?: boolean }) => {
         if (!o.parquet) throw new UserError('export: say where, e.g. --parquet out/');
-        const store = await openStore(o.db ?? DEFAULT_DB, { readOnly: true });
+        const store = await openStore(o.db ?? DEFAULT_DB, { readOnly: true, external: true });
         try {
           const files = await exportParquet(store.con, o.parquet, { force: !!o.force });
           if (!o.quiet) for (const f of files) process.stderr.write(`${f.file}: ${f.rows} rows (${f.table})\n`);

@@ -5,6 +5,7 @@ import { writeAllSync } from '../../util/output.js';
 import { DEFAULT_DB, openStore } from '../../store/db.js';
 import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../../render/table.js';
 import { plain } from '../../store/values.js';
+import { safeJson } from '../../render/json.js';
 
 const cmd: CommandModule = {
   name: 'query',
@@ -31,7 +32,7 @@ const cmd: CommandModule = {
           store.close();
         }
         const text = o.json
-          ? JSON.stringify(rowsToObjects(columns, rows), null, 1) + '\n'
+          ? safeJson(rowsToObjects(columns, rows), 1)
           : o.csv
             ? tableCsv(columns, rows)
             : o.md

@@ -9,6 +9,7 @@ import { checkCodes, diagnoseLog, type DiagnoseOptions } from '../../pipeline/di
 import { readConfigFile } from '../config-file.js';
 import { EXTENSIONS, RENDERERS, type RendererName } from '../../render/registry.js';
 import { csvCodes, csvHeader, csvRow } from '../../render/csv.js';
+import { safeJson } from '../../render/json.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from '../../render/options.js';
 import type { Mode, Report } from '../../contract/index.js';
 import { expandInputs } from '../../store/walk.js';
@@ -266,7 +267,7 @@ function emit(rep: Report, log: LogArg, flags: ReportFlags, formats: readonly Fo
     return;
   }
   const f: RendererName = formats.length ? formats[0] : 'terminal';
-  if (batch && f === 'json') out.write(`${JSON.stringify(rep)}\n`); // batches: JSON lines
+  if (batch && f === 'json') out.write(safeJson(rep)); // batches: JSON lines
   else if (batch && f === 'csv') out.write(csvRow(rep, codes, opts));
   else out.write(RENDERERS[f](rep, formats.length ? { ...opts, color: false } : opts));
 }

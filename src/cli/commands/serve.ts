@@ -47,7 +47,8 @@ const serve: CommandModule = {
       const maxUpload = parseSize(flags.maxUpload);
       if (maxUpload === null) throw new UserError(`--max-upload: expected a size like 4m or 1g, got "${flags.maxUpload}"`);
       const port = positive(flags.port, '--port', 65535);
-      const timeout = positive(flags.timeout, '--timeout');
+      // (a day at most: Node's timers hold at most 2^31 − 1 ms and would turn more into 1 ms)
+      const timeout = positive(flags.timeout, '--timeout', 86_400);
       if (timeout < 1) throw new UserError('--timeout: at least 1 second');
       const threads = flags.threads !== undefined ? positive(flags.threads, '--threads', 64) : undefined;
       if (threads === 0) throw new UserError('--threads: at least 1');

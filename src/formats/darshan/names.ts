@@ -2,6 +2,15 @@ import { IdSlots } from '../../util/id-hash.js';
 import { DarshanFormatError } from './errors.js';
 
 /**
+ * A stored name as text to show: names are stored as their bytes (latin1 strings here, one char per byte) and are
+ * UTF-8 on every system Darshan runs on, so bytes above 0x7f are decoded as UTF-8 (`donnÃ©es` → `données`; bytes
+ * that are not UTF-8 become U+FFFD).
+ */
+export function nameText(raw: string): string {
+  return /[\u0080-\u00ff]/.test(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw;
+}
+
+/**
  * Record id → file name. Names are raw text (latin1, one char per byte), as stored.
  * `get` is the intended mapping (a later non-empty name replaces an empty one). `getAsDarshanUtil` reproduces
  * darshan-util's lookup, which loses such a replaced id when the new name is longer than 15 bytes (a

@@ -1,4 +1,5 @@
 import type { DarshanLog } from '../log.js';
+import { nameText as utf8 } from '../names.js';
 import { MODULES } from '../modules/registry.js';
 import { computePerf } from '../perf.js';
 import type { TextOut } from './text-out.js';
@@ -6,7 +7,7 @@ import type { TextOut } from './text-out.js';
 /** Version of the `iolens parse --json` document; bumped on any incompatible change (docs/parse-json.md). */
 export const PARSE_JSON_VERSION = 1;
 
-const utf8 = (raw: string) => Buffer.from(raw, 'latin1').toString('utf8');
+
 
 /**
  * Streams a log as one JSON document (docs/parse-json.md). Record by record, so a log with millions of DXT

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { DarshanLog, moduleByName, openDarshanLog, type DxtTable } from '../../darshan/index.js';
 import { RECORD_HEAD } from '../../darshan/modules/dxt.js';
+import { nameText } from '../../darshan/names.js';
 import { dxtRecordBatches, dxtSegmentBytes, dxtStreamable, segmentsOf, writesOf, type DxtRecordTap } from '../../darshan/dxt-batches.js';
 import { IOLensError, LimitError } from '../../../contract/errors.js';
 import type { ReadLimits } from '../../../util/limits.js';
@@ -78,7 +79,8 @@ export async function readDxtStreaming(path: string, out: ChunkWriter, limits: R
           const nul = hostBytes.indexOf(0);
           const host = Buffer.from(hostBytes.buffer, hostBytes.byteOffset, nul < 0 ? 64 : nul).toString('latin1') || 'unknown';
           const proc = dicts.proc(rank < 0 ? '-1' : String(rank), host, app);
-          const file = dicts.files.id(log.names.get(recId) ?? `<record ${recId.toString(16)}>`);
+          const stored = log.names.get(recId);
+          const file = dicts.files.id(stored !== null ? nameText(stored) : `<record ${recId.toString(16)}>`);
           const s0 = q + RECORD_HEAD;
           pushRecordSegments(out, st, fns, proc, file, i32, u32, f64, s0, nw, nr, segBytes, noOffsets);
           events += segs;
@@ -238,7 +240,8 @@ function readLog(path: string, log: DarshanLog, out: ChunkWriter, modules: reado
       const rank = t.ranks.get(0, r);
       const host = t.hostnames[r] || 'unknown';
       const proc = dicts.proc(rank < 0 ? '-1' : String(rank), host, app);
-      const name = log.names.get(t.ids[r]) ?? `<record ${t.ids[r].toString(16)}>`;
+      const stored = log.names.get(t.ids[r]);
+      const name = stored !== null ? nameText(stored) : `<record ${t.ids[r].toString(16)}>`;
       const file = dicts.files.id(name);
       const s0 = t.segStart[r];
       const nw = t.writeCount[r];

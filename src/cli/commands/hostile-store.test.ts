@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { REPO_ROOT, SHARED } from '../../testing/corpus.js';
+import { synthesizeLog } from '../../formats/darshan/synth.js';
+import { writeLog } from '../../formats/darshan/writer.js';
+
+/** The read-only store and the JSON outputs against hostile SQL and hostile names (issue 41). */
+
+const BIN = join(REPO_ROOT, 'bin', 'iolens.js');
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const dir = mkdtempSync(join(tmpdir(), 'iolens-hostile-store-'));
+const GEN = join(SHARED, 'darshan-logs', 'generated');
+
+test('query and --where read the store and nothing else: no file written or read, no extension, no second statement', () => {
+  const db = join(dir, 'q.duckdb');
+  assert.equal(cli('ingest', GEN, '--db', db, '-q').status, 0);
+  const out = join(dir, 'stolen.csv');
+  const refused: [string, RegExp][] = [
+    [`COPY (SELECT 1) TO '${out}'`, /disabled|not allowed|Permission/i],
+    [`EXPORT DATABASE '${join(dir, 'dump')}'`, /disabled|not allowed|Permission|read-only/i],
+    [`SELECT * FROM read_blob('/etc/hostname')`, /disabled|not allowed|Permission/i],
+    [`SELECT * FROM read_csv('${join(GEN, 'MANIFEST.md')}')`, /disabled|not allowed|Permission/i],
+    ['INSTALL httpfs', /disabled|not allowed|Permission/i],
+    ['SET enable_external_access = true', /lock|disabled|not allowed/i],
+    [`ATTACH '${join(dir, 'other.duckdb')}'`, /disabled|not allowed|Permission|read-only/i],
+  ];
+  for (const [sql, why] of refused) {
+    const r = cli('query', '--db', db, sql);
+    assert.equal(r.status, 2, `${sql}: ${r.stdout}`);
+    assert.match(r.stderr, /^iolens: query failed: /, sql);
+    assert.match(r.stderr, why, `${sql}: ${r.stderr}`);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+  assert.ok(!existsSync(out) && !existsSync(join(dir, 'dump')) && !existsSync(join(dir, 'other.duckdb')), 'nothing written');
+  // the store's own tables still answer
+  const ok = cli('query', '--db', db, 'SELECT count(*) AS n FROM jobs', '--json');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.deepEqual(JSON.parse(ok.stdout), [{ n: 33 }]);
+  // --where is one expression: a second statement is refused before anything runs
+  const model = join(dir, 'm.json');
+  const t = cli('train', '--db', db, '--models', 'ridge', '--where', `1=1); COPY (SELECT 1) TO '${out}'; SELECT (1`, '--out', model, '-q');
+  assert.equal(t.status, 2, t.stdout);
+  assert.match(t.stderr, /^iolens: --where 1=1\); COPY .*: one expression, not several statements\n$/);
+  assert.ok(!existsSync(out) && !existsSync(model));
+  // export still writes its Parquet files (its own SQL)
+  const ex = cli('export', '--db', db, '--parquet', join(dir, 'parquet'));
+  assert.equal(ex.status, 0, ex.stderr);
+});
+
+test('JSON outputs are terminal-safe: C1 and bidirectional controls from a log come out as \\u escapes, the same values', () => {
+  // a log whose file names hold C1 (U+0085, U+009B) and bidirectional (U+202E) controls
+  const input = synthesizeLog({ seed: 9, posixFiles: 2, nprocs: 2, dxtSegments: 20 });
+  // (names are stored as their bytes: UTF-8, given to the writer byte by byte)
+  const utf8 = Buffer.from('\u202e\u0085\u009b', 'utf8').toString('latin1');
+  const names = [...input.names].map(([id, n]) => [id, n.replace(/[^/]*$/, (f) => `${utf8}${f}`)] as const);
+  const path = join(dir, 'controls.darshan');
+  writeFileSync(path, writeLog({ ...input, names: new Map(names) }));
+  // (and a file name holding them, which compare shows as the run's name)
+  const copy = join(dir, '\u202e\u0085controls-2.darshan');
+  copyFileSync(path, copy);
+  const raw = /[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+  for (const args of [['report', path, '--json'], ['trace', path, '--json'], ['compare', path, copy, '--json']]) {
+    const r = cli(...args);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!raw.test(r.stdout), `${args[0]}: no raw control character`);
+    assert.ok(r.stdout.includes('\\u202e'), `${args[0]}: escaped`);
+    // parsed back, the names are what the log holds
+    assert.ok(JSON.stringify(JSON.parse(r.stdout)).includes('\u202e\u0085'), args[0]);
+  }
+  const db = join(dir, 'c.duckdb');
+  assert.equal(cli('ingest', path, '--db', db, '-q').status, 0);
+  const q = cli('query', '--db', db, 'SELECT name FROM files LIMIT 5', '--json');
+  assert.equal(q.status, 0, q.stderr);
+  assert.ok(!raw.test(q.stdout));
+  assert.ok(readFileSync(path).length > 0);
+});
+
+test('trace, report and parse read UTF-8 file names as UTF-8 (données, not donnÃ©es)', () => {
+  const input = synthesizeLog({ seed: 4, posixFiles: 2, nprocs: 2, dxtSegments: 20 });
+  const dirName = Buffer.from('données', 'utf8').toString('latin1');
+  const names = [...input.names].map(([id, n]) => [id, n.replace(/[^/]*$/, (f) => `${dirName}/${f}`)] as const);
+  const path = join(dir, 'utf8-names.darshan');
+  writeFileSync(path, writeLog({ ...input, names: new Map(names) }));
+  for (const args of [['trace', path, '--json'], ['report', path, '--json'], ['parse', path, '--json']]) {
+    const r = cli(...args);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(r.stdout.includes('données/'), `${args[0]}: the name as UTF-8`);
+    assert.ok(!r.stdout.includes('donnÃ©es'), `${args[0]}: never as Latin-1`);
+  }
+});
