@@ -141,6 +141,11 @@ function need(cond: unknown, what: string): asserts cond {
 }
 
 /** Reads a model file (text or parsed JSON). Refuses other formats and newer schema versions in one line. */
+/** Whether every element is a finite number (JSON's null, a string or a missing entry is not). */
+function finiteAll(a: unknown): boolean {
+  return Array.isArray(a) && a.every((v) => typeof v === 'number' && Number.isFinite(v));
+}
+
 export function parseModel(input: string | unknown): TrainedModel {
   let doc: Doc;
   try {
@@ -189,6 +194,7 @@ export function parseModel(input: string | unknown): TrainedModel {
           for (const f of tree.feature) need(f < nCols, `${m.type}: a tree splits on a column that does not exist`);
           return tree;
         });
+        need(Number.isFinite(m.base), `${m.type}: base is not a finite number`);
         model = { type: m.type, params: m.params, trees: { base: m.base, trees } };
         break;
       }
@@ -199,6 +205,8 @@ export function parseModel(input: string | unknown): TrainedModel {
           Array.isArray(m.ridge.interactions) && m.ridge.interactions.every((t: Doc) => t.a >= 0 && t.a < nCols && t.b >= 0 && t.b < nCols),
           `${m.type}: an interaction names a column that does not exist`,
         );
+        for (const k of ['weights', 'mean', 'std'] as const) need(finiteAll(m.ridge[k]), `${m.type}: ${k} holds a value that is not a finite number`);
+        need(Number.isFinite(m.ridge.intercept) && m.ridge.interactions.every((t: Doc) => [t.mean, t.std, t.weight].every(Number.isFinite)), `${m.type}: a weight is not a finite number`);
         model = { type: m.type, params: m.params, ridge: m.ridge };
         break;
       case 'knn':
@@ -211,6 +219,7 @@ export function parseModel(input: string | unknown): TrainedModel {
         m.layers.forEach((l: Doc, i: number) => {
           need(l.weights?.length === l.inputs * l.outputs && l.bias?.length === l.outputs, `mlp: layer ${i} has the wrong size`);
           need(i === 0 || l.inputs === m.layers[i - 1].outputs, `mlp: layer ${i} does not follow layer ${i - 1}`);
+          need(finiteAll(l.weights) && finiteAll(l.bias), `mlp: layer ${i} holds a value that is not a finite number`);
         });
         need(m.layers[m.layers.length - 1].outputs === 1, 'mlp: the last layer must have one output');
         model = {

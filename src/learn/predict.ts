@@ -139,7 +139,8 @@ export function explain(model: TrainedModel, table: Table, options: ExplainOptio
     const contributions = pre.features.map((f, fi) => {
       const col = table.columns[f.name];
       const v = col[r];
-      return { feature: f.name, value: typeof v === 'number' ? (Number.isNaN(v) ? null : v) : (v ?? null), shap: phi[fi] };
+      // (a value the model took as missing shows as such: NaN or ±Infinity)
+      return { feature: f.name, value: typeof v === 'number' ? (Number.isFinite(v) ? v : null) : (v ?? null), shap: phi[fi] };
     });
     return { row: r, base, output, prediction: fromModelSpace(output), contributions, members };
   });

@@ -202,7 +202,8 @@ export function encode(pre: Preprocessor, table: Table): Encoded {
     if (col === undefined) throw new LearnInputError(`no column ${f.name} in the table`);
     if (f.kind === 'numeric') {
       if (!(col instanceof Float64Array)) throw new LearnInputError(`column ${f.name} is not numeric`);
-      for (let r = 0; r < n; r++) data[r * nCols + f.column] = applyTransform(f.transform, col[r]);
+      // ±Infinity is no measurement a model can use: a missing value (NaN), like an absent one
+      for (let r = 0; r < n; r++) data[r * nCols + f.column] = Number.isFinite(col[r]) ? applyTransform(f.transform, col[r]) : NaN;
     } else {
       const index = new Map(f.categories.map((c, i) => [c, i]));
       for (let r = 0; r < n; r++) {

@@ -42,13 +42,16 @@ export interface TrainOptions {
 /** Rows of the OOD distance reference at most (the nearest-row search is linear in it). */
 const OOD_REFERENCE_ROWS = 4000;
 
-/** The rows usable for training: target present and not negative. */
+/** Model columns past which ridge and poly2 are not fitted (their normal equations are p × p). */
+export const LINEAR_COLUMN_BUDGET = 2000;
+
+/** The rows usable for training: target present, finite and not negative (the others are counted as dropped). */
 function usableRows(table: Table, target: string): { rows: Int32Array; y: Float64Array; dropped: number } {
   const col = table.columns[target];
   if (col === undefined) throw new LearnInputError(`no target column ${target} in the table`);
   if (!(col instanceof Float64Array)) throw new LearnInputError(`target column ${target} is not numeric`);
   const rows: number[] = [];
-  for (let r = 0; r < table.nRows; r++) if (col[r] >= 0) rows.push(r);
+  for (let r = 0; r < table.nRows; r++) if (col[r] >= 0 && Number.isFinite(col[r])) rows.push(r);
   return { rows: Int32Array.from(rows), y: Float64Array.from(rows, (r) => toModelSpace(col[r])), dropped: table.nRows - rows.length };
 }
 
@@ -74,7 +77,7 @@ async function runMlpWorker(data: SelectionData): Promise<Selected & { backend: 
  */
 export async function train(table: Table, options: TrainOptions): Promise<TrainedModel> {
   const seed = options.seed ?? 0;
-  const kinds = [...new Set(options.models ?? MODEL_KINDS)];
+  let kinds = [...new Set(options.models ?? MODEL_KINDS)];
   for (const k of kinds) if (!MODEL_KINDS.includes(k)) throw new LearnInputError(`unknown model ${k}; known: ${MODEL_KINDS.join(', ')}`);
   if (kinds.length === 0) throw new LearnInputError('no models to train');
   const progress = options.onProgress ?? (() => {});
@@ -103,6 +106,16 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
   const xFit = encode(preFit, fitTable);
   const xValid = encode(preFit, validTable);
   const xAll = encode(pre, data);
+  // The linear families solve a p × p system (p = model columns): memory p²·8 bytes, time ~p³. Past the budget
+  // they are left out (said on the progress line), or refused when nothing else was asked for.
+  const p = pre.columns.length;
+  if (p > LINEAR_COLUMN_BUDGET && kinds.some((k) => k === 'ridge' || k === 'poly2')) {
+    const linear: string[] = kinds.filter((k) => k === 'ridge' || k === 'poly2');
+    const why = `${p.toLocaleString('en-US')} model columns, above the ${LINEAR_COLUMN_BUDGET.toLocaleString('en-US')} a ${p}×${p} linear system allows (${Math.round((p * p * 8) / 2 ** 20)} MiB, hours of solving): choose fewer features`;
+    kinds = kinds.filter((k) => !linear.includes(k));
+    if (!kinds.length) throw new LearnInputError(`${linear.join(' and ')}: ${why}, or other models`);
+    progress(`${linear.join(' and ')} left out: ${why}`);
+  }
   const yFit = Float64Array.from(split.fit, (r) => y[r]);
   const yValid = Float64Array.from(split.valid, (r) => y[r]);
   const statsOf = (p: typeof pre): { mean: number[]; std: number[] } => ({ mean: p.stats.map((s) => s.mean), std: p.stats.map((s) => s.std) });

@@ -67,6 +67,14 @@ export function treeFromArrays(a: {
   for (const k of ['threshold', 'left', 'right', 'value', 'cover', 'defaultLeft'] as const) {
     if (a[k].length !== n) throw new RangeError(`tree arrays differ in length (${k})`);
   }
+  // Numbers read from a file: a null or a string would silently become 0 (or NaN) in the typed arrays.
+  for (let i = 0; i < n; i++) {
+    const f = a.feature[i];
+    if (!Number.isInteger(f) || !Number.isInteger(a.left[i]) || !Number.isInteger(a.right[i])) throw new RangeError(`tree node ${i}: feature and child ids must be whole numbers`);
+    if (!Number.isFinite(a.value[i]) || !Number.isFinite(a.cover[i])) throw new RangeError(`tree node ${i}: value and cover must be finite numbers`);
+    // a split's threshold may be ±Infinity (every row one way), never NaN or null
+    if (f >= 0 && (typeof a.threshold[i] !== 'number' || Number.isNaN(a.threshold[i]))) throw new RangeError(`tree node ${i}: the threshold must be a number`);
+  }
   const tree: Tree = {
     feature: Int32Array.from(a.feature),
     threshold: Float64Array.from(a.threshold),
@@ -80,14 +88,30 @@ export function treeFromArrays(a: {
   return tree;
 }
 
-/** Checks that child ids point forward inside the arrays, so prediction cannot loop or read out of bounds. */
+/**
+ * The deepest tree a model may hold. Explanations walk a tree recursively, one stack frame per level; trained
+ * trees are far shallower (depth ≤ 64 in practice, `train`'s limits keep them so), and a file claiming more is
+ * refused before anything walks it.
+ */
+export const MAX_TREE_DEPTH = 512;
+
+/**
+ * Checks that child ids point forward inside the arrays, so prediction cannot loop or read out of bounds, and that
+ * no leaf is deeper than MAX_TREE_DEPTH (measured without recursion: children come after their parent, so one
+ * forward pass gives every node's depth).
+ */
 export function validateTree(tree: Tree): void {
   const n = tree.feature.length;
   if (n === 0) throw new RangeError('a tree needs at least one node');
+  const depth = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     if (tree.feature[i] < 0) continue;
     const l = tree.left[i];
     const r = tree.right[i];
     if (!(l > i && l < n && r > i && r < n)) throw new RangeError(`tree node ${i} has bad children`);
+    const d = depth[i] + 1;
+    if (d > MAX_TREE_DEPTH) throw new RangeError(`a tree deeper than ${MAX_TREE_DEPTH} levels`);
+    if (d > depth[l]) depth[l] = d;
+    if (d > depth[r]) depth[r] = d;
   }
 }

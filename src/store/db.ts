@@ -147,6 +147,12 @@ export async function ensureSchema(
   const from = await schemaVersion(con);
   if (from > target) throw new UsageError(`${store.path} has store schema ${from}, newer than this IOLens understands (${target}); upgrade IOLens`);
   if (from === target) return { from, to: target };
+  // The store's signature is its iolens_meta stamp: a database without one is created here only when it is empty,
+  // never mixed into another application's tables.
+  if (from === 0) {
+    const own = (await con.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name LIMIT 4")).getRows().map((r) => String(r[0]));
+    if (own.length) throw new InputError(`${store.path} is a database IOLens did not create (it holds ${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''}): not writing to it; give a new file or an IOLens store`);
+  }
   const sql = async (s: string) => {
     await con.run(s);
   };

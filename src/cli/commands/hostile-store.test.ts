@@ -92,3 +92,31 @@ test('trace, report and parse read UTF-8 file names as UTF-8 (données, not donn
     assert.ok(!r.stdout.includes('donnÃ©es'), `${args[0]}: never as Latin-1`);
   }
 });
+
+test('a DuckDB file IOLens did not create is never written: ingest and cluster refuse it in one line', async () => {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const foreign = join(dir, 'foreign.duckdb');
+  const inst = await DuckDBInstance.create(foreign);
+  const con = await inst.connect();
+  await con.run('CREATE TABLE jobs (id INTEGER, owner VARCHAR)');
+  await con.run("INSERT INTO jobs VALUES (1, 'someone else')");
+  con.closeSync();
+  inst.closeSync();
+  const tables = async () => {
+    const i = await DuckDBInstance.create(foreign, { access_mode: 'READ_ONLY' });
+    const c = await i.connect();
+    try {
+      return (await c.runAndReadAll("SELECT table_name FROM information_schema.tables ORDER BY table_name")).getRows().map((r) => String(r[0]));
+    } finally {
+      c.closeSync();
+      i.closeSync();
+    }
+  };
+  for (const args of [['ingest', join(GEN, 'ior-seq-write-1m.darshan'), '--db', foreign], ['cluster', '--db', foreign]]) {
+    const r = cli(...args);
+    assert.equal(r.status, 2, `${args[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /is (a database IOLens did not create \(it holds jobs\): not writing to it|not an IOLens job store)/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+  assert.deepEqual(await tables(), ['jobs']);
+});

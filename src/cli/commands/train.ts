@@ -56,7 +56,7 @@ export function trainSummary(b: ModelBundle, outPath: string, bytes: number): st
   const lines: string[] = [];
   const how = c.validation === 'time' ? `the latest ${c.validationRows.toLocaleString('en-US')} by ${c.timeColumn}` : `a random ${c.validationRows.toLocaleString('en-US')} (seed ${c.seed})`;
   lines.push(
-    `Trained on ${c.rows.toLocaleString('en-US')} rows of ${b.inputs.table}${c.droppedRows ? ` (${c.droppedRows.toLocaleString('en-US')} without the target skipped)` : ''}: target ${b.inputs.target} as log10(1+y), ${m.preprocessor.features.length} features${m.leakGuard.dropped.length ? ` (of ${m.preprocessor.features.length + m.leakGuard.dropped.length} offered)` : ''} → ${m.preprocessor.columns.length} model columns.`,
+    `Trained on ${c.rows.toLocaleString('en-US')} rows of ${b.inputs.table}${c.droppedRows ? ` (${c.droppedRows.toLocaleString('en-US')} without a finite target skipped)` : ''}: target ${b.inputs.target} as log10(1+y), ${m.preprocessor.features.length} features${m.leakGuard.dropped.length ? ` (of ${m.preprocessor.features.length + m.leakGuard.dropped.length} offered)` : ''} → ${m.preprocessor.columns.length} model columns.`,
     `Validation: ${how}; every setting chosen there, then each model refitted on all ${c.rows.toLocaleString('en-US')} rows.`,
   );
   for (const d of m.leakGuard.dropped) lines.push(`Leak guard dropped ${d.feature}: ${d.reason}`);
