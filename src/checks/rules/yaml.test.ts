@@ -152,10 +152,43 @@ test('item 7: deep nesting is refused with a clear error, not a stack overflow',
 
 test('item 7: messages with thousands of unbalanced "{{" are scanned in linear time', { timeout: 60_000 }, () => {
   const doc = (message: string) => ({ rules: [{ id: 'x', reasons: [{ message }] }] });
-  // 2 MB of "{{": the old template regex needed quadratic time on this
-  assert.throws(() => compileRules(doc('{{'.repeat(1 << 20)), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
+  // 2 MB of "{{" (the old template regex needed quadratic time on this) is past the template budget; within the
+  // budget, a template of unbalanced "{{" is scanned once
+  assert.throws(() => compileRules(doc('{{'.repeat(1 << 20)), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /a message template holds at most 2000 characters/.test(e.message));
+  assert.throws(() => compileRules(doc('{{'.repeat(1000)), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
   assert.throws(() => compileRules(doc('a {{ write_ops }} }} b'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
   assert.throws(() => compileRules(doc('{{ write_ops \n }}'), 'r.yaml'), (e: unknown) => e instanceof RuleFileError && /unbalanced/.test(e.message));
   const [rule] = compileRules(doc('{{write_ops|int}} writes, {{ write_size_avg | bytes }} each'), 'r.yaml');
   assert.deepEqual(run([rule], views('file')).insights[0].details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes, 2.00 KiB each']);
+});
+
+test('rule files cannot amplify: billion laughs named with the file, templates and messages within their budget', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { REPO_ROOT, SHARED } = await import('../../testing/corpus.js');
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-rules-budget-'));
+  // a billion laughs: nine levels of ten aliases each
+  const lines = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+  for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+  lines.push('rules: *a8');
+  const laughs = join(dir, 'laughs.yaml');
+  writeFileSync(laughs, `${lines.join('\n')}\n`);
+  assert.throws(() => loadRuleFile(laughs), (e: Error) => e instanceof RuleFileError && e.message.startsWith(`${laughs}: invalid YAML (`) && !e.message.includes('\n'));
+  // a template past its budget is refused; one within it renders at most 1,000 characters a message
+  const long = join(dir, 'long.yaml');
+  writeFileSync(long, `rules:\n  - id: long\n    reasons:\n      - message: "${'{{ file }}'.repeat(201)}"\n`);
+  assert.throws(() => loadRuleFile(long), /long\.yaml: rules\.0\.reasons\.0\.message: a message template holds at most 2000 characters/);
+  const wide = join(dir, 'wide.yaml');
+  writeFileSync(wide, `rules:\n  - id: wide\n    level: WARN\n    reasons:\n${Array.from({ length: 20 }, () => `      - message: "${'{{ file }} '.repeat(150)}"`).join('\n')}\n`);
+  const trace = join(SHARED, 'traces', 'recorder', 'flash_sedov3d_hdf5-ranks0-3');
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'trace', trace, '--rules', wide, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr);
+  const rep = JSON.parse(r.stdout) as { insights: { code: string; details: { data: { text?: string } }[] }[] };
+  const f = rep.insights.find((i) => i.code === 'wide')!;
+  assert.ok(f && f.details.length > 0);
+  for (const d of f.details) assert.ok(d.data.text!.length <= 4000, `${d.data.text!.length} characters`);
+  for (const d of f.details) for (const part of d.data.text!.split('; ')) assert.ok(part.length <= 1000 || part.endsWith('…'));
+  // the CLI names the file in one line for the billion laughs too
+  const bad = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'trace', trace, '--rules', laughs], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, new RegExp(`^iolens: ${laughs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid YAML \\(.*\\)\\n$`));
 });

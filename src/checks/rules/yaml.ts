@@ -40,6 +40,19 @@ export class RuleFileError extends UsageError {}
 
 const KEY_NAMES = ['file', 'proc', 'app', 'host', 'dir', 'pattern', 'window', 'view'] as const;
 const CONSTANTS = table<number>({ KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 });
+/**
+ * Output budget of rule messages: a template's text, one rendered message and one record's joined reasons stop at
+ * these many characters ("…" marks the cut), so a small rule file cannot amplify into gigabytes of text.
+ */
+const MAX_TEMPLATE_CHARS = 2000;
+const MAX_MESSAGE_CHARS = 1000;
+const MAX_RECORD_TEXT_CHARS = 4000;
+
+/** Text cut to `max` characters, "…" marking the cut. */
+function capped(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
 /** Largest rule file read (real ones are a few kB). */
 const MAX_RULE_FILE_BYTES = 4 * 1024 ** 2;
 export const RULE_NAMES: ReadonlySet<string> = new Set<string>([
@@ -52,7 +65,7 @@ export const RULE_NAMES: ReadonlySet<string> = new Set<string>([
 const ReasonSchema = z
   .object({
     condition: z.string().optional(),
-    message: z.string().min(1),
+    message: z.string().min(1).max(MAX_TEMPLATE_CHARS, `a message template holds at most ${MAX_TEMPLATE_CHARS} characters`),
   })
   .strict();
 const RuleSchema = z
@@ -114,7 +127,15 @@ function compileTemplate(src: string, where: string): Template {
   if (tail.includes('}}')) throw unbalanced();
   parts.push(tail);
   return {
-    render: (env) => parts.map((p) => (typeof p === 'string' ? p : p.f(p.e.eval(env)))).join(''),
+    render: (env) => {
+      // stops at the budget: a field's value (a file name) can be long, and a template can repeat it
+      let out = '';
+      for (const p of parts) {
+        out += typeof p === 'string' ? p : p.f(p.e.eval(env));
+        if (out.length > MAX_MESSAGE_CHARS) break;
+      }
+      return capped(out, MAX_MESSAGE_CHARS);
+    },
   };
 }
 
@@ -220,7 +241,7 @@ export function compileRules(doc: unknown, origin: string, reserved: ReadonlySet
           where: (m, rec) => explain(m, rec).length > 0,
           finding: 'finding',
           detail: 'record',
-          detailData: (m, rec) => ({ text: explain(m, rec).join('; ') }),
+          detailData: (m, rec) => ({ text: capped(explain(m, rec).join('; '), MAX_RECORD_TEXT_CHARS) }),
           summary: () => ({ title }),
           recommendations: Object.keys(recommendations),
           ...(r.level ? { level: r.level } : {}),
@@ -247,7 +268,8 @@ export function loadRuleFile(path: string, reserved: ReadonlySet<string> = new S
       const pos = err.linePos?.[0];
       throw new RuleFileError(`${path}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML (${err.message.split('\n')[0]})`);
     }
-    throw err;
+    // the parser's other refusals (too many aliases: a billion laughs) name the file as well
+    throw new RuleFileError(`${path}: invalid YAML (${(err instanceof Error ? err.message : String(err)).split('\n')[0]})`);
   }
   return compileRules(doc, path, reserved);
 }
