@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBundle } from '../models/index.js';
@@ -33,6 +34,40 @@ test('the sample store of iolens serve --sample: the bundled log and a synthetic
     assert.equal(model.inputs.table, 'jobs');
     assert.ok(!model.model.preprocessor.features.some((f) => /_time$|_seconds$/.test(f.name)), 'no feature that is a time');
     assert.deepEqual(await ensureSampleStore(join(dir, 'sample'), () => assert.fail('built twice'), 300), { ...s, built: false });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('two first starts at once: each builds in its own staging folder, one complete store is kept, nothing left behind', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-sample-race-'));
+  try {
+    const target = join(dir, 'sample');
+    // two processes, as two `iolens serve --sample` started together
+    const script = `import { ensureSampleStore } from ${JSON.stringify(new URL('./sample.js', import.meta.url).href)};
+const s = await ensureSampleStore(${JSON.stringify(target)}, () => {}, 60);
+console.log(JSON.stringify(s));`;
+    const run = () =>
+      new Promise<{ code: number | null; out: string; err: string }>((res) => {
+        const c = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        c.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        c.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        c.on('exit', (code) => res({ code, out, err }));
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    assert.equal(a.code, 0, a.err);
+    assert.equal(b.code, 0, b.err);
+    const built = [a, b].map((r) => (JSON.parse(r.out) as { built: boolean }).built);
+    assert.ok(built.includes(true), 'one of them built it');
+    const st = await openStore(join(target, 'sample.duckdb'), { readOnly: true });
+    try {
+      assert.deepEqual((await st.con.runAndReadAll('SELECT count(*)::INTEGER FROM jobs')).getRows().map((r) => r.map(plain)), [[61]]);
+    } finally {
+      st.close();
+    }
+    assert.deepEqual(readdirSync(dir), ['sample'], 'no staging folder left');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { clusterStore } from '../clustering/index.js';
 import { defaultJobFeatures, readStoreTable, saveBundle, trainBundle, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
@@ -39,6 +40,25 @@ export async function prepareStore(db: string, inputs: readonly string[], opts: 
   return trainBundle({ loaded, db, target: TARGET, features, key: 'hash', models: ['gbdt'], seed: opts.seed ?? 1 });
 }
 
+/** Staging folders of sample builds whose process is gone (killed mid-build). */
+function removeDeadStaging(dir: string): void {
+  const parent = dirname(dir);
+  if (!existsSync(parent)) return;
+  const prefix = `${basename(dir)}.building-`;
+  for (const f of readdirSync(parent)) {
+    if (!f.startsWith(prefix)) continue;
+    const pid = Number(f.slice(prefix.length).split('-')[0]);
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch (err) {
+      alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (!alive) rmSync(join(parent, f), { recursive: true, force: true });
+  }
+}
+
 /**
  * The demo store of `iolens serve --sample`, built on first use: the bundled sample log(s) plus a synthetic archive
  * of small production-like logs (the ingest benchmark's generator, fixed seed), prepared as `prepareStore` does.
@@ -48,19 +68,34 @@ export async function ensureSampleStore(dir = sampleDir(), log: (line: string) =
   const model = join(dir, 'sample-model.json');
   if (existsSync(db) && existsSync(model)) return { db, model, built: false };
   log(`building the sample store in ${dir} (first start only)…`);
-  // Built in a folder beside it and renamed when complete: an interrupted build leaves no half store behind.
-  const work = `${dir}.building`;
-  rmSync(work, { recursive: true, force: true });
+  // Built in a staging folder of this process's own and swapped in whole when complete: an interrupted build leaves
+  // no half store behind, and two first starts at once each build their own (the first to finish is kept).
+  const work = `${dir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
+  removeDeadStaging(dir);
   mkdirSync(work, { recursive: true });
-  const archive = join(work, 'logs');
-  makeArchive(archive, { logs, seed: 16 });
-  const samples = join(packageRoot(), 'samples');
-  const inputs = [archive, ...readdirSync(samples).filter((f) => f.endsWith('.darshan')).map((f) => join(samples, f))];
-  const bundle = await prepareStore(join(work, 'sample.duckdb'), inputs, { note: 'sample store of iolens serve --sample' });
-  saveBundle(join(work, 'sample-model.json'), bundle, true);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dirname(dir), { recursive: true });
-  renameSync(work, dir);
+  try {
+    const archive = join(work, 'logs');
+    makeArchive(archive, { logs, seed: 16 });
+    const samples = join(packageRoot(), 'samples');
+    const inputs = [archive, ...readdirSync(samples).filter((f) => f.endsWith('.darshan')).map((f) => join(samples, f))];
+    const bundle = await prepareStore(join(work, 'sample.duckdb'), inputs, { note: 'sample store of iolens serve --sample' });
+    saveBundle(join(work, 'sample-model.json'), bundle, true);
+    mkdirSync(dirname(dir), { recursive: true });
+    // a folder left half-built by an older IOLens is moved aside first (never one that is complete)
+    if (existsSync(dir) && !(existsSync(db) && existsSync(model))) renameSync(dir, `${dir}.stale-${process.pid}`);
+    try {
+      renameSync(work, dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // another start finished first: its store is complete and in use; this one is dropped
+      if (!((code === 'ENOTEMPTY' || code === 'EEXIST') && existsSync(db) && existsSync(model))) throw err;
+      log('another start built the sample store first: using it');
+      return { db, model, built: false };
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(`${dir}.stale-${process.pid}`, { recursive: true, force: true });
+  }
   log(`sample store ready: ${db}`);
   return { db, model, built: true };
 }
