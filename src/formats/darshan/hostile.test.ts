@@ -10,7 +10,7 @@ import { DEFAULT_MAX_INFLATE } from '../../util/limits.js';
 import { REPO_ROOT } from '../../testing/corpus.js';
 import { DarshanFormatError } from './errors.js';
 import { DarshanLog } from './log.js';
-import { BZIP2_BLOCK_CHARGE } from './compression.js';
+import { BZIP2_BLOCK_CHARGE, RATIO_CAP, RATIO_FLOOR } from './compression.js';
 import { printDxtText } from './print/dxt-text.js';
 import { printParserText } from './print/parser-text.js';
 import { StringOut } from './print/text-out.js';
@@ -144,6 +144,18 @@ test('item 2: a bzip2 bomb stops at the budget while decoding', { timeout: 60_00
   })();
   assert.ok(spent >= 5000 * BZIP2_BLOCK_CHARGE);
   assert.throws(() => DarshanLog.fromBytes(tiny, 'x', { maxInflate: 4000 * BZIP2_BLOCK_CHARGE }).decode('POSIX'), LimitError);
+});
+
+test('a bzip2 bomb of a few kB stops at the ratio cap (16 MiB of output), not at the 1 GiB budget', { timeout: 60_000 }, () => {
+  // 200 streams of 45 MB of zeros (9 GB) in a few kB, read with the default budget
+  const bytes = logWithRegion(1, bzip2Bomb(45 << 20, 200), 4, [], 1);
+  assert.ok(bytes.length < 64 << 10);
+  const log = DarshanLog.fromBytes(bytes, 'bz.darshan');
+  assert.throws(() => log.decode('POSIX'), (e: unknown) => e instanceof LimitError && /^the POSIX region inflates to more than 1200 times its .* \(and more than 16 MiB\): no real log's data compresses so well/.test(e.message));
+  // counted, not timed: what was decoded is the cap, and nothing was charged past it
+  assert.ok(log.inflatedBytes <= RATIO_FLOOR + BZIP2_BLOCK_CHARGE, `${log.inflatedBytes} bytes`);
+  // every real region of the corpus stays far below the cap (143:1 at most): the shared logs all read
+  assert.ok(RATIO_CAP >= 1200);
 });
 
 test('item 2: --max-inflate on parse, report and trace; the default reads a normal log', () => {

@@ -2,7 +2,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LimitError } from '../../contract/errors.js';
 import { StreamsInflater } from '../../util/inflate-engine.js';
-import { InflateBudget, inflateChunks, MAX_REGION_BYTES, regionTooLarge } from './compression.js';
+import { InflateBudget, inflateChunks, MAX_REGION_BYTES, ratioLimit, ratioTooLarge, regionTooLarge } from './compression.js';
 import type { InflateJob, InflateReply } from './inflate-thread.js';
 
 /**
@@ -56,6 +56,7 @@ async function inflateHere(inflater: StreamsInflater): Promise<void> {
       n += inflater.wrote;
       total += inflater.wrote;
       if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
+      if (total > ratioLimit(job.length)) throw ratioTooLarge(`the ${job.what} region`, job.length);
       if (n < job.chunk) return false;
       await send(piece);
       piece = nextPiece();
