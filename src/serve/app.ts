@@ -13,6 +13,7 @@ import { parseBundle, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
 import { openStore, type Store } from '../store/db.js';
 import { distFile, packageRoot } from '../util/package-root.js';
+import { sizeText } from '../util/limits.js';
 import { TaskPool } from '../util/tasks.js';
 import { JobStore, SORT_COLUMNS, type JobFilter } from './store-api.js';
 import { learnedFor } from './learned.js';
@@ -39,6 +40,12 @@ export interface ServeOptions {
   readonly threads?: number;
   /** Uploads that may wait for a thread; past it 503 with Retry-After. */
   readonly maxQueued?: number;
+  /**
+   * Bytes of uploads the service holds at once (received or being received, until answered); an upload that would
+   * pass it is answered 503 with Retry-After before its body is read. Default: twice the largest upload, at least
+   * 512 MiB.
+   */
+  readonly maxInFlight?: number;
   /** Decompression budget of one log. */
   readonly maxInflate?: number;
 }
@@ -113,6 +120,8 @@ export interface Server {
 /** Starts the service; resolves once it listens. */
 export async function startServer(o: ServeOptions = {}): Promise<Server> {
   const maxUpload = o.maxUpload ?? DEFAULTS.maxUpload;
+  const maxInFlight = o.maxInFlight ?? Math.max(2 * maxUpload, 512 * 2 ** 20);
+  let inFlight = 0;
   const timeoutMs = o.timeoutMs ?? DEFAULTS.timeoutMs;
   const host = o.host ?? DEFAULTS.host;
   const token = o.token ? Buffer.from(o.token) : null;
@@ -181,6 +190,22 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     }
   });
 
+  // Memory for uploads: each one reserves its declared size (or the largest upload, when it declares none) before
+  // its body is read, and gives it back once answered, however that ends; past the budget, 503.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const declared = Number(req.headers['content-length']);
+    const size = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxUpload + 1) : maxUpload + 1;
+    if (inFlight + size > maxInFlight) {
+      reply.header('Retry-After', '1');
+      return fail(reply, 503, `the service holds ${sizeText(inFlight)} of uploads already (at most ${sizeText(maxInFlight)} at once): retry shortly`);
+    }
+    inFlight += size;
+    reply.raw.once('close', () => {
+      inFlight -= size;
+    });
+  });
+
   app.addHook('onSend', async (_req, reply) => {
     securityHeaders(reply);
   });
@@ -222,7 +247,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
 
   // --- API ------------------------------------------------------------------------------------------------
   // (no server paths in answers: the store's path stays on the server)
-  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued }));
+  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued, uploadBytes: inFlight }));
 
   /** An upload route: the token, a body, a name, then the task on the decoding pool. */
   const uploadRoute = (path: string, what: string, fallback: string, kind: 'bytes' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
@@ -234,7 +259,9 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
         const body = req.body;
         if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, `empty upload: send the bytes of ${what} as the request body`);
         const name = uploadName(req.query.name, req.headers['x-filename'], fallback);
-        const bytes = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
+        // the body's own memory goes to the decoding thread (moved, not copied) when the body owns all of it
+        const whole = body.byteOffset === 0 && body.length === body.buffer.byteLength;
+        const bytes = whole ? new Uint8Array(body.buffer, 0, body.length) : new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
         return answer(await pool.submit({ kind, name, bytes }, [bytes.buffer as ArrayBuffer]), reply);
       },
     );

@@ -10,6 +10,7 @@ interface ServeFlags {
   host: string;
   port: string;
   maxUpload: string;
+  maxInFlight?: string;
   model?: string;
   token?: string;
   timeout: string;
@@ -38,6 +39,7 @@ const serve: CommandModule = {
         .option('--host <address>', 'address to listen on', '127.0.0.1')
         .option('--port <n>', 'port (0: any free port)', '8080')
         .option('--max-upload <size>', 'largest upload, e.g. 4m, 1g (413 past it)', '256m')
+        .option('--max-in-flight <size>', 'bytes of uploads held at once (503 past it; default: twice --max-upload, at least 512m)')
         .option('--model <file>', 'a model file (iolens train): predicted vs measured throughput on the dashboard')
         .option('--token <token>', 'uploads need "Authorization: Bearer <token>"')
         .option('--timeout <seconds>', 'time limit of one diagnosis', '120')
@@ -46,6 +48,9 @@ const serve: CommandModule = {
     ).action(async (flags: ServeFlags) => {
       const maxUpload = parseSize(flags.maxUpload);
       if (maxUpload === null) throw new UserError(`--max-upload: expected a size like 4m or 1g, got "${flags.maxUpload}"`);
+      const maxInFlight = flags.maxInFlight !== undefined ? parseSize(flags.maxInFlight) : undefined;
+      if (maxInFlight === null) throw new UserError(`--max-in-flight: expected a size like 512m or 2g, got "${flags.maxInFlight}"`);
+      if (maxInFlight !== undefined && maxInFlight < maxUpload) throw new UserError('--max-in-flight: at least --max-upload (one upload must fit)');
       const port = positive(flags.port, '--port', 65535);
       // (a day at most: Node's timers hold at most 2^31 − 1 ms and would turn more into 1 ms)
       const timeout = positive(flags.timeout, '--timeout', 86_400);
@@ -71,6 +76,7 @@ const serve: CommandModule = {
         host: flags.host,
         port,
         maxUpload,
+        ...(maxInFlight !== undefined ? { maxInFlight } : {}),
         token: flags.token ?? null,
         model,
         timeoutMs: timeout * 1000,
