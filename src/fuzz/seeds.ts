@@ -235,6 +235,39 @@ function ruleSeeds(): FuzzInput[] {
   return [{ 'rules.yaml': Buffer.from(RULES) }, { 'rules.yaml': Buffer.from('rules:\n  - id: a\n    reasons:\n      - message: "{{ write_ops }}"\n') }];
 }
 
+/** Model files: a small model of every family but the MLP (slow to train) on the synthetic jobs, and a two-member one. */
+async function modelSeeds(): Promise<FuzzInput[]> {
+  const { train } = await import('../learn/train.js');
+  type TrainOptions = import('../learn/train.js').TrainOptions;
+  const { serializeModel } = await import('../learn/model-file.js');
+  const { SYNTHETIC_FEATURES, syntheticJobs } = await import('../learn/testing/synthetic.js');
+  const { table } = syntheticJobs(80, 2);
+  const base: TrainOptions = { target: 'throughput', features: SYNTHETIC_FEATURES, seed: 1, overrides: { gbdt: { maxIter: 8 }, forest: { nTrees: 4, selectionTrees: 4 } } };
+  const all = await train(table, { ...base, models: ['gbdt', 'forest', 'ridge', 'poly2', 'knn'] });
+  const two = await train(table, { ...base, models: ['gbdt', 'ridge'] });
+  return [{ 'model.json': Buffer.from(serializeModel(all)) }, { 'model.json': Buffer.from(serializeModel(two)) }];
+}
+
+/** Raw HTTP requests to the web service (`{PORT}` becomes its port): every route, an upload of a log and of a trace. */
+function httpSeeds(): FuzzInput[] {
+  const req = (head: string, body: Uint8Array = new Uint8Array(0)) =>
+    ({ 'request.http': Buffer.concat([Buffer.from(`${head}\r\nHost: 127.0.0.1:{PORT}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, 'latin1'), Buffer.from(body)]) }) as FuzzInput;
+  const log = writeLog(synthesizeLog({ seed: 2, posixFiles: 2, nprocs: 2, dxtSegments: 20 }));
+  const pfw = dftracerSeeds()[0];
+  const hash = 'a'.repeat(64);
+  return [
+    req('GET /api/health HTTP/1.1'),
+    req('GET /api/jobs?q=ior&sort=io_time&order=desc&limit=5&offset=0 HTTP/1.1'),
+    req(`GET /api/jobs/${hash} HTTP/1.1`),
+    req(`GET /api/compare?base=median&other=${hash} HTTP/1.1`),
+    req('GET /api/clusters?run=x HTTP/1.1'),
+    req(`GET /jobs/${hash} HTTP/1.1`),
+    req('GET /assets/app.css HTTP/1.1'),
+    req('POST /api/reports?name=run.darshan HTTP/1.1\r\nContent-Type: application/octet-stream', log),
+    req('POST /api/traces?name=t.pfw HTTP/1.1\r\nContent-Type: application/octet-stream', Object.values(pfw)[0]),
+  ];
+}
+
 /** Every target's seeds. */
 export async function loadSeeds(): Promise<Record<TargetName, FuzzInput[]>> {
   const darshan = darshanSeeds();
@@ -254,6 +287,8 @@ export async function loadSeeds(): Promise<Record<TargetName, FuzzInput[]>> {
     parquet: await parquetSeeds(),
     tar: tarSeeds(),
     rules: ruleSeeds(),
+    model: await modelSeeds(),
+    http: httpSeeds(),
   };
 }
 

@@ -6,12 +6,14 @@ import type { ReadLimits } from '../util/limits.js';
 
 /**
  * What the fuzzer runs, one input at a time, inside a worker thread (see harness.ts). An input is a set of named
- * files (one for a log, a trace file or a rule file; several for a Recorder folder). Running it must end in a
- * reading or in one of the library's errors (`IOLensError`): anything else is a finding.
+ * files (one for a log, a trace file, a rule file, a model file or a raw HTTP request; several for a Recorder
+ * folder). Running it must end in a reading or in one of the library's errors (`IOLensError`): anything else is a
+ * finding. For the web service an answer is the outcome: a 5xx other than 503/504, an answer without the security
+ * headers or one naming a server path is a finding.
  */
 export type FuzzInput = Record<string, Uint8Array>;
 
-export const TARGET_NAMES = ['darshan', 'dxt', 'dftracer', 'recorder', 'parquet', 'tar', 'rules'] as const;
+export const TARGET_NAMES = ['darshan', 'dxt', 'dftracer', 'recorder', 'parquet', 'tar', 'rules', 'model', 'http'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
@@ -110,6 +112,52 @@ async function runRules(path: string): Promise<void> {
   for (const f of run.insights) for (const text of [f.message, ...f.details.map((d) => d.message)]) out.write(text);
 }
 
+async function runModel(path: string): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { parseModel } = await import('../learn/model-file.js');
+  const { predict, explain } = await import('../learn/predict.js');
+  const { syntheticJobs } = await import('../learn/testing/synthetic.js');
+  const model = parseModel(readFileSync(path, 'utf8'));
+  // a table with the features the synthetic model was trained on (a mutated file may name others: a typed error)
+  const { table } = syntheticJobs(12, 3);
+  const p = predict(model, table);
+  const e = explain(model, table, { rows: [0, 1], reference: 2 });
+  for (const v of p.output) if (typeof v !== 'number') throw new Error('a prediction that is not a number');
+  if (e.length !== 2) throw new Error('explain returned the wrong rows');
+}
+
+/** Answers that must not come from the service, whatever the request. */
+async function runHttp(path: string): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { connect } = await import('node:net');
+  const { startServer } = await import('../serve/app.js');
+  const raw = readFileSync(path);
+  const server = await startServer({ port: 0, threads: 1, maxUpload: 1 << 20, timeoutMs: 10_000, maxInflate: FUZZ_LIMITS.maxInflate });
+  try {
+    const port = Number(new URL(server.url).port);
+    // the request's Host names this service (rebinding is its own test): a Host header in the input is kept
+    const text = raw.toString('latin1').replace(/\{PORT\}/g, String(port));
+    const answer = await new Promise<string>((res, rej) => {
+      const sock = connect(port, '127.0.0.1');
+      let got = '';
+      sock.on('data', (d: Buffer) => (got += d.toString('latin1')));
+      sock.on('end', () => res(got));
+      sock.on('close', () => res(got));
+      sock.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? res(got) : rej(e)));
+      sock.end(Buffer.from(text, 'latin1'));
+    });
+    for (const m of answer.matchAll(/^HTTP\/1\.[01] (\d{3})[^\r\n]*\r\n([\s\S]*?)\r\n\r\n/gm)) {
+      const status = Number(m[1]);
+      const headers = m[2].toLowerCase();
+      if (status >= 500 && status !== 503 && status !== 504) throw new Error(`the service answered ${status}: ${answer.slice(m.index, m.index + 400)}`);
+      if (!headers.includes('content-security-policy:')) throw new Error(`an answer (${status}) without the security headers`);
+    }
+    if (answer.includes(tmpdir())) throw new Error('an answer names a server path');
+  } finally {
+    await server.close();
+  }
+}
+
 /** Runs one input of `target`; classifies the outcome. Files are written to a fresh temp folder, removed after. */
 export async function runInput(target: TargetName, input: FuzzInput): Promise<RunOutcome> {
   const dir = mkdtempSync(join(tmpdir(), `iolens-fuzz-${target}-`));
@@ -122,6 +170,8 @@ export async function runInput(target: TargetName, input: FuzzInput): Promise<Ru
     const first = join(dir, Object.keys(input)[0]);
     if (target === 'darshan') await runDarshan(Object.values(input)[0]);
     else if (target === 'rules') await runRules(first);
+    else if (target === 'model') await runModel(first);
+    else if (target === 'http') await runHttp(first);
     else await runTrace(dir, input, target);
     return { ok: true };
   } catch (err) {

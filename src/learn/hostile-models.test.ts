@@ -43,6 +43,12 @@ test('a model file with null, NaN-like or missing numbers, or a tree deeper than
     ['string feature', (d) => (d.models[0].trees[0].feature[split] = '0'), /feature and child ids must be whole numbers/],
     ['null base', (d) => (d.models[0].base = null), /base is not a finite number/],
     ['null ridge weight', (d) => (d.models[1].ridge.weights[0] = null), /weights holds a value that is not a finite number/],
+    // what the fuzzer's model target found (docs/fuzzing.md): fields missing or of another type failed later, untyped
+    ['no prediction interval', (d) => delete d.ensemble.interval, /ensemble malformed/],
+    ['reference rows not base64 text', (d) => (d.reference.rows = 5), /reference block malformed/],
+    ['a feature without its categories', (d) => delete d.features[d.features.findIndex((f: { kind: string }) => f.kind === 'categorical')].categories, /feature \d+ is malformed/],
+    ['an unknown transform', (d) => (d.features[0].transform = 'exp'), /feature 0 has an unknown transform/],
+    ['mlp layers without sizes', (d) => d.models.push({ type: 'mlp', weight: 0, validation: {}, yMean: 0, yStd: 1, layers: [{}] }), /mlp malformed/],
   ];
   assert.ok(gbdt && ridge && doc.models[0] === gbdt && doc.models[1] === ridge);
   for (const [name, mutate, why] of cases) {

@@ -146,6 +146,45 @@ function finiteAll(a: unknown): boolean {
   return Array.isArray(a) && a.every((v) => typeof v === 'number' && Number.isFinite(v));
 }
 
+const isObj = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+const fin = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const int = (v: unknown): v is number => Number.isInteger(v);
+const str = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * The document's shape, checked before anything reads it: every field the loader, `predict` and `explain` use is
+ * there with its type (a mutated or hand-edited file fails here with the field named, not later with a TypeError).
+ */
+function checkShape(doc: Doc): void {
+  need(isObj(doc.target) && str(doc.target.column), 'target malformed');
+  need(doc.columns.every(str), 'columns must be names');
+  doc.columnStats.forEach((c: unknown, i: number) => need(isObj(c) && ['mean', 'std', 'lo', 'hi', 'missing'].every((k) => fin((c as Doc)[k])) && (c as Doc).std > 0, `columnStats ${i} malformed`));
+  doc.features.forEach((f: unknown, i: number) => {
+    need(isObj(f) && str(f.name) && int(f.column), `feature ${i} is malformed`);
+    if (f.kind === 'numeric') need(f.transform === 'slog' || f.transform === 'none', `feature ${i} has an unknown transform`);
+    else need(f.kind === 'categorical' && Array.isArray(f.categories) && f.categories.every(str) && typeof f.other === 'boolean', `feature ${i} is malformed`);
+  });
+  const ref = doc.reference;
+  need(isObj(ref) && str(ref.rows) && int(ref.nRows) && ref.nRows >= 0 && int(ref.oodRows) && ref.oodRows >= 0 && ref.oodRows <= ref.nRows && finiteAll(ref.y), 'reference block malformed');
+  const e = doc.ensemble;
+  need(isObj(e) && (e.method === 'average' || e.method === 'closest') && isObj(e.interval) && fin(e.interval.low) && fin(e.interval.high) && isObj(e.validation), 'ensemble malformed');
+  const o = doc.ood;
+  need(
+    isObj(o) && Array.isArray(o.ranges) && o.ranges.every((r: unknown) => isObj(r) && int(r.column) && r.column >= 0 && r.column < doc.columns.length && fin(r.lo) && fin(r.hi)) &&
+      Array.isArray(o.novelty) && o.novelty.every((n: unknown) => isObj(n) && str(n.feature) && typeof n.flagged === 'boolean' && fin(n.validationRate)) &&
+      ['maxOutOfRange', 'distanceThreshold', 'noveltyExpectedRate', 'quantile'].every((k) => fin(o[k])),
+    'ood block malformed',
+  );
+  need(Array.isArray(doc.models) && doc.models.every((m: unknown) => isObj(m) && str(m.type) && fin(m.weight) && m.weight >= 0 && isObj(m.validation)), 'models malformed');
+  for (const m of doc.models as Doc[]) {
+    if (m.type === 'mlp') need(fin(m.yMean) && fin(m.yStd) && Array.isArray(m.layers) && m.layers.every((l: unknown) => isObj(l) && int(l.inputs) && int(l.outputs) && l.inputs > 0 && l.outputs > 0), 'mlp malformed');
+    if (m.type === 'ridge' || m.type === 'poly2') need(isObj(m.ridge) && Array.isArray(m.ridge.interactions) && m.ridge.interactions.every(isObj), `${m.type} malformed`);
+    if (m.type === 'gbdt' || m.type === 'forest') need(Array.isArray(m.trees) && m.trees.every((t: unknown) => isObj(t) && ['feature', 'threshold', 'left', 'right', 'value', 'cover', 'defaultLeft'].every((k) => Array.isArray(t[k]))), `${m.type}: trees malformed`);
+  }
+  need(isObj(doc.leakGuard) && Array.isArray(doc.leakGuard.dropped), 'leakGuard malformed');
+  need(isObj(doc.card), 'card malformed');
+}
+
 export function parseModel(input: string | unknown): TrainedModel {
   let doc: Doc;
   try {
@@ -159,6 +198,7 @@ export function parseModel(input: string | unknown): TrainedModel {
     throw new LearnInputError(`model file has schema version ${doc.schemaVersion}; this IOLens reads up to ${SCHEMA_VERSION} (upgrade IOLens)`);
   }
   need(Array.isArray(doc.features) && Array.isArray(doc.columns) && Array.isArray(doc.columnStats), 'features, columns or columnStats missing');
+  checkShape(doc);
   const nCols = doc.columns.length;
   need(doc.columnStats.length === nCols, 'columnStats does not match columns');
   const columnFeature: number[] = new Array(nCols).fill(-1);

@@ -155,6 +155,27 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     routerOptions: { maxParamLength: 100 },
     // A strict API: a query parameter the route does not name is refused (400), never dropped in silence.
     ajv: { customOptions: { removeAdditional: false } },
+    // Node answers a request without a Host header itself (400, no headers of ours): this service checks the Host
+    // (the rebinding check below) and answers with its own headers
+    http: { requireHostHeader: false },
+    // A request Node's HTTP parser cannot read (a malformed request line or header) is answered before Fastify sees
+    // it: one line of JSON with the security headers too, then the connection closes.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return;
+      const body = JSON.stringify({ error: `bad request: ${oneLine(err.message)}` });
+      const head = [
+        'HTTP/1.1 400 Bad Request',
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `Content-Security-Policy: ${CSP}`,
+        'X-Content-Type-Options: nosniff',
+        'Referrer-Policy: no-referrer',
+        'X-Frame-Options: DENY',
+        'Cross-Origin-Opener-Policy: same-origin',
+        'Connection: close',
+      ];
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    },
     // The router's own errors (a malformed URL, a bad header) answer as every other error: one line of JSON.
     frameworkErrors: (err, _req, reply) => {
       // (these answers skip the hooks: the security headers are set here)

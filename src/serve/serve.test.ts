@@ -312,6 +312,20 @@ test('a page on another site cannot write, another host name is not answered, th
         q.end();
       });
       assert.equal(rebound.status, 403);
+      // a request with no Host at all (or one Node's parser cannot read) is answered by this service too: headers and JSON
+      const { connect } = await import('node:net');
+      for (const raw of ['GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n', 'GET /api/health HTTP/1.1\r\nBad Header Line\r\n\r\n']) {
+        const answer = await new Promise<string>((res) => {
+          const sock = connect(Number(port), '127.0.0.1');
+          let got = '';
+          sock.on('data', (d: Buffer) => (got += d.toString('latin1')));
+          sock.on('close', () => res(got));
+          sock.end(raw);
+        });
+        assert.match(answer, /^HTTP\/1\.1 (403|400) /, answer);
+        assert.match(answer.toLowerCase(), /\r\ncontent-security-policy: default-src 'none'/, answer);
+        assert.match(answer, /\{"error":"[^"]+"\}$/, answer);
+      }
       assert.match(rebound.body, /this service answers requests addressed to it \(Host 127\.0\.0\.1:\d+\), not to evil\.example:\d+/);
       // strict API: unknown parameters and absurd offsets are refused with 400, not dropped or answered with 500
       assert.equal((await get(s, '/api/jobs?nonsense=1')).status, 400);
