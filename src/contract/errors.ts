@@ -28,6 +28,11 @@ export class LimitError extends InputError {
   override readonly kind: string = 'limit';
 }
 
+/** The disk a store lives on has no room for a write (refused before the write starts). */
+export class NoSpaceError extends IOLensError {
+  override readonly kind: string = 'space';
+}
+
 /** A request the library cannot honour as asked: an unknown option value, a bad configuration or rules file. */
 export class UsageError extends IOLensError {
   override readonly kind: string = 'usage';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { BusyError, FormatError, InputError, IOLensError, LimitError, UsageError } from '../contract/errors.js';
+import { BusyError, FormatError, InputError, IOLensError, LimitError, NoSpaceError, UsageError } from '../contract/errors.js';
 import type { History, Report } from '../contract/index.js';
 import { compareRuns, type RunInput } from '../compare/diff.js';
 import { medianRun, runHistory } from '../compare/history.js';
@@ -69,6 +69,7 @@ function uploadName(query: unknown, header: unknown, fallback: string): string {
 /** HTTP status of a library error. */
 function statusOf(err: unknown): number {
   if (err instanceof BusyError) return 503;
+  if (err instanceof NoSpaceError) return 507;
   if (err instanceof LimitError) return /longer than/.test(err.message) ? 504 : 413;
   if (err instanceof FormatError || err instanceof InputError) return 422;
   if (err instanceof UsageError) return 400;

@@ -1,6 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ClusterNodeExplanation, ClusterNodeRows, ClusterNodeSummary, ClusterNodeView } from '../contract/index.js';
-import { appendRow, type Store } from '../store/db.js';
+import { appendRow, ensureSpace, type Store } from '../store/db.js';
 import { REPORT_COLUMNS } from '../store/schema.js';
 import { appHistory, type HistoryJob } from '../store/history.js';
 import { insertJsonRows } from '../store/ingest.js';
@@ -115,6 +115,7 @@ export class JobStore {
           }
         }
         if (rows.length || docs.length) {
+          ensureSpace(this.store.path, 2 * (rows.reduce((n, r) => n + r.length, 0) + docs.reduce((n, d) => n + d.report.length, 0)), 'the uploads');
           await con.run('BEGIN TRANSACTION');
           try {
             await insertJsonRows(this.store, 'jobs', rows);

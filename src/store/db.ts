@@ -6,9 +6,10 @@ import {
   VARCHAR,
   type DuckDBAppender,
 } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { BusyError, InputError, UsageError } from '../contract/errors.js';
+import { existsSync, statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { BusyError, InputError, NoSpaceError, UsageError } from '../contract/errors.js';
+import { sizeText } from '../util/limits.js';
 import type { Cell } from './row.js';
 import { CHECK_COLUMNS, MIGRATIONS, SCHEMA_VERSION, createStatements, type ColumnSpec } from './schema.js';
 import { checkCatalog } from '../pipeline/catalog.js';
@@ -63,6 +64,34 @@ export async function oneStatement(con: DuckDBConnection, sql: string, what: str
   if (n !== 1) throw new InputError(`${what}: one expression, not several statements`);
 }
 
+/** Free space a store keeps on its device beyond what a write needs (DuckDB's WAL, checkpoint and temporary files). */
+export const MIN_FREE_BYTES = 64 * 2 ** 20;
+
+/** The spare space kept: MIN_FREE_BYTES, or IOLENS_MIN_FREE_BYTES (tests make every write refused with it). */
+function spare(): number {
+  const v = Number(process.env.IOLENS_MIN_FREE_BYTES);
+  return Number.isFinite(v) && v >= 0 ? v : MIN_FREE_BYTES;
+}
+
+/**
+ * Refuses a write that the store's device has no room for, before DuckDB starts it: DuckDB aborts the whole process
+ * (SIGABRT, a C++ stack trace) when a disk fills in the middle of a commit. `need`: the bytes about to be written (an
+ * estimate; the rows' JSON is a fair upper bound). One error line naming the folder and what is free.
+ */
+export function ensureSpace(path: string, need: number, what: string): void {
+  let free: number;
+  try {
+    const st = statfsSync(dirname(resolve(path)));
+    free = Number(st.bavail) * Number(st.bsize);
+  } catch {
+    return; // (a file system that cannot say: nothing to check against)
+  }
+  const keep = spare();
+  if (free < need + keep) {
+    throw new NoSpaceError(`no room to write ${what}: ${dirname(resolve(path))} has ${sizeText(free)} free, and writing to the store needs ${sizeText(need + keep)} (it keeps ${sizeText(keep)} spare: DuckDB aborts when a disk fills mid-write)`);
+  }
+}
+
 /**
  * Opens (creating if needed) a store and brings its schema to SCHEMA_VERSION. `readOnly` opens an existing
  * database for queries; it fails clearly when the file is missing.
@@ -71,6 +100,7 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
   const full = resolve(path);
   if (opts.readOnly && !existsSync(full)) throw new InputError(`no database at ${path} (run iolens ingest first, or pass --db)`);
   let instance: DuckDBInstance;
+  if (!opts.readOnly) ensureSpace(full, 0, path);
   try {
     instance = await DuckDBInstance.create(full, opts.readOnly ? readOnlyConfig(!!opts.external) : {});
   } catch (err) {

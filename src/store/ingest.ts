@@ -2,7 +2,7 @@ import { distFile } from '../util/package-root.js';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { appendRow, jsonColumns, openStore, sqlString, type Store } from './db.js';
+import { appendRow, ensureSpace, jsonColumns, openStore, sqlString, type Store } from './db.js';
 import { Progress, type ProgressMode } from './progress.js';
 import { logToRow, withJson, type Cell, type RowResult } from './row.js';
 import { ERROR_COLUMNS, FILE_COLUMNS, JOB_COLUMNS, SOURCE_COLUMNS } from './schema.js';
@@ -246,6 +246,8 @@ async function commitBatch(
       errors++;
     }
   }
+  // (room for the rows first: a disk that fills mid-commit aborts DuckDB; the rows' JSON bounds what they take)
+  ensureSpace(store.path, 2 * [...jobLines, ...fileLines].reduce((n, l) => n + l.length, 0) + 256 * srcRows.length, 'the next batch of jobs');
   await con.run('BEGIN TRANSACTION');
   try {
     await insertJsonRows(store, 'jobs', jobLines);

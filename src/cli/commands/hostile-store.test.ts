@@ -120,3 +120,20 @@ test('a DuckDB file IOLens did not create is never written: ingest and cluster r
   }
   assert.deepEqual(await tables(), ['jobs']);
 });
+
+test('a disk without room: ingest and serve --write stop with one line before DuckDB writes (it aborts when a disk fills mid-write)', () => {
+  const db = join(dir, 'full.duckdb');
+  assert.equal(cli('ingest', join(GEN, 'ior-seq-write-1m.darshan'), '--db', db, '-q').status, 0);
+  // the spare space the store keeps, set past any disk: every write is refused, as on a full one
+  const full = { ...process.env, IOLENS_MIN_FREE_BYTES: String(2 ** 60) };
+  const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: full });
+  for (const args of [['ingest', GEN, '--db', db, '-q'], ['ingest', GEN, '--db', join(dir, 'new.duckdb'), '-q'], ['serve', '--db', db, '--write', '--port', '0']]) {
+    const r = run(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^iolens: no room to write .*: .* free, and writing to the store needs .* \(it keeps .* spare: DuckDB aborts when a disk fills mid-write\)\n$/);
+  }
+  assert.ok(!existsSync(join(dir, 'new.duckdb')), 'no store created');
+  // the store is as it was
+  const q = cli('query', '--db', db, 'SELECT count(*) AS n FROM jobs', '--json');
+  assert.deepEqual(JSON.parse(q.stdout), [{ n: 1 }]);
+});
