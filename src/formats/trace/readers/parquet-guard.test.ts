@@ -125,10 +125,9 @@ test('run-length encoded runs that would make hyparquet grow an array past any m
   const page = readDataPage(ok.bytes, ok.h.data_page_header!, { type: 'INT32', element: { name: 'c' }, schemaPath: getSchemaPath(schema, ['c']) } as never);
   assert.deepEqual([...(page.definitionLevels ?? [])], [1, 1, 0, 0]);
   assert.deepEqual([...page.dataPage], [0, 1]);
-  // A definition-level run of 2^30 repeats in a page of four values (what a fuzzed file held): refused at once.
-  const t0 = process.hrtime.bigint();
+  // A definition-level run of 2^30 repeats in a page of four values (what a fuzzed file held): refused from the
+  // run's header, before any value is read (the check reads headers only; counted, not timed)
   assert.throws(() => runsOf(v1Page(4, rle(2 ** 30, 1), 1, rle(4, 0))), (e: unknown) => e instanceof TraceInputError && e.message === 'x.parquet: column c: a run repeats a value 1073741824 times where 4 values are left');
-  assert.ok(Number(process.hrtime.bigint() - t0) / 1e6 < 1000);
   // Padding up to RUN_PADDING values past the section passes, one more does not; the same for dictionary indices,
   // counted against the defined values (2 here, as hyparquet counts them).
   runsOf(v1Page(4, rle(4 + RUN_PADDING, 1), 1, rle(4, 0)));
