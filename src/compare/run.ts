@@ -61,10 +61,10 @@ export async function compareInputs(paths: readonly string[], opts: CompareOptio
     try {
       runs.push(await readRun(paths[i], names[i], opts.diagnose));
     } catch (err) {
-      if (!(err instanceof Error)) throw err;
-      const message = err.message.split('\n')[0];
-      if (i === 0) throw err instanceof IOLensError ? err : new InputError(`${paths[0]}: ${message}`);
-      failed.push({ path: paths[i], error: message });
+      // bad input is the input's; anything else is a bug and is not hidden as one
+      if (!(err instanceof IOLensError)) throw err;
+      if (i === 0) throw err;
+      failed.push({ path: paths[i], error: err.message.split('\n')[0] });
       runs.push(null);
     }
   }
