@@ -1,5 +1,6 @@
 import type { AccessSizeHistogram, DxtSegments, ModuleFiles, ModuleOperations } from '../contract/charts.js';
 import type { DataCompleteness, IoSummary } from '../contract/report.js';
+import type { LayerWork } from '../contract/comparison.js';
 import type { IdGroups } from './group.js';
 import type { TimeModel } from './time-model.js';
 
@@ -341,21 +342,13 @@ export interface HlOpensFact {
   readonly metaSeconds: Float64Array;
 }
 
-/** One module's entry of `modules.totals`. */
-export interface ModuleTotals {
+/** One module's entry of `modules.totals`: its work (`files` are distinct record ids), record count and times. */
+export interface ModuleTotals extends Omit<LayerWork, 'layer'> {
   /** Column prefix in the job store (`posix`, `mpiio`, `h5d` …). */
   readonly key: string;
-  readonly module: string;
   /** Interface label (POSIX, MPI-IO, STDIO, HDF5, PnetCDF, DFS, DAOS). */
   readonly iface: string;
   readonly records: number;
-  /** Distinct record ids. */
-  readonly files: number;
-  readonly opens: number;
-  readonly reads: number;
-  readonly writes: number;
-  readonly bytesRead: number;
-  readonly bytesWritten: number;
   readonly readTime: number;
   readonly writeTime: number;
   readonly metaTime: number;
