@@ -199,3 +199,25 @@ test('StreamsInflater gives what inflating the whole region gives, whatever bloc
   assert.deepEqual(streamedRegion(Buffer.concat([a, b.subarray(0, 2)]), 7, 64), { error: 'unexpected end of file' });
   assert.deepEqual(streamedRegion(Buffer.concat([a, Buffer.from([1, 2, 3])]), 7, 64), wholeRegion(Buffer.concat([a, Buffer.from([1, 2, 3])])));
 });
+
+test('a large output grows by pieces, never holding a copy of itself; take() joins them once, byte for byte', () => {
+  const out = new GrowingOutput(1024);
+  const MiB = 1 << 20;
+  let largest = 0;
+  for (let i = 0; i < 300; i++) {
+    out.reserve(MiB);
+    out.bytes.fill(i & 0xff, out.length, out.length + MiB);
+    out.length += MiB;
+    largest = Math.max(largest, out.bytes.length);
+  }
+  assert.equal(out.total, 300 * MiB);
+  // no buffer ever as large as the output: a bomb running to a 1 GiB cap holds about 1 GiB, not 1 GiB plus a copy
+  assert.ok(largest <= 128 * MiB, `largest buffer ${largest}`);
+  const all = out.take();
+  assert.equal(all.length, 300 * MiB);
+  for (let i = 0; i < 300; i++) assert.equal(all[i * MiB + 12345], i & 0xff, `piece ${i}`);
+  // most caps a piece as it caps a growing buffer
+  const capped = new GrowingOutput(1024);
+  capped.reserve(10, 100);
+  assert.ok(capped.bytes.length <= 2048);
+});

@@ -50,27 +50,55 @@ function throwFailure(e: RawEngine): void {
 
 /** Bytes written one stream after another into a buffer that grows: `bytes.subarray(0, length)` holds them. */
 export class GrowingOutput {
+  /** The piece being written. */
   bytes: Buffer;
+  /** Bytes written in `bytes`. */
   length = 0;
+  /** Bytes in the pieces before `bytes`: past PIECES_FROM the output grows by adding pieces, not by copying. */
+  private base = 0;
+  private sealed: Buffer[] = [];
   constructor(capacity: number) {
     this.bytes = Buffer.allocUnsafe(capacity);
   }
+  /** Bytes written in all. */
+  get total(): number {
+    return this.base + this.length;
+  }
   /**
-   * Makes room for `n` more bytes: at least doubling (so that growing costs at most one more copy of the output), but
-   * never past `most` bytes in all unless `n` needs it (the most the writer can write: a bomb's cap).
+   * Makes room for `n` more bytes in `bytes`: a small output grows by at least doubling (so that growing costs at
+   * most one more copy of it); one of PIECES_FROM bytes or more keeps what it holds as a piece and goes on in a new
+   * one, so that a large output (a bomb running to its cap) never holds a copy of itself. Never past `most` bytes
+   * in all unless `n` needs it (the most the writer can write: a bomb's cap).
    */
   reserve(n: number, most = Infinity): void {
     if (this.bytes.length - this.length >= n) return;
-    const grown = Math.min(2 * this.bytes.length, MAX_GROWTH_STEP + this.bytes.length, most);
+    if (this.bytes.length >= PIECES_FROM && this.length > 0) {
+      this.sealed.push(this.bytes.subarray(0, this.length));
+      this.base += this.length;
+      this.bytes = Buffer.allocUnsafe(Math.max(n, Math.min(this.bytes.length, most - this.base)));
+      this.length = 0;
+      return;
+    }
+    const grown = Math.min(2 * this.bytes.length, MAX_GROWTH_STEP + this.bytes.length, most - this.base);
     const next = Buffer.allocUnsafe(Math.max(this.length + n, grown));
     this.bytes.copy(next, 0, 0, this.length);
     this.bytes = next;
   }
-  /** What was written, without a copy. */
+  /** What was written: without a copy when it is one piece, else its pieces joined once. */
   take(): Buffer {
+    if (this.sealed.length) {
+      const all = Buffer.concat([...this.sealed, this.bytes.subarray(0, this.length)], this.total);
+      this.sealed = [];
+      this.base = 0;
+      this.bytes = all;
+      this.length = all.length;
+    }
     return this.bytes.subarray(0, this.length);
   }
 }
+
+/** Output size from which a growing output adds pieces instead of copying itself into a larger buffer. */
+const PIECES_FROM = 64 << 20;
 
 /** A buffer grows by doubling, but by no more than this at once (a large region grows in steps of 256 MiB). */
 const MAX_GROWTH_STEP = 1 << 28;
@@ -110,7 +138,7 @@ export function inflateStreamInto(input: Buffer, out: GrowingOutput, maxOutput: 
   let inLeft = input.length;
   let total = 0;
   // the stream can end no further than one byte past its cap
-  const end = out.length + maxOutput + 1;
+  const end = out.total + maxOutput + 1;
   for (;;) {
     out.reserve(Math.max(1, Math.min(room, maxOutput + 1 - total)), end);
     // never more than one byte past the cap: a bomb stops there

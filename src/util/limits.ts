@@ -38,7 +38,7 @@ export class InflateBudget {
     if (!(limit > 0)) throw new RangeError(`inflation budget must be positive (got ${limit})`);
   }
   get left(): number {
-    return Math.max(0, this.limit - this.spent);
+    return this.first !== null ? 0 : Math.max(0, this.limit - this.spent);
   }
   get used(): number {
     return this.spent;
@@ -48,10 +48,17 @@ export class InflateBudget {
     this.spent += n;
     if (this.spent > this.limit) throw this.overrun(what);
   }
-  /** The error for `what` going past the budget. */
+  /**
+   * The error for `what` going past the budget. The budget is spent from then on: a reader that tries the same
+   * input again (each check of a report decodes what it needs) is refused at once instead of inflating it again.
+   */
   overrun(what: string): LimitError {
-    return new LimitError(`${what} inflates past the ${this.owner}'s decompression budget of ${sizeText(this.limit)} (raise it with --max-inflate)`);
+    // (`left` is 0 from now on; `used` stays what was inflated.) Later refusals name what spent it (not the region that happened to be asked for next)
+    if (this.first !== null) return new LimitError(this.first);
+    this.first = `${what} inflates past the ${this.owner}'s decompression budget of ${sizeText(this.limit)} (raise it with --max-inflate)`;
+    return new LimitError(this.first);
   }
+  private first: string | null = null;
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40 };

@@ -90,7 +90,7 @@ function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): 
   let lastOut = 0;
   while (off < input.length) {
     let used: number;
-    const start = out.length;
+    const start = out.total;
     // zlib stops inflating as soon as a stream passes the cap: the bomb never gets further than this.
     const cap = Math.min(budget.left, MAX_REGION_BYTES - start, ratio - start);
     try {
@@ -102,7 +102,7 @@ function inflateStreams(data: Uint8Array, what: string, budget: InflateBudget): 
       throw new DarshanFormatError(`corrupt ${what} region (zlib: ${(err as Error).message})`);
     }
     if (used <= 0) throw new DarshanFormatError(`corrupt ${what} region (zlib stream made no progress)`);
-    lastOut = out.length - start;
+    lastOut = out.total - start;
     budget.charge(lastOut, `the ${what} region`);
     off += used;
   }

@@ -114,6 +114,19 @@ test('item 2: a zlib bomb stops at the budget, exactly at the limit, with a Limi
   assert.throws(() => DarshanLog.fromBytes(exact, 'x', { maxInflate: total - 1 }).decode('POSIX'), LimitError);
 });
 
+test('a bomb spends the budget once: later reads are refused at once, naming the region that spent it', () => {
+  // a report decodes a region once per fact that needs it: a 1.5 GiB zlib region took 100 s and 2.7 GB before
+  const bytes = logWithRegion(1, zlibBomb(10 << 20, 300), 4, [{ id: 3, raw: new Uint8Array(4096), version: 2 }]);
+  const log = DarshanLog.fromBytes(bytes, 'bomb.darshan', { maxInflate: 64 << 20 });
+  const refused = /^the POSIX region inflates past the log's decompression budget of 64 MiB/;
+  assert.throws(() => log.decode('POSIX'), (e: unknown) => e instanceof LimitError && refused.test(e.message));
+  const spent = log.inflatedBytes;
+  assert.ok(spent <= 64 << 20);
+  for (const m of ['POSIX', 'POSIX', 'STDIO']) assert.throws(() => log.decode(m), (e: unknown) => e instanceof LimitError && refused.test(e.message), m);
+  // counted: nothing more was inflated
+  assert.equal(log.inflatedBytes, spent);
+});
+
 test('item 2: the budget is shared by all regions of a log', () => {
   const extra: ModuleInput[] = [{ id: 2, raw: new Uint8Array(400 << 10), version: 3 }, { id: 9, raw: new Uint8Array(400 << 10), version: 2 }];
   const log = DarshanLog.fromBytes(logWithRegion(1, deflateSync(Buffer.alloc(400 << 10)), 4, extra), 'x', { maxInflate: 1 << 20 });
