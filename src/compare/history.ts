@@ -1,4 +1,5 @@
-import type { History, HistoryMetric } from '../contract/index.js';
+import type { History, HistoryMetric, Report } from '../contract/index.js';
+import { ioCells } from '../pipeline/extract.js';
 import type { HistoryJob } from '../store/history.js';
 
 /** Fewer runs than this make no outlier verdict: quartiles of a handful of runs say little. */
@@ -55,13 +56,17 @@ export function medianRun(jobs: readonly HistoryJob[], exclude: string | null, u
   return c.length ? c[(c.length - 1) >> 1] : null;
 }
 
-/** The run's place in its application's history (the run's own row excluded from the distribution). */
-export function runHistory(app: string, jobs: readonly HistoryJob[], run: { hash: string | null; ioTime: number; ioMibs: number | null; runTime: number }, reference: HistoryJob | null, notes: string[]): History {
-  const others = jobs.filter((j) => j.hash !== run.hash);
+/**
+ * The run's place in its application's history (the run's own row, `hash`, excluded from the distribution), its
+ * values taken from its report's time model as the store takes them (`ioCells`).
+ */
+export function runHistory(app: string, jobs: readonly HistoryJob[], hash: string | null, io: Report['io'], reference: HistoryJob | null, notes: string[]): History {
+  const others = jobs.filter((j) => j.hash !== hash);
+  const mibs = ioCells(io).io_mibs;
   const metrics = [
-    historyMetric('io_time', others.map((j) => j.ioTime), run.ioTime),
-    historyMetric('io_mibs', others.map((j) => j.ioMibs), run.ioMibs),
-    historyMetric('run_time', others.map((j) => j.runTime), run.runTime),
+    historyMetric('io_time', others.map((j) => j.ioTime), io.ioTime),
+    historyMetric('io_mibs', others.map((j) => j.ioMibs), typeof mibs === 'number' ? mibs : null),
+    historyMetric('run_time', others.map((j) => j.runTime), io.runTime),
   ].filter((m): m is HistoryMetric => m !== null);
   if (others.length < MIN_RUNS) notes.push(`${others.length} other run${others.length === 1 ? '' : 's'} of ${app} in the store: too few to call this one an outlier`);
   return { app, runs: others.length, metrics, reference: reference && reference.path ? { hash: reference.hash, path: reference.path } : null, notes };

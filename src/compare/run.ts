@@ -6,7 +6,7 @@ import { logFacts, reportOf, type DiagnoseOptions } from '../pipeline/diagnose.j
 import { withPath } from '../pipeline/open.js';
 import { countersFromTrace, reportFromCounters, traceFacts } from '../pipeline/report-from-trace.js';
 import { isTraceInput } from '../pipeline/trace-input.js';
-import { appName, ioCells } from '../pipeline/extract.js';
+import { appName } from '../pipeline/extract.js';
 import { openStore } from '../store/db.js';
 import { appHistory, jobByHash, type HistoryJob } from '../store/history.js';
 import { medianRun, runHistory } from './history.js';
@@ -116,8 +116,7 @@ export async function compareWithHistory(run: string, opts: HistoryOptions): Pro
     const notes: string[] = [];
     const reference = medianRun(jobs, hash, (j) => j.path !== null && existsSync(j.path));
     if (!reference) notes.push(`no other run of ${app} whose log is still at its stored path: nothing to compare with`);
-    const io = ioCells(r.report.io);
-    const history = runHistory(app, jobs, { hash, ioTime: r.report.io.ioTime, ioMibs: typeof io.io_mibs === 'number' ? io.io_mibs : null, runTime: r.report.io.runTime }, reference, notes);
+    const history = runHistory(app, jobs, hash, r.report.io, reference, notes);
     if (!reference) return { ...compareRuns(r, [], opts.toolVersion), history };
     const base = await readRun(reference.path!, basename(reference.path!), opts.diagnose);
     return { ...(await withAttribution(compareRuns(base, [r], opts.toolVersion), opts.model)), history };

@@ -13,18 +13,20 @@ export function runSettings(facts: FactReader, report: Report): RunSettings {
   const layers: LayerWork[] = (totals?.modules ?? [])
     .filter((m) => m.records > 0)
     .map((m) => ({ module: m.module, layer: m.iface, files: m.files, opens: m.opens, reads: m.reads, writes: m.writes, bytesRead: m.bytesRead, bytesWritten: m.bytesWritten }));
+  return { ...fromReport(report), libraryVersion: log?.runtimeVersion ?? null, fsTypes: [...(log?.fsTypes ?? [])], layers, stripes: commonLayout(facts) };
+}
+
+/** The settings every report states: processes, nodes, executable, format version, modules, the application's hints, files. */
+function fromReport(report: Report): Pick<RunSettings, 'processes' | 'nodes' | 'exe' | 'formatVersion' | 'modules' | 'hints' | 'files'> {
+  const j = report.job;
   return {
-    processes: report.job.processes,
-    nodes: report.job.nodes.count,
-    exe: report.job.exe,
-    libraryVersion: log?.runtimeVersion ?? null,
-    formatVersion: report.job.darshanVersion,
-    modules: [...report.job.modules],
-    hints: report.job.hints.source === 'application' ? report.job.hints.entries.map(([k, v]) => [k, v] as const) : [],
-    fsTypes: [...(log?.fsTypes ?? [])],
-    files: report.job.files.total,
-    layers,
-    stripes: commonLayout(facts),
+    processes: j.processes,
+    nodes: j.nodes.count,
+    exe: j.exe,
+    formatVersion: j.darshanVersion,
+    modules: [...j.modules],
+    hints: j.hints.source === 'application' ? j.hints.entries.map(([k, v]) => [k, v] as const) : [],
+    files: j.files.total,
   };
 }
 
@@ -59,15 +61,9 @@ export function settingsFromRow(report: Report, row: Readonly<Record<string, unk
     if (w.reads + w.writes + w.opens > 0) layers.push(w);
   }
   return {
-    processes: report.job.processes,
-    nodes: report.job.nodes.count,
-    exe: report.job.exe,
+    ...fromReport(report),
     libraryVersion: row && typeof row.runtime_version === 'string' ? row.runtime_version : null,
-    formatVersion: report.job.darshanVersion,
-    modules: [...report.job.modules],
-    hints: report.job.hints.source === 'application' ? report.job.hints.entries.map(([k, v]) => [k, v] as const) : [],
     fsTypes: row && Array.isArray(row.fs_types) ? row.fs_types.map(String) : [],
-    files: report.job.files.total,
     layers,
     stripes: null,
   };

@@ -8,7 +8,6 @@ import type { History, Report } from '../contract/index.js';
 import { compareRuns, type RunInput } from '../compare/diff.js';
 import { medianRun, runHistory } from '../compare/history.js';
 import { settingsFromRow } from '../compare/settings.js';
-import { ioCells } from '../pipeline/extract.js';
 import { parseBundle, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
 import { openStore, type Store } from '../store/db.js';
@@ -412,9 +411,8 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
         if (!app) return fail(reply, 404, `job ${other.slice(0, 12)} names no application`);
         const hist = await jobs.history(app);
         const ref = medianRun(hist, other, (j) => j.hasReport || (j.path !== null && existsSync(j.path)));
-        const io = ioCells(o2.report.io);
         const notes: string[] = ref ? [] : [`no other run of ${app} with a report here: nothing to compare with`];
-        history = runHistory(app, hist, { hash: other, ioTime: o2.report.io.ioTime, ioMibs: typeof io.io_mibs === 'number' ? io.io_mibs : null, runTime: o2.report.io.runTime }, ref, notes);
+        history = runHistory(app, hist, other, o2.report.io, ref, notes);
         if (!ref) return { ...compareRuns(run(other, { report: o2.report, row: o2.row }), [], toolVersion()), history };
         baseHash = ref.hash;
       }
