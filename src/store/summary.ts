@@ -4,6 +4,7 @@ import { plain } from './values.js';
 import { sqlString } from './db.js';
 import { escapeTerminal } from '../text/escape.js';
 import { formatBytes, formatSeconds } from '../text/format.js';
+import { safeJson } from '../render/json.js';
 
 /** How a numeric column reads for people (text and Markdown); JSON and CSV keep the raw numbers. */
 export type ColumnUnit = 'bytes' | 'seconds' | 'mibs';
@@ -160,7 +161,7 @@ export function renderSummary(s: Summary, format: SummaryFormat, only?: string):
   if (format === 'json') {
     const o: Record<string, unknown> = { overview: s.overview };
     for (const x of secs) o[x.id] = { title: x.title, rows: rowsToObjects(x.columns, x.rows), ...(x.note ? { note: x.note } : {}) };
-    return JSON.stringify(o, null, 1) + '\n';
+    return safeJson(o, 1);
   }
   if (format === 'csv') {
     const parts: string[] = [];

@@ -6,6 +6,7 @@ import { escapeTerminal } from '../../text/escape.js';
 import { contributionText, explainRow, loadBundle, readRows, targetUnit, valueText } from '../../models/index.js';
 import { baselineOption, intOption } from '../learn-options.js';
 import { rowSource } from './predict.js';
+import { safeJson } from '../../render/json.js';
 
 interface ExplainFlags {
   model?: string;
@@ -70,7 +71,7 @@ const cmd: CommandModule = {
             contributions: sorted.map((c) => ({ feature: c.feature, value: c.value, shap: c.shap })),
             members: e.members.map((m) => ({ type: m.type, weight: m.weight, base: Number.isFinite(m.base) ? m.base : null, output: m.output })),
           };
-          process.stdout.write(`${JSON.stringify(doc, null, 1)}\n`);
+          process.stdout.write(safeJson(doc, 1));
           return;
         }
         const unit = targetUnit(bundle.inputs.target);

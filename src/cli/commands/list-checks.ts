@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
+import { safeJson } from '../../render/json.js';
 
 const listChecks: CommandModule = {
   name: 'list-checks',
@@ -51,7 +52,7 @@ const listChecks: CommandModule = {
           };
         });
         if (opts.json) {
-          process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+          process.stdout.write(safeJson(rows, 2));
           return;
         }
         const w = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));

@@ -6,6 +6,7 @@ import { escapeCsv } from '../../text/escape.js';
 import { loadBundle, predictRows, readRows, type RowSource } from '../../models/index.js';
 import { cellNumber, ensembleOption } from '../learn-options.js';
 import { DEFAULT_DB } from '../../store/db.js';
+import { escapeJsonForTerminal } from '../../text/escape.js';
 
 interface PredictFlags {
   model?: string;
@@ -57,7 +58,7 @@ const cmd: CommandModule = {
           out.write('[');
           for (let r = 0; r < p.prediction.length; r++) {
             const obj = { [keyName]: numericKey && !rows.keys[r].startsWith('#') ? Number(rows.keys[r]) : rows.keys[r], prediction: p.prediction[r], low: p.low[r], high: p.high[r], ood: p.ood[r], oodReasons: p.oodReasons[r] };
-            out.write(`${r ? ',' : ''}\n${JSON.stringify(obj)}`);
+            out.write(`${r ? ',' : ''}\n${escapeJsonForTerminal(JSON.stringify(obj))}`);
           }
           out.write('\n]\n');
         } else {
