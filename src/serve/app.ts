@@ -17,6 +17,7 @@ import { TaskPool } from '../util/tasks.js';
 import { JobStore, SORT_COLUMNS, type JobFilter } from './store-api.js';
 import { learnedFor } from './learned.js';
 import type { DiagnoseResult, DiagnoseTask, DiagnoseWorkerData } from './worker.js';
+import { UploadSpool, UploadTooLarge, type Upload } from './uploads.js';
 
 /** Options of the web service (`iolens serve`). */
 export interface ServeOptions {
@@ -132,6 +133,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   if (o.db) store = await openStore(o.db, o.write ? {} : { readOnly: true });
   const jobs = store ? new JobStore(store, !!o.write) : null;
   const data: DiagnoseWorkerData = o.maxInflate !== undefined ? { maxInflate: o.maxInflate } : {};
+  const spool = UploadSpool.create();
   const pool = new TaskPool<DiagnoseTask, DiagnoseResult>({
     script: distFile('serve/worker.js'),
     workerData: data,
@@ -183,7 +185,22 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     },
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload }, (_req, body, done) => done(null, body));
+  // An upload's body goes to the spool's disk as it arrives (src/serve/uploads.ts), not into this process's memory.
+  const answered = new WeakMap<object, { closed: boolean; uploads: Upload[] }>();
+  app.addContentTypeParser('*', (req, payload, done) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxUpload) return done(new UploadTooLarge('declared larger than the limit'), undefined);
+    spool.receive(payload, maxUpload, Number.isFinite(declared) ? declared : maxUpload).then(
+      (u) => {
+        // removed once the request is answered, however that ends (the budget hook's 'close' below)
+        const t = answered.get(req.raw);
+        if (!t || t.closed) spool.remove(u);
+        else t.uploads.push(u);
+        done(null, u);
+      },
+      (err: Error) => done(err, undefined),
+    );
+  });
 
   // DNS rebinding and cross-site writes: a page on another origin can make a browser send requests here. Every
   // request must name this service in its Host header (one of the loopback names when it listens on loopback; any
@@ -211,10 +228,12 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     }
   });
 
-  // Memory for uploads: each one reserves its declared size (or the largest upload, when it declares none) before
-  // its body is read, and gives it back once answered, however that ends; past the budget, 503.
+  // Room for uploads: each one reserves its declared size (or the largest upload, when it declares none) before
+  // its body is read, and gives it back once answered, however that ends; past the budget, 503. Without the token,
+  // 401 before any byte of the body is read.
   app.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'POST') return;
+    if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
     const declared = Number(req.headers['content-length']);
     const size = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxUpload + 1) : maxUpload + 1;
     if (inFlight + size > maxInFlight) {
@@ -222,8 +241,12 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       return fail(reply, 503, `the service holds ${sizeText(inFlight)} of uploads already (at most ${sizeText(maxInFlight)} at once): retry shortly`);
     }
     inFlight += size;
+    const tracked = { closed: false, uploads: [] as Upload[] };
+    answered.set(req.raw, tracked);
     reply.raw.once('close', () => {
       inFlight -= size;
+      tracked.closed = true;
+      for (const u of tracked.uploads) spool.remove(u);
     });
   });
 
@@ -271,23 +294,19 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued, uploadBytes: inFlight }));
 
   /** An upload route: the token, a body, a name, then the task on the decoding pool. */
-  const uploadRoute = (path: string, what: string, fallback: string, kind: 'bytes' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
+  const uploadRoute = (path: string, what: string, fallback: string, kind: 'log' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
     app.post<{ Querystring: { name?: string } }>(
       path,
       { schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } }, additionalProperties: false } } },
       async (req, reply) => {
-        if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
-        const body = req.body;
-        if (!Buffer.isBuffer(body) || body.length === 0) return fail(reply, 400, `empty upload: send the bytes of ${what} as the request body`);
+        const body = req.body as Upload | undefined;
+        if (!body || body.size === 0) return fail(reply, 400, `empty upload: send the bytes of ${what} as the request body`);
         const name = uploadName(req.query.name, req.headers['x-filename'], fallback);
-        // the body's own memory goes to the decoding thread (moved, not copied) when the body owns all of it
-        const whole = body.byteOffset === 0 && body.length === body.buffer.byteLength;
-        const bytes = whole ? new Uint8Array(body.buffer, 0, body.length) : new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
-        return answer(await pool.submit({ kind, name, bytes }, [bytes.buffer as ArrayBuffer]), reply);
+        return answer(await pool.submit({ kind, name, file: body.file }), reply);
       },
     );
 
-  uploadRoute('/api/reports', 'a Darshan log', 'upload.darshan', 'bytes', async (r, reply) => {
+  uploadRoute('/api/reports', 'a Darshan log', 'upload.darshan', 'log', async (r, reply) => {
     let stored = false;
     let added = false;
     if (jobs && o.write) {
@@ -455,6 +474,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     async close() {
       await app.close();
       await pool.close();
+      spool.close();
       store?.close();
     },
   };

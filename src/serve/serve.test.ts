@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
@@ -91,6 +91,54 @@ test('POST /api/reports answers what iolens report --json --charts prints, store
     assert.deepEqual(await rows(db, 'SELECT (SELECT count(*) FROM jobs)::INTEGER AS jobs, (SELECT count(*) FROM reports)::INTEGER AS reports'), [{ jobs: 7, reports: 7 }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('upload bodies go to disk as they arrive, not into memory, and are removed however the upload ends', async () => {
+  const MiB = 2 ** 20;
+  const tmp = mkdtempSync(join(tmpdir(), 'iolens-spool-test-'));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  try {
+    const spooled = () => {
+      const dirs = readdirSync(tmp).filter((d) => d.startsWith('iolens-uploads-'));
+      assert.equal(dirs.length, 1, `one spool folder: ${dirs.join(', ')}`);
+      const dir = join(tmp, dirs[0]);
+      assert.equal(statSync(dir).mode & 0o777, 0o700);
+      return readdirSync(dir).map((f) => statSync(join(dir, f)).size);
+    };
+    await withServer({ maxUpload: MiB }, async (s) => {
+      const { request } = await import('node:http');
+      const url = new URL(s.url);
+      // an upload that declares 1 MiB and sends half: the half is on disk while the rest is awaited
+      const q = request({ host: url.hostname, port: Number(url.port), path: '/api/reports?name=slow.darshan', method: 'POST', headers: { 'content-length': String(MiB), 'content-type': 'application/octet-stream' } });
+      q.on('error', () => undefined);
+      q.write(Buffer.alloc(MiB / 2, 1));
+      // (waits on what the disk holds, not on a clock)
+      while (spooled()[0] !== MiB / 2) await new Promise((r) => setTimeout(r, 5));
+      q.destroy();
+      while (spooled().length) await new Promise((r) => setTimeout(r, 5));
+      // a whole upload: diagnosed from its file, which is gone once answered
+      const r = await post(s, readFileSync(SAMPLE), 'whole.darshan');
+      assert.equal(r.status, 200);
+      assert.equal((r.body.report as { input: { paths: string[] } }).input.paths[0], 'whole.darshan');
+      assert.deepEqual(spooled(), []);
+      // past the limit: stopped at the limit, nothing kept
+      const big = await post(s, new Uint8Array(MiB + 1), 'big.darshan');
+      assert.equal(big.status, 413);
+      assert.deepEqual(spooled(), []);
+      // without the token: 401 before the body is read
+    });
+    await withServer({ maxUpload: MiB, token: 'sesame' }, async (s) => {
+      const r = await post(s, readFileSync(SAMPLE), 'nope.darshan');
+      assert.equal(r.status, 401);
+      assert.deepEqual(spooled(), []);
+    });
+    assert.deepEqual(readdirSync(tmp).filter((d) => d.startsWith('iolens-uploads-')), [], 'the spool folder goes with the service');
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../contract/errors.js';
@@ -9,14 +9,15 @@ import { JOB_COLUMNS } from '../store/schema.js';
 import { serveTasks } from '../util/tasks.js';
 
 /**
- * The web service's decoding thread: one log (uploaded bytes, or a stored job's log file) → its report with charts
+ * The web service's decoding thread: one log (an upload's body, spooled to disk, or a stored job's log file) → its report with charts
  * (`iolens report --json --charts`) and its `jobs` row (the projection `iolens ingest` stores), both as JSON text so
  * that nothing but strings crosses back to the HTTP thread.
  */
 export type DiagnoseTask =
-  | { readonly kind: 'bytes'; readonly name: string; readonly bytes: Uint8Array }
+  /** An uploaded log: the spool's file, shown under the name the client gave. */
+  | { readonly kind: 'log'; readonly name: string; readonly file: string }
   | { readonly kind: 'path'; readonly path: string }
-  | { readonly kind: 'trace'; readonly name: string; readonly bytes: Uint8Array };
+  | { readonly kind: 'trace'; readonly name: string; readonly file: string };
 
 export interface DiagnoseResult {
   /** SHA-256 of the log ('' for a trace). */
@@ -33,12 +34,16 @@ export interface DiagnoseWorkerData {
 }
 
 /** A trace upload (one file: DFTracer .pfw/.pfw.gz, a Darshan log with DXT, a .tar/.tar.gz of a trace folder): `iolens trace --json --charts`. */
-async function traceReport(name: string, bytes: Uint8Array, maxInflate: number | undefined): Promise<DiagnoseResult> {
-  if (bytes.length === 0) throw new InputError(`${name}: empty upload (no bytes)`);
+async function traceReport(name: string, upload: string, maxInflate: number | undefined): Promise<DiagnoseResult> {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-trace-'));
   try {
+    // the trace readers know a file by its name: the spooled body under the client's name (a link, else a copy)
     const file = join(dir, name);
-    writeFileSync(file, bytes);
+    try {
+      linkSync(upload, file);
+    } catch {
+      copyFileSync(upload, file);
+    }
     const report = await diagnoseTrace([file], { charts: true, ...(maxInflate !== undefined ? { limits: { maxInflate } } : {}) });
     return { hash: '', report: JSON.stringify({ ...report, input: { ...report.input, paths: [name] } }).split(`${dir}/`).join(''), row: '' };
   } catch (err) {
@@ -50,11 +55,17 @@ async function traceReport(name: string, bytes: Uint8Array, maxInflate: number |
   }
 }
 
+function readUpload(task: { name: string; file: string }): Uint8Array {
+  const bytes = readFileSync(task.file);
+  if (bytes.length === 0) throw new InputError(`${task.name}: empty upload (no bytes)`);
+  return bytes;
+}
+
 serveTasks<DiagnoseTask, DiagnoseResult>((task, data) => {
   const d = (data ?? {}) as DiagnoseWorkerData;
-  if (task.kind === 'trace') return traceReport(task.name, task.bytes, d.maxInflate);
+  if (task.kind === 'trace') return traceReport(task.name, task.file, d.maxInflate);
   const opts = { charts: true, ...(d.maxInflate !== undefined ? { maxInflate: d.maxInflate } : {}) };
-  if (task.kind === 'bytes' && task.bytes.length === 0) throw new InputError(`${task.name}: empty upload (no bytes)`);
-  const x = extract(task.kind === 'bytes' ? { path: task.name, bytes: task.bytes } : task.path, opts);
+  const input = task.kind === 'log' ? { path: task.name, bytes: readUpload(task) } : task.path;
+  const x = extract(input, opts);
   return { hash: x.row.hash as string, report: JSON.stringify(x.report), row: rowToJson(JOB_COLUMNS, projectRow(x.row, Date.now())) };
 });
