@@ -136,3 +136,51 @@ test('a disk without room: ingest and serve --write stop with one line before Du
   const q = cli('query', '--db', db, 'SELECT count(*) AS n FROM jobs', '--json');
   assert.deepEqual(JSON.parse(q.stdout), [{ n: 1 }]);
 });
+
+test('a disk that fills after the last commit: closing the store keeps its write-ahead log, and nothing is lost', async (t) => {
+  // A small file system of its own (tmpfs, 24 MiB): the test needs root's mount; elsewhere it says why it skips.
+  const mnt = mkdtempSync(join(tmpdir(), 'iolens-small-fs-'));
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mnt], { encoding: 'utf8' });
+  if (m.status !== 0) {
+    t.skip(`cannot mount a small file system here: ${(m.stderr || m.error?.message || '').trim()}`);
+    return;
+  }
+  // (the store keeps 64 MiB spare before each write: none on this small disk)
+  const spareBefore = process.env.IOLENS_MIN_FREE_BYTES;
+  process.env.IOLENS_MIN_FREE_BYTES = '0';
+  try {
+    const { openStore } = await import('../../store/db.js');
+    const db = join(mnt, 's.duckdb');
+    const store = await openStore(db);
+    await store.con.run("SET checkpoint_threshold = '1GB'");
+    await store.con.run('CREATE TABLE scratch (a VARCHAR)');
+    await store.con.run("INSERT INTO scratch SELECT repeat('x', 1000) || i::VARCHAR FROM range(8000) r(i)");
+    // the disk fills: the checkpoint at close cannot write the 8 MB the log holds into the database file
+    const { openSync, writeSync, closeSync, rmSync, statSync } = await import('node:fs');
+    const fd = openSync(join(mnt, 'filler'), 'w');
+    const chunk = Buffer.alloc(1 << 20);
+    let full = false;
+    try {
+      for (let i = 0; i < 64; i++) writeSync(fd, chunk);
+    } catch (err) {
+      full = (err as NodeJS.ErrnoException).code === 'ENOSPC';
+    }
+    closeSync(fd);
+    assert.ok(full, 'the small file system filled');
+    store.close();
+    assert.ok(statSync(`${db}.wal`).size > 8_000_000, 'the write-ahead log is kept');
+    rmSync(join(mnt, 'filler'));
+    // room again: the log is replayed at the next open
+    const again = await openStore(db);
+    try {
+      assert.deepEqual((await again.con.runAndReadAll('SELECT count(*) FROM scratch')).getRows(), [[8000n]]);
+    } finally {
+      again.close();
+    }
+  } finally {
+    if (spareBefore === undefined) delete process.env.IOLENS_MIN_FREE_BYTES;
+    else process.env.IOLENS_MIN_FREE_BYTES = spareBefore;
+    spawnSync('umount', [mnt]);
+    spawnSync('rmdir', [mnt]);
+  }
+});
