@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../contract/errors.js';
@@ -102,7 +102,13 @@ export function tableName(file: string): string {
 export async function importFeatures(opts: ImportOptions): Promise<ImportResult> {
   const file = resolve(opts.file);
   if (!existsSync(file)) throw new InputError(`${opts.file}: no such file`);
-  const lines = await firstLines(file, 2);
+  if (statSync(file).isDirectory()) throw new InputError(`${opts.file}: a directory, not a CSV file`);
+  let lines: string[];
+  try {
+    lines = await firstLines(file, 2);
+  } catch (err) {
+    throw new InputError(`${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
   if (lines.length === 0 || lines[0].trim() === '') throw new InputError(`${opts.file}: empty file`);
   const delim = lines[0].includes('\t') && !lines[0].includes(',') ? '\t' : ',';
   let names = csvHeader(lines[0], delim);

@@ -103,7 +103,11 @@ export function resolveInputs(args: readonly string[], from: string | undefined)
     else if (dir || /[*?[]/.test(arg)) for (const c of expandInputs([arg])) out.push(c.error ? { path: c.path, error: c.error } : { path: c.path });
     else out.push({ path: arg });
   };
-  for (const a of args) take(a);
+  for (const a of args) {
+    const before = out.length;
+    take(a);
+    if (out.length === before) out.push({ path: a, error: 'no Darshan logs there (a directory or glob that matched none)' });
+  }
   if (from !== undefined) {
     if (from === '-' && stdinUsed) throw new UserError("'-' (standard input) can be given once");
     let text: string;

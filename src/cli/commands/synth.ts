@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 
@@ -35,8 +35,14 @@ const synth: CommandModule = {
           synthesizeLog({ posixFiles: o.posixFiles, sharedFiles: o.sharedFiles, nprocs: o.nprocs, dxtSegments: o.dxtSegments, accessBytes: o.accessBytes, mpiio: !!o.mpiio, seed: o.seed }),
         );
         const tmp = `${out}.tmp-${process.pid}`;
-        writeFileSync(tmp, bytes);
-        renameSync(tmp, out);
+        try {
+          writeFileSync(tmp, bytes);
+          renameSync(tmp, out);
+        } catch (err) {
+          rmSync(tmp, { force: true });
+          const code = (err as NodeJS.ErrnoException).code;
+          throw new UserError(`${out}: cannot write (${code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'a directory' : (code ?? (err as Error).message)})`);
+        }
         process.stderr.write(`wrote ${out} (${bytes.length} bytes)\n`);
       });
   },
