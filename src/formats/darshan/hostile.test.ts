@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../../testing/corpus.js';
 import { DarshanFormatError } from './errors.js';
 import { DarshanLog } from './log.js';
 import { BZIP2_BLOCK_CHARGE, RATIO_FLOOR } from './compression.js';
+import { MODULES } from './modules/registry.js';
 import { printDxtText } from './print/dxt-text.js';
 import { printParserText } from './print/parser-text.js';
 import { StringOut } from './print/text-out.js';
@@ -20,6 +21,7 @@ import { writeLog, type LogInput, type ModuleInput } from './writer.js';
 // Hostile logs built here, byte by byte: every one must give a reading or one typed error, in bounded time and memory.
 
 const CLI = join(REPO_ROOT, 'bin', 'iolens.js');
+const HEATMAP_ID = MODULES.findIndex((m) => m.name === 'HEATMAP');
 const base = synthesizeLog({ seed: 12, posixFiles: 3, nprocs: 2 });
 
 function iolens(args: string[]) {
@@ -164,19 +166,35 @@ test('a bzip2 bomb of a few kB stops at the ratio cap (16 MiB of output), not at
   const bytes = logWithRegion(1, bzip2Bomb(45 << 20, 200), 4, [], 1);
   assert.ok(bytes.length < 64 << 10);
   const log = DarshanLog.fromBytes(bytes, 'bz.darshan');
-  assert.throws(() => log.decode('POSIX'), (e: unknown) => e instanceof LimitError && /^the POSIX region inflates to more than 1200 times its .* \(and more than 16 MiB\): no real log's data compresses so well/.test(e.message));
+  assert.throws(() => log.decode('POSIX'), (e: unknown) => e instanceof LimitError && /^the POSIX region inflates to more than 256 times its .* \(and more than 16 MiB\): no real log's data compresses so well/.test(e.message));
   // counted, not timed: what was decoded is the cap, and nothing was charged past it
   assert.ok(log.inflatedBytes <= RATIO_FLOOR + BZIP2_BLOCK_CHARGE, `${log.inflatedBytes} bytes`);
+});
+
+test('a zlib bomb in a record region stops at 256 times its size; a heatmap of zero bins may inflate 1,000:1', { timeout: 60_000 }, () => {
+  // 40 MiB of zeros in one zlib stream: ~40 kB, about 1,000:1 (zlib's limit)
+  const zeros = deflateSync(new Uint8Array(40 << 20), { level: 9 });
+  const posix = DarshanLog.fromBytes(logWithRegion(1, zeros, 4), 'bomb.darshan');
+  assert.throws(() => posix.decode('POSIX'), (e: unknown) => e instanceof LimitError && /^the POSIX region inflates to more than 256 times its .* \(and more than 16 MiB\)/.test(e.message));
+  // counted, not timed: it stopped at the floor of the cap (the region is small), far below the budget
+  assert.ok(posix.inflatedBytes <= RATIO_FLOOR + (1 << 20), `${posix.inflatedBytes} bytes`);
+  // the same bytes as a HEATMAP region pass the ratio cap (they may then fail to decode as a heatmap: not a limit)
+  const heat = DarshanLog.fromBytes(logWithRegion(HEATMAP_ID, zeros, 1), 'heat.darshan');
+  assert.equal(heat.regionBytes(HEATMAP_ID).length, 40 << 20);
 });
 
 test('item 2: --max-inflate on parse, report and trace; the default reads a normal log', () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-bomb-'));
   try {
-    // The job region (read by every command) padded with 40 MB of zeros: a single stream of 40 kB.
+    // The job region (read by every command) padded with 40 MB of a repeated 997-byte block: one stream of about
+    // 260 kB (~160:1, under the ratio cap: the budget is what stops it).
     const path = join(dir, 'bomb.darshan');
     const input = synthesizeLog({ seed: 5, posixFiles: 2, dxtSegments: 10 });
+    const block = Buffer.from(Array.from({ length: 997 }, (_, i) => (i * 7919 + 13) & 255));
+    const pad = Buffer.alloc(40 << 20);
+    for (let o = 0; o < pad.length; o += block.length) block.copy(pad, o);
     let first = true;
-    writeFileSync(path, writeLog(input, { compress: (b) => (first ? ((first = false), deflateSync(Buffer.concat([b, Buffer.alloc(40 << 20)]))) : deflateSync(b)) }));
+    writeFileSync(path, writeLog(input, { compress: (b) => (first ? ((first = false), deflateSync(Buffer.concat([b, pad]))) : deflateSync(b)) }));
     for (const cmd of ['parse', 'report', 'trace']) {
       const r = iolens([cmd, '--max-inflate', '16MiB', path]);
       assert.equal(r.status, 2, r.stderr);

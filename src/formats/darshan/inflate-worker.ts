@@ -56,7 +56,7 @@ async function inflateHere(inflater: StreamsInflater): Promise<void> {
       n += inflater.wrote;
       total += inflater.wrote;
       if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
-      if (total > ratioLimit(job.length)) throw ratioTooLarge(`the ${job.what} region`, job.length);
+      if (total > ratioLimit(job.length, job.what)) throw ratioTooLarge(job.what, job.length);
       if (n < job.chunk) return false;
       await send(piece);
       piece = nextPiece();
