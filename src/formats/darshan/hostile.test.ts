@@ -178,6 +178,11 @@ test('a zlib bomb in a record region stops at 256 times its size; a heatmap of z
   assert.throws(() => posix.decode('POSIX'), (e: unknown) => e instanceof LimitError && /^the POSIX region inflates to more than 256 times its .* \(and more than 16 MiB\)/.test(e.message));
   // counted, not timed: it stopped at the floor of the cap (the region is small), far below the budget
   assert.ok(posix.inflatedBytes <= RATIO_FLOOR + (1 << 20), `${posix.inflatedBytes} bytes`);
+  // asked again (every fact of a report asks for its region), it fails again without inflating anything
+  const spent = posix.inflatedBytes;
+  assert.throws(() => posix.decode('POSIX'), LimitError);
+  assert.throws(() => posix.regionBytes(1), LimitError);
+  assert.equal(posix.inflatedBytes, spent);
   // the same bytes as a HEATMAP region pass the ratio cap (they may then fail to decode as a heatmap: not a limit)
   const heat = DarshanLog.fromBytes(logWithRegion(HEATMAP_ID, zeros, 1), 'heat.darshan');
   assert.equal(heat.regionBytes(HEATMAP_ID).length, 40 << 20);

@@ -47,6 +47,8 @@ export class DarshanLog {
   private readonly budget: InflateBudget;
   /** Budget already charged per region offset: a region inflated again (regionBytes) is not charged twice. */
   private readonly charged = new Map<number, number>();
+  /** Regions that met a limit (the ratio cap, the region size): asked again, they fail again without inflating. */
+  private readonly limited = new Map<number, LimitError>();
   private readonly cache = new Map<number, DecodeOutcome>();
   /** The decoding error of regions read whole in batches (`dxtTables`) and not decoded at once: null when none. */
   private readonly streamedErrors = new Map<number, string | null>();
@@ -246,7 +248,15 @@ export class DarshanLog {
     const before = this.budget.used;
     const again = this.charged.get(region.off);
     const budget = again === undefined ? this.budget : new InflateBudget(again);
-    const out = decompressRegion(this.bytesOf(region), this.header.compression, what, budget);
+    const limited = this.limited.get(region.off);
+    if (limited) throw limited;
+    let out: Uint8Array;
+    try {
+      out = decompressRegion(this.bytesOf(region), this.header.compression, what, budget);
+    } catch (err) {
+      if (err instanceof LimitError) this.limited.set(region.off, err);
+      throw err;
+    }
     if (again === undefined) this.charged.set(region.off, Math.max(1, this.budget.used - before));
     return out;
   }
