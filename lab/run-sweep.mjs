@@ -4,7 +4,7 @@
 // measured run time and bytes moved. Darshan itself is not built here: pass the path of its libdarshan.so.
 //
 //   node lab/run-sweep.mjs --list                          expand the sweep, print the runs and the counts
-//   node lab/run-sweep.mjs --darshan-lib PATH [--filter RE] [--first] [--resume] [--workdir DIR]
+//   node lab/run-sweep.mjs --darshan-lib PATH [--filter RE] [--first] [--resume] [--workdir DIR] [--fs NAME --out DIR]
 //   node lab/run-sweep.mjs --relabel                       copy labels, side effects and notes from the sweep into
 //                                                          the manifest (labels are by construction: no rerun needed)
 //
@@ -12,6 +12,9 @@
 // only the first run of each case (a smoke test); the manifest lists only runs that have a log. Build the workloads
 // (make -C lab) and IOLens (npm run build: every log is checked with `iolens parse`, a failed run is tried twice).
 // Keep the default --workdir for committed logs: src/lab/manifest.test.ts finds the data files by that path.
+// --fs names the file system the workload's files live on (recorded in every row as `fs`; `local-disk` by default);
+// --out puts the logs and the manifest in another folder than lab/ (the GlusterFS runs: --out lab/glusterfs
+// --fs glusterfs --workdir /mnt/iolens-pfs/run, see lab/pfs/README.md).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -37,7 +40,7 @@ function fail(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { list: false, relabel: false, resume: false, first: false, filter: null, lib: process.env.DARSHAN_LIB ?? null, workdir: '/tmp/iolens-lab-run' };
+  const o = { list: false, relabel: false, resume: false, first: false, filter: null, lib: process.env.DARSHAN_LIB ?? null, workdir: '/tmp/iolens-lab-run', fs: 'local-disk', out: LAB };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => (i + 1 < argv.length ? argv[++i] : fail(`${a} needs a value`));
@@ -48,6 +51,8 @@ function parseArgs(argv) {
     else if (a === '--filter') o.filter = new RegExp(next());
     else if (a === '--darshan-lib') o.lib = next();
     else if (a === '--workdir') o.workdir = next();
+    else if (a === '--fs') o.fs = /^[a-z0-9][a-z0-9-]*$/.test(next()) ? argv[i] : fail(`--fs: a short name (a-z, 0-9, -)`);
+    else if (a === '--out') o.out = resolve(next());
     else fail(`unknown argument ${a}`);
   }
   return o;
@@ -55,9 +60,9 @@ function parseArgs(argv) {
 
 /** The problem vocabulary, read from the report types so that the lab and the tool cannot drift apart. */
 function vocabulary() {
-  const src = readFileSync(join(REPO, 'src', 'report', 'types.ts'), 'utf8');
+  const src = readFileSync(join(REPO, 'src', 'contract', 'finding.ts'), 'utf8');
   const m = /export const PROBLEMS = \[([\s\S]*?)\] as const;/.exec(src);
-  if (!m) fail('PROBLEMS not found in src/report/types.ts');
+  if (!m) fail('PROBLEMS not found in src/contract/finding.ts');
   return new Set([...m[1].matchAll(/'([a-z0-9-]+)'/g)].map((x) => x[1]));
 }
 
@@ -204,6 +209,7 @@ function execute(run, jobid, opts, log) {
       rank_io_s_max: res.rank_io_s_max,
       attempts: 1,
       log_bytes: statSync(log).size,
+      fs: opts.fs,
     };
   } finally {
     rmSync(opts.workdir, { recursive: true, force: true });
@@ -213,19 +219,20 @@ function execute(run, jobid, opts, log) {
 const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** Manifest columns, in order (JSON keys and CSV header). */
-const COLUMNS = ['file', 'family', 'case', 'layer', 'program', 'ranks', 'dxt', 'io', 'params', 'labels', 'also', 'run_time_s', 'bytes_written', 'bytes_read', 'bytes_moved', 'throughput_mib_s', 'rank_io_s_min', 'rank_io_s_median', 'rank_io_s_max', 'wall_s', 'attempts', 'jobid', 'log_bytes', 'note', 'command'];
+const COLUMNS = ['file', 'family', 'case', 'layer', 'program', 'ranks', 'dxt', 'io', 'params', 'labels', 'also', 'run_time_s', 'bytes_written', 'bytes_read', 'bytes_moved', 'throughput_mib_s', 'rank_io_s_min', 'rank_io_s_median', 'rank_io_s_max', 'wall_s', 'attempts', 'jobid', 'log_bytes', 'fs', 'note', 'command'];
 
 function csvCell(v) {
   const s = Array.isArray(v) ? v.join(';') : typeof v === 'object' && v !== null ? Object.entries(v).map(([k, x]) => `${k}=${x}`).join(' ') : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function writeManifest(rows) {
+function writeManifest(out, rows) {
   rows.sort((a, b) => a.jobid - b.jobid);
+  for (const r of rows) r.fs ??= 'local-disk';
   const ordered = rows.map((r) => JSON.stringify(Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))));
-  writeFileSync(join(LAB, 'MANIFEST.json'), `{"version": 1, "runs": [\n${ordered.join(',\n')}\n]}\n`);
+  writeFileSync(join(out, 'MANIFEST.json'), `{"version": 1, "runs": [\n${ordered.join(',\n')}\n]}\n`);
   const csv = [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
-  writeFileSync(join(LAB, 'MANIFEST.csv'), `${csv}\n`);
+  writeFileSync(join(out, 'MANIFEST.csv'), `${csv}\n`);
 }
 
 function summary(runs) {
@@ -248,7 +255,7 @@ function main() {
     summary(runs);
     return;
   }
-  const manifestPath = join(LAB, 'MANIFEST.json');
+  const manifestPath = join(opts.out, 'MANIFEST.json');
   const previous = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')).runs : [];
   if (opts.relabel) {
     const byName = new Map(runs.map((r) => [`${r.name}.darshan`, r]));
@@ -257,13 +264,13 @@ function main() {
       const r = byName.get(row.file);
       Object.assign(row, { layer: r.layer, labels: r.labels, also: r.also, note: r.note });
     }
-    writeManifest(rows);
+    writeManifest(opts.out, rows);
     console.log(`relabelled ${rows.length} rows (${previous.length - rows.length} dropped: no longer in the sweep)`);
     return;
   }
   if (!opts.lib || !existsSync(opts.lib)) fail('pass --darshan-lib PATH/libdarshan.so (or set DARSHAN_LIB)');
   for (const p of PROGRAMS) if (!existsSync(join(LAB, 'build', p))) fail(`lab/build/${p} missing: run make -C lab`);
-  mkdirSync(join(LAB, 'logs'), { recursive: true });
+  mkdirSync(join(opts.out, 'logs'), { recursive: true });
   const byFile = new Map(previous.map((r) => [r.file, r]));
   const known = new Set(runs.map((r) => `${r.name}.darshan`));
   // Rows of runs no longer in the sweep are dropped.
@@ -277,7 +284,7 @@ function main() {
   let done = 0, failed = 0;
   const t0 = Date.now();
   for (const { r, jobid } of todo) {
-    const log = join(LAB, 'logs', `${r.name}.darshan`);
+    const log = join(opts.out, 'logs', `${r.name}.darshan`);
     if (opts.resume && byFile.has(`${r.name}.darshan`) && existsSync(log)) continue;
     let error = null;
     let best = null;
@@ -315,9 +322,9 @@ function main() {
       rmSync(log, { force: true });
       console.log(`FAIL ${r.name}`);
     }
-    writeManifest([...byFile.values()]);
+    writeManifest(opts.out, [...byFile.values()]);
   }
-  writeManifest([...byFile.values()]);
+  writeManifest(opts.out, [...byFile.values()]);
   console.log(`${done} runs done, ${failed} failed, ${((Date.now() - t0) / 1000).toFixed(0)} s; manifest lists ${byFile.size} logs`);
   if (failed) process.exitCode = 1;
 }

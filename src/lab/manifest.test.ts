@@ -9,10 +9,12 @@ import { REPO_ROOT } from '../testing/corpus.js';
 import { parseLabManifest, readLabManifest, type LabRun } from './manifest.js';
 
 // The lab (lab/README.md): logs of our own workloads, labelled by construction. These tests check that the manifest,
-// the sweep definition and the committed logs agree, reading every log with the IOLens reader.
-
-const LAB = join(REPO_ROOT, 'lab');
-const WORKDIR = '/tmp/iolens-lab-run/';
+// the sweep definition and the committed logs agree, reading every log with the IOLens reader, for each sweep: the
+// local-disk runs (lab/) and the GlusterFS runs (lab/glusterfs/, lab/pfs/README.md). WORKDIR: where the sweep ran.
+const LABS = [
+  { dir: join(REPO_ROOT, 'lab'), name: 'lab', fs: 'local-disk', workdir: '/tmp/iolens-lab-run/' },
+  { dir: join(REPO_ROOT, 'lab', 'glusterfs'), name: 'lab/glusterfs', fs: 'glusterfs', workdir: '/mnt/iolens-pfs/run/' },
+];
 
 interface SweepCase {
   id: string;
@@ -22,8 +24,7 @@ interface SweepCase {
   also?: string[];
 }
 
-const rows: readonly LabRun[] = readLabManifest(join(LAB, 'MANIFEST.json')).runs;
-const sweep = JSON.parse(readFileSync(join(LAB, 'sweep.json'), 'utf8')) as { families: { family: string; cases: SweepCase[] }[] };
+const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'lab', 'sweep.json'), 'utf8')) as { families: { family: string; cases: SweepCase[] }[] };
 const cases = new Map(sweep.families.flatMap((f) => f.cases.map((c) => [`${f.family}/${c.id}`, c] as const)));
 const vocabulary = new Set<string>(PROBLEMS);
 
@@ -38,7 +39,7 @@ const BYTES: Record<string, [string, string]> = {
 };
 
 /** Bytes read + written in the module's records of files in the run's data directory. */
-function workdirBytes(log: DarshanLog, module: string): number {
+function workdirBytes(log: DarshanLog, module: string, WORKDIR: string): number {
   const t = log.table<FixedTable>(module);
   if (!t) return 0;
   const [r, w] = BYTES[module];
@@ -48,52 +49,57 @@ function workdirBytes(log: DarshanLog, module: string): number {
   return sum;
 }
 
-test('lab manifest: at least 300 runs, file names unique, labels from the report vocabulary', () => {
-  assert.ok(rows.length >= 300, `${rows.length} runs`);
-  assert.equal(new Set(rows.map((r) => r.file)).size, rows.length);
-  for (const r of rows) {
-    assert.ok(r.labels.length > 0, r.file);
-    for (const l of r.labels) assert.ok(l === 'healthy' || vocabulary.has(l), `${r.file}: label ${l}`);
-    for (const l of r.also) assert.ok(vocabulary.has(l), `${r.file}: also ${l}`);
-    if (r.labels.includes('healthy')) assert.deepEqual([r.labels, r.also], [['healthy'], []], `${r.file}: healthy stands alone`);
-    assert.deepEqual(r.labels.filter((l) => r.also.includes(l)), [], `${r.file}: a problem is either injected or a side effect`);
-  }
-});
+for (const { dir, name, fs, workdir: WORKDIR } of LABS) {
+  const rows: readonly LabRun[] = readLabManifest(join(dir, 'MANIFEST.json')).runs;
 
-test('lab manifest: every row matches its sweep case and is named after family, case and rank count', () => {
-  for (const r of rows) {
-    const c = cases.get(`${r.family}/${r.case}`);
-    assert.ok(c, `${r.file}: no case ${r.family}/${r.case} in sweep.json`);
-    assert.ok(r.file.startsWith(`${r.family}-${r.case}-np${r.ranks}`) && r.file.endsWith(r.dxt ? '-dxt.darshan' : '.darshan'), r.file);
-    assert.equal(r.file.endsWith('-dxt.darshan'), r.dxt, r.file);
-    assert.deepEqual([r.program, r.layer, r.labels, r.also], [c.program, c.layer, c.labels, c.also ?? []], r.file);
-    assert.equal(r.bytes_moved, r.bytes_written + r.bytes_read, r.file);
-    assert.ok(r.run_time_s > 0 && r.rank_io_s_min <= r.rank_io_s_median && r.rank_io_s_median <= r.rank_io_s_max, r.file);
-  }
-});
+  test(`${name} manifest: at least 300 runs on ${fs}, file names unique, labels from the report vocabulary`, () => {
+    assert.ok(rows.length >= 300, `${rows.length} runs`);
+    for (const r of rows) assert.equal(r.fs, fs, r.file);
+    assert.equal(new Set(rows.map((r) => r.file)).size, rows.length);
+    for (const r of rows) {
+      assert.ok(r.labels.length > 0, r.file);
+      for (const l of r.labels) assert.ok(l === 'healthy' || vocabulary.has(l), `${r.file}: label ${l}`);
+      for (const l of r.also) assert.ok(vocabulary.has(l), `${r.file}: also ${l}`);
+      if (r.labels.includes('healthy')) assert.deepEqual([r.labels, r.also], [['healthy'], []], `${r.file}: healthy stands alone`);
+      assert.deepEqual(r.labels.filter((l) => r.also.includes(l)), [], `${r.file}: a problem is either injected or a side effect`);
+    }
+  });
 
-test('lab logs: every committed log is in the manifest and every manifest row has its log', () => {
-  const logs = readdirSync(join(LAB, 'logs')).filter((f) => f.endsWith('.darshan')).sort();
-  assert.deepEqual(logs, rows.map((r) => r.file).sort());
-});
+  test(`${name} manifest: every row matches its sweep case and is named after family, case and rank count`, () => {
+    for (const r of rows) {
+      const c = cases.get(`${r.family}/${r.case}`);
+      assert.ok(c, `${r.file}: no case ${r.family}/${r.case} in sweep.json`);
+      assert.ok(r.file.startsWith(`${r.family}-${r.case}-np${r.ranks}`) && r.file.endsWith(r.dxt ? '-dxt.darshan' : '.darshan'), r.file);
+      assert.equal(r.file.endsWith('-dxt.darshan'), r.dxt, r.file);
+      assert.deepEqual([r.program, r.layer, r.labels, r.also], [c.program, c.layer, c.labels, c.also ?? []], r.file);
+      assert.equal(r.bytes_moved, r.bytes_written + r.bytes_read, r.file);
+      assert.ok(r.run_time_s > 0 && r.rank_io_s_min <= r.rank_io_s_median && r.rank_io_s_median <= r.rank_io_s_max, r.file);
+    }
+  });
 
-test('lab logs: the reader opens each one; rank count, job id, program, DXT and the layer bytes agree with the manifest', () => {
-  for (const r of rows) {
-    const path = join(LAB, 'logs', r.file);
-    assert.ok(existsSync(path), r.file);
-    const log = DarshanLog.open(path);
-    assert.equal(log.job.nprocs, BigInt(r.ranks), `${r.file}: nprocs`);
-    assert.equal(log.job.jobid, BigInt(r.jobid), `${r.file}: jobid`);
-    assert.match(log.job.exe, new RegExp(`/${r.program} `), `${r.file}: exe`);
-    assert.equal(log.has('DXT_POSIX') || log.has('DXT_MPIIO'), r.dxt && (log.has('POSIX') || log.has('MPI-IO')) && hasWorkdirDxt(log), `${r.file}: DXT`);
-    const module = DATA_MODULE[r.layer];
-    assert.ok(module, `${r.file}: layer ${r.layer}`);
-    assert.equal(workdirBytes(log, module), r.bytes_moved, `${r.file}: ${module} bytes vs the workload's count`);
-  }
-});
+  test(`${name} logs: every committed log is in the manifest and every manifest row has its log`, () => {
+    const logs = readdirSync(join(dir, 'logs')).filter((f) => f.endsWith('.darshan')).sort();
+    assert.deepEqual(logs, rows.map((r) => r.file).sort());
+  });
+
+  test(`${name} logs: the reader opens each one; rank count, job id, program, DXT and the layer bytes agree with the manifest`, () => {
+    for (const r of rows) {
+      const path = join(dir, 'logs', r.file);
+      assert.ok(existsSync(path), r.file);
+      const log = DarshanLog.open(path);
+      assert.equal(log.job.nprocs, BigInt(r.ranks), `${r.file}: nprocs`);
+      assert.equal(log.job.jobid, BigInt(r.jobid), `${r.file}: jobid`);
+      assert.match(log.job.exe, new RegExp(`/${r.program} `), `${r.file}: exe`);
+      assert.equal(log.has('DXT_POSIX') || log.has('DXT_MPIIO'), r.dxt && (log.has('POSIX') || log.has('MPI-IO')) && hasWorkdirDxt(log, WORKDIR), `${r.file}: DXT`);
+      const module = DATA_MODULE[r.layer];
+      assert.ok(module, `${r.file}: layer ${r.layer}`);
+      assert.equal(workdirBytes(log, module, WORKDIR), r.bytes_moved, `${r.file}: ${module} bytes vs the workload's count`);
+    }
+  });
+}
 
 /** DXT keeps segments only for POSIX and MPI-IO records; a STDIO-only run has none to keep. */
-function hasWorkdirDxt(log: DarshanLog): boolean {
+function hasWorkdirDxt(log: DarshanLog, WORKDIR: string): boolean {
   for (const module of ['POSIX', 'MPI-IO']) {
     const t = log.table<FixedTable>(module);
     if (t) for (let i = 0; i < t.length; i++) if (log.names.get(t.ids[i])?.startsWith(WORKDIR)) return true;
@@ -102,6 +108,7 @@ function hasWorkdirDxt(log: DarshanLog): boolean {
 }
 
 test('lab manifest reader: refuses what is not a manifest of labelled runs, with the row named', () => {
+  const rows = readLabManifest(join(LABS[0].dir, 'MANIFEST.json')).runs;
   const row = JSON.stringify(rows[0]);
   assert.equal(parseLabManifest(`{"version": 1, "runs": [${row}]}`).runs[0].file, rows[0].file);
   const bad: [string, RegExp][] = [
@@ -114,6 +121,7 @@ test('lab manifest reader: refuses what is not a manifest of labelled runs, with
     [`{"version": 1, "runs": [${row.replace('"also":[]', '"also":["healthy"]')}]}`, /also: 'healthy'/],
     [`{"version": 1, "runs": [${row.replace(/"ranks":\d+/, '"ranks":"2"')}]}`, /ranks is not a number/],
     [`{"version": 1, "runs": [${row.replace(/"file":"[^"]+"/, '"file":"../x.darshan"')}]}`, /not a plain \.darshan name/],
+    [`{"version": 1, "runs": [${row.replace(/"fs":"[^"]+"/, '"fs":3')}]}`, /fs is not a string/],
   ];
   for (const [text, err] of bad) assert.throws(() => parseLabManifest(text, 'x.json'), err, text.slice(0, 40));
 });

@@ -32,6 +32,8 @@ export interface LabRun {
   readonly rank_io_s_max: number;
   readonly attempts: number;
   readonly jobid: number;
+  /** The file system the workload's files lived on: `local-disk` (lab/logs) or `glusterfs` (lab/glusterfs, lab/pfs). */
+  readonly fs: string;
 }
 
 export interface LabManifest {
@@ -111,6 +113,7 @@ export function parseLabManifest(text: string, source = 'MANIFEST.json'): LabMan
       rank_io_s_max: num(row, 'rank_io_s_max', where),
       attempts: num(row, 'attempts', where),
       jobid: num(row, 'jobid', where),
+      fs: row.fs === undefined ? 'local-disk' : str(row, 'fs', where),
     });
   }
   return { version, runs };
