@@ -56,3 +56,61 @@ test('iolens eval: a broken lab manifest or a directory without labels is one er
   }
   assert.match(cli([dir]).stderr, /MANIFEST\.json x\.darshan: labels is not a list of strings/);
 });
+
+test('iolens eval --costs on the GlusterFS lab: each pair\'s measured difference from the manifest, its estimate from the problem run\'s report', () => {
+  const lab = join(REPO_ROOT, 'lab', 'glusterfs');
+  const r = cli(['--costs', lab, '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  type Pair = { healthy: string; problem: string; labels: string[]; measured: number; twinTime: number; estimate: number | null; estimateCode: string | null; basis: string | null; slower: boolean; ratio: number | null; within2x: boolean; first: { problem: string; cause: boolean } | null };
+  const e = JSON.parse(r.stdout) as { fs: string[]; pairs: number; slower: number; estimated: number; within2x: number; timeEstimates: number; timeWithin2x: number; bounds: number; boundsHold: number; firstIsCause: number; details: Pair[] };
+  const list = e.details;
+  const runs = (JSON.parse(readFileSync(join(lab, 'MANIFEST.json'), 'utf8')) as { runs: { file: string; labels: string[]; run_time_s: number; bytes_moved: number }[] }).runs;
+  const row = new Map(runs.map((x) => [x.file, x]));
+  assert.deepEqual(e.fs, ['glusterfs']);
+  // every problem run has a healthy twin in its family
+  assert.equal(list.length, runs.filter((x) => x.labels[0] !== 'healthy').length);
+  assert.deepEqual([e.pairs, e.slower, e.estimated, e.within2x, e.firstIsCause], [
+    list.length,
+    list.filter((p) => p.slower).length,
+    list.filter((p) => p.slower && p.estimate !== null).length,
+    list.filter((p) => p.within2x).length,
+    list.filter((p) => p.first?.cause).length,
+  ]);
+  for (const p of list) {
+    const pr = row.get(p.problem)!, tw = row.get(p.healthy)!;
+    assert.equal(tw.labels[0], 'healthy', p.problem);
+    const volume = p.labels.some((l) => l === 'redundant-read' || l === 'redundant-write') || pr.bytes_moved === 0 || tw.bytes_moved === 0;
+    const expected = volume ? tw.run_time_s : (tw.run_time_s * pr.bytes_moved) / tw.bytes_moved;
+    assert.ok(Math.abs(p.twinTime - expected) < 1e-12 && Math.abs(p.measured - (pr.run_time_s - expected)) < 1e-12, p.problem);
+    assert.equal(p.slower, p.measured > 0, p.problem);
+    assert.equal(p.within2x, p.ratio !== null && p.ratio >= 0.5 && p.ratio <= 2, p.problem);
+    assert.equal(p.basis === null, p.estimate === null, p.problem);
+  }
+  const slowerWith = (basis: string) => list.filter((p) => p.slower && p.basis === basis);
+  assert.deepEqual([e.timeEstimates, e.timeWithin2x, e.bounds, e.boundsHold], [
+    slowerWith('time').length,
+    slowerWith('time').filter((p) => p.within2x).length,
+    slowerWith('bound').length,
+    slowerWith('bound').filter((p) => p.measured <= 2 * p.estimate!).length,
+  ]);
+  // the estimate is the report's own cost of the finding that names the cause, in the slowest rank's seconds
+  const sample = list.filter((p) => p.estimate !== null).filter((_, i) => i % 40 === 0);
+  assert.ok(sample.length >= 3);
+  for (const p of sample) {
+    const rep = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'iolens.js'), 'report', '--json', join(lab, 'logs', p.problem)], { encoding: 'utf8' });
+    assert.equal(rep.status, 0, rep.stderr);
+    const report = JSON.parse(rep.stdout) as { io: { ioTime: number }; insights: { code: string; level: string; problem?: string; cost?: { ioShare: number } }[] };
+    const named = report.insights.filter((f) => f.problem && p.labels.includes(f.problem) && (f.level === 'HIGH' || f.level === 'WARN') && f.cost);
+    const best = Math.max(...named.map((f) => f.cost!.ioShare * report.io.ioTime));
+    assert.ok(Math.abs(p.estimate! - best) <= 1e-9 * Math.max(1, best), `${p.problem}: ${p.estimate} vs ${best}`);
+    assert.ok(named.some((f) => f.code === p.estimateCode), p.problem);
+  }
+  const text = cli(['--costs', lab]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`^all +${e.pairs} +${e.slower} \\(`, 'm'));
+  assert.match(text.stdout, /file system: glusterfs/);
+  const none = cli(['--costs', join(REPO_ROOT, '..', 'shared', 'darshan-logs', 'generated')]);
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /^iolens: --costs needs a lab \(a directory with MANIFEST\.json\)/);
+  assert.equal(none.stderr.trim().split('\n').length, 1);
+});

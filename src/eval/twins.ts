@@ -28,24 +28,19 @@ export interface TwinEvaluation {
 }
 
 /**
- * The lab's twin of a problem run: a healthy run of its family with the same rank count, API layer and DXT setting
- * (relaxed in that order when there is none), sharing the most workload parameters; ties by file name.
+ * The lab's twin of a problem run: a healthy run of its family with the same rank count and API layer (the layer
+ * alone, then any, when there is none), doing the same operation (`op`: write, read …), sharing the most workload
+ * parameters, then with the same DXT setting; ties by file name. The operation comes before the shared parameters so
+ * that a run of small writes is set beside a healthy writer, not a healthy reader with the same rank count.
  */
 export function labTwin(runs: readonly LabRun[], p: LabRun): LabRun | null {
   const healthy = runs.filter((h) => isHealthy(h) && h.family === p.family);
-  const tiers = [
-    (h: LabRun) => h.ranks === p.ranks && h.layer === p.layer && h.dxt === p.dxt,
-    (h: LabRun) => h.ranks === p.ranks && h.layer === p.layer,
-    (h: LabRun) => h.layer === p.layer,
-    () => true,
-  ];
-  for (const same of tiers) {
-    const c = healthy.filter(same);
-    if (!c.length) continue;
-    const shared = (h: LabRun) => Object.entries(p.params).filter(([k, v]) => k !== 'seed' && h.params[k] === v).length;
-    return [...c].sort((a, b) => shared(b) - shared(a) || a.file.localeCompare(b.file))[0];
-  }
-  return null;
+  if (!healthy.length) return null;
+  const place = (h: LabRun) => (h.ranks === p.ranks && h.layer === p.layer ? 2 : h.layer === p.layer ? 1 : 0);
+  const sameOp = (h: LabRun) => (h.params.op === p.params.op ? 1 : 0);
+  const shared = (h: LabRun) => Object.entries(p.params).filter(([k, v]) => k !== 'seed' && h.params[k] === v).length;
+  const sameDxt = (h: LabRun) => (h.dxt === p.dxt ? 1 : 0);
+  return [...healthy].sort((a, b) => place(b) - place(a) || sameOp(b) - sameOp(a) || shared(b) - shared(a) || sameDxt(b) - sameDxt(a) || a.file.localeCompare(b.file))[0];
 }
 
 function firstFinding(causes: readonly Cause[]): Cause | null {

@@ -7,6 +7,7 @@ import { FdSink, writeAllSync } from '../../util/output.js';
 import { readConfigFile } from '../config-file.js';
 import { evaluateDirectory, formatEvaluation } from '../../eval/evaluate.js';
 import { evaluateLab, formatLabEvaluation, isLabDirectory } from '../../eval/lab.js';
+import { safeJson } from '../../render/json.js';
 
 interface EvalFlags {
   json?: boolean;
@@ -15,6 +16,8 @@ interface EvalFlags {
   heldOut?: boolean;
   allRuns?: boolean;
   twins?: boolean;
+  costs?: boolean;
+  blame?: boolean;
 }
 
 /** The directories evaluated when none is named: the shared generated logs and the lab, those present. */
@@ -36,17 +39,52 @@ const evalCommand: CommandModule = {
       .option('--all-runs', 'lab: list every run, not only those with a miss or a false alarm')
       .option('--strict', 'exit with status 3 when a label is missed or a HIGH false alarm is raised')
       .option('--twins', 'compare every problem run with its healthy twin (iolens compare HEALTHY PROBLEM): how often the first-ranked cause is the injected problem (docs/compare.md)')
+      .option('--costs', 'lab: pair every problem run with its healthy twin and check the cost the report states for the injected problem against the measured difference in run time (docs/eval.md, "Costs"); --json prints the counts {pairs, slower, estimated, within2x, firstIsCause}, per label and family, and every pair (details)')
+      .option('--blame', 'lab: train a throughput model on the other families and check that the cause it ranks first names the injected problem of each run the problem made slower (docs/eval.md, "Blame on the lab"); --json prints {runs, blamed} and every run')
       .action(async (dirs: string[], flags: EvalFlags) => {
         const named = dirs.length > 0;
         const chosen = named ? dirs : DEFAULT_DIRS.filter((d) => existsSync(join(d, 'MANIFEST.md')) || isLabDirectory(d));
         if (!chosen.length) throw new UserError(`no labelled logs here: name a directory with MANIFEST.md or MANIFEST.json (default: ${DEFAULT_DIRS.join(', ')})`);
         for (const d of chosen) if (!existsSync(join(d, 'MANIFEST.md')) && !isLabDirectory(d)) throw new UserError(`${d}: no MANIFEST.md or MANIFEST.json there`);
+        if (flags.costs && flags.blame) throw new UserError('--costs and --blame: one at a time');
+        const labs = chosen.filter((d) => isLabDirectory(resolve(d)));
+        if (flags.blame) {
+          if (!labs.length) throw new UserError('--blame needs a lab (a directory with MANIFEST.json): the labels, twins and throughputs come from its manifest');
+          const { evaluateBlame, formatBlame } = await import('../../eval/blame.js');
+          const all = [];
+          for (const d of labs) {
+            try {
+              all.push(await evaluateBlame(d));
+            } catch (err) {
+              throw new UserError(`${d}: ${(err as Error).message}`);
+            }
+          }
+          const text = flags.json ? safeJson(all.length === 1 ? all[0] : all, 2) : all.map((e) => formatBlame(e, { all: !!flags.allRuns })).join('\n');
+          writeAllSync(1, Buffer.from(text, 'utf8'));
+          return;
+        }
+        if (flags.costs) {
+          if (!labs.length) throw new UserError('--costs needs a lab (a directory with MANIFEST.json): the twins and run times come from its manifest');
+          const { evaluateCosts, formatCosts } = await import('../../eval/costs.js');
+          const all = labs.map((d) => {
+            try {
+              return evaluateCosts(d);
+            } catch (err) {
+              throw new UserError(`${d}: ${(err as Error).message}`);
+            }
+          });
+          if (flags.json) {
+            const doc = all.map((e) => ({ dir: e.dir, fs: e.fs, ...e.totals, labels: e.labels, families: e.families, details: e.pairs, failed: e.failed }));
+            writeAllSync(1, Buffer.from(safeJson(doc.length === 1 ? doc[0] : doc, 2), 'utf8'));
+          } else writeAllSync(1, Buffer.from(all.map((e) => formatCosts(e, { all: !!flags.allRuns })).join('\n'), 'utf8'));
+          return;
+        }
         if (flags.twins) {
           const { evaluateTwins, formatTwins } = await import('../../eval/twins.js');
           const lab = chosen.find((d) => isLabDirectory(resolve(d)));
           const shared = chosen.find((d) => !isLabDirectory(resolve(d)));
           const e = await evaluateTwins({ ...(lab ? { lab: resolve(lab) } : {}), ...(shared ? { shared: resolve(shared) } : {}) });
-          writeAllSync(1, Buffer.from(flags.json ? `${JSON.stringify(e, null, 2)}\n` : formatTwins(e, { all: !!flags.allRuns }), 'utf8'));
+          writeAllSync(1, Buffer.from(flags.json ? safeJson(e, 2) : formatTwins(e, { all: !!flags.allRuns }), 'utf8'));
           return;
         }
         const config = flags.config ? await readConfigFile(flags.config) : undefined;
@@ -73,7 +111,7 @@ const evalCommand: CommandModule = {
           }
         }
         // One directory named: its object alone (as before); several: a list.
-        if (flags.json) out.write(`${JSON.stringify(named && json.length === 1 ? json[0] : json, null, 2)}\n`);
+        if (flags.json) out.write(safeJson(named && json.length === 1 ? json[0] : json, 2));
         out.flush();
         if (flags.strict && failed) process.exitCode = 3;
       });
