@@ -13,6 +13,10 @@ import { median, subjectName } from '../families/diagnosis-common.js';
  * calls slow; O_SYNC makes every call slow, so a rank whose *median* call is `time_imbalance_ratio` times the typical
  * one needs only `time_imbalance_consistent_ratio` times the typical call time.
  *
+ * The extra time in one part may not pass the spread of the counters' slowest and fastest rank times (which hold all
+ * of a rank's time on the file, syncs included) by more than `time_imbalance_seconds`: DXT alone cannot tell a
+ * straggler from time moved between traced writes and untraced syncs.
+ *
  * Without DXT Darshan keeps the slowest rank's time and the file's total: the slowest rank is compared with the mean
  * of the others. On short runs that ratio reaches 13 on balanced reads (the first reader pays for the page cache), so
  * it must exceed 10 × `time_imbalance_ratio`, or `time_imbalance_ratio` when the counters show a mechanism that makes
@@ -81,6 +85,12 @@ export default defineCheck({
           const others = rows.filter((_, j) => j !== k);
           const typical = median(vals.filter((_, j) => j !== k));
           const extra = vals[k] - typical;
+          // The counters' slowest and fastest rank times hold all of a rank's time on the file, syncs included, so a
+          // straggler's extra in one part cannot pass their spread (beyond the noise floor): when it does, the time
+          // moved between the calls DXT traces and the syncs it does not (a server making one rank's writes wait and
+          // the others' syncs), and no rank is slower in all.
+          const spread = p.slowestRankTime[i] - p.fastestRankTime[i];
+          if (Number.isFinite(spread) && extra > Math.max(0, spread) + seconds) continue;
           const typicalOps = median(others.map((r) => dxt!.ops[r]));
           if (dxt!.ops[rows[k]] > 1.5 * typicalOps || 1.5 * dxt!.ops[rows[k]] < typicalOps) continue;
           const everyCallSlow = kind === 'busy' && dxt!.medianCallSeconds[rows[k]] > ratio * median(others.map((r) => dxt!.medianCallSeconds[r]));
