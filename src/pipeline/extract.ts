@@ -147,7 +147,8 @@ function extractFrom(path: string, bytes: Uint8Array, options: ExtractOptions): 
   const info = facts.get('log');
   const totals = facts.get('modules.totals').modules;
   const row: JobRow = {
-    hash: createHash('sha256').update(bytes).digest('hex'),
+    // the log's own bytes: a log and its gzip- or bzip2-compressed copy are one job
+    hash: createHash('sha256').update(source.log.wholeBytes ?? bytes).digest('hex'),
     path,
     file_bytes: bytes.length,
     iolens_version: toolVersion(),

@@ -1,6 +1,9 @@
 import { InputError, IOLensError } from '../contract/errors.js';
 import { DarshanLog } from '../formats/darshan/index.js';
 import type { OpenOptions } from '../formats/darshan/log.js';
+import { dirname } from 'node:path';
+import { isTraceInput } from './trace-input.js';
+import { resolveSource } from '../formats/trace/readers/index.js';
 
 /** A log to analyse: a path, the bytes of one (with the name to show), or an opened log. */
 export type LogInput = string | { readonly path: string; readonly bytes: Uint8Array } | DarshanLog;
@@ -29,9 +32,9 @@ export function withPath(path: string, err: unknown): Error {
   if (err instanceof IOLensError) {
     // Errors of the input name it; errors of the request (options, configuration) do not.
     if (!(err instanceof InputError) || err.message.startsWith(`${path}: `)) return err;
-    // The same class, its message prefixed with the path.
+    // The same class, its message prefixed with the path (and, for a trace given as a log, what to run instead).
     const Cls = err.constructor as new (message: string) => IOLensError;
-    return new Cls(`${path}: ${err.message}`);
+    return new Cls(`${path}: ${err.message}${err.message.includes('not a Darshan log') ? traceHint(path) : ''}`);
   }
   const e = err as NodeJS.ErrnoException;
   if (e && e.code === 'ENOENT') return new InputError(`${path}: no such file`);
@@ -39,4 +42,25 @@ export function withPath(path: string, err: unknown): Error {
   if (e && e.code === 'EISDIR') return new InputError(`${path}: is a directory, not a Darshan log`);
   if (e && typeof e.code === 'string') return new InputError(`${path}: cannot read (${e.code})`);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** What to run when a file that is not a Darshan log is a trace, or a file of a trace folder: '' otherwise. */
+function traceHint(path: string): string {
+  const NAMES: Record<string, string> = { dftracer: 'DFTracer', recorder: 'Recorder', 'recorder-parquet': 'Recorder (Parquet)', dxt: 'DXT' };
+  const kind = (p: string) => {
+    try {
+      return NAMES[resolveSource([p]).format] ?? 'a';
+    } catch {
+      return null;
+    }
+  };
+  try {
+    if (isTraceInput([path])) return `; it is a ${kind(path) ?? ''} trace: run iolens trace ${path}`.replace('a  trace', 'a trace');
+    const dir = dirname(path);
+    const k = isTraceInput([dir]) ? kind(dir) : null;
+    if (k) return `; it is a file of the ${k} trace in ${dir}: run iolens trace ${dir}`;
+  } catch {
+    // (a hint only)
+  }
+  return '';
 }

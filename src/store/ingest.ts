@@ -33,6 +33,8 @@ export interface IngestOptions {
   maxInflate?: number;
   /** Called after each committed batch (tests use it to observe commits). */
   onCommit?: (stats: IngestStats) => void;
+  /** Called for each file that could not be read as a log, once its error row is committed. */
+  onError?: (path: string, error: string) => void;
 }
 
 export interface IngestStats {
@@ -134,6 +136,7 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
     const batch = buffer;
     buffer = [];
     await commitBatch(store, batch, info, hashes, stats, !!opts.files);
+    if (opts.onError) for (const r of batch) if (!r.ok) opts.onError(r.path, r.error ?? 'unreadable');
     lastCommit = Date.now();
     opts.onCommit?.({ ...stats, seconds: (Date.now() - t0) / 1000 });
   };

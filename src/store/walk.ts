@@ -15,11 +15,12 @@ export interface Candidate {
 }
 
 export interface WalkOptions {
-  /** Take every regular file met in a directory walk, not only `*.darshan` / `*.darshan_partial`. */
+  /** Take every regular file met in a directory walk, not only `*.darshan` / `*.darshan_partial` (`.gz`, `.bz2`). */
   allFiles?: boolean;
 }
 
-const LOG_NAME = /\.darshan(_partial)?$/;
+/** Log names a walk takes: `*.darshan`, `*.darshan_partial`, and those compressed whole (`.gz`, `.bz2`). */
+const LOG_NAME = /\.darshan(_partial)?(\.gz|\.bz2)?$/;
 const GLOB_CHARS = /[*?[]/;
 
 /** Why a directory entry that is neither a file nor a directory cannot be read as a log. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './command.js';
-import { UserError } from '../errors.js';
+import { oneLine, UserError } from '../errors.js';
 import { DEFAULT_DB } from '../../store/db.js';
 import { ingest } from '../../store/ingest.js';
 import { loadSacct } from '../../store/sacct.js';
@@ -9,6 +9,9 @@ import { parseShard } from '../../store/walk.js';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { maxInflateOption, withMaxInflate } from '../limit-options.js';
+
+/** Skipped files listed one per line before the summary; the rest are counted and left in `ingest_errors`. */
+const SHOWN_ERRORS = 50;
 
 interface Opts {
   db?: string;
@@ -67,6 +70,11 @@ const cmd: CommandModule = {
             }
           };
           process.on('SIGINT', onSigint);
+          // Each skipped file with its reason (the first SHOWN_ERRORS; all are in the store's ingest_errors table).
+          let shown = 0;
+          const onError = (path: string, error: string) => {
+            if (++shown <= SHOWN_ERRORS) process.stderr.write(`iolens: skipped ${oneLine(path)}: ${oneLine(error.startsWith(`${path}: `) ? error.slice(path.length + 2) : error)}\n`);
+          };
           let st: Awaited<ReturnType<typeof ingest>>;
           try {
             st = await ingest({
@@ -85,6 +93,7 @@ const cmd: CommandModule = {
             // Testing hooks: smaller transactions, and a line per commit (the kill -9 test waits for them).
             batchRows: Number(process.env.IOLENS_INGEST_BATCH) || undefined,
             onCommit: process.env.IOLENS_INGEST_TRACE === '1' ? (s) => process.stderr.write(`committed ${s.inserted} ${s.duplicates} ${s.errors}\n`) : undefined,
+            onError,
             });
           } finally {
             process.off('SIGINT', onSigint);
@@ -93,6 +102,9 @@ const cmd: CommandModule = {
             process.stderr.write(`iolens: interrupted: ${st.inserted} new jobs, ${st.duplicates} duplicates and ${st.errors} errors saved in ${db}; the next ingest takes the rest\n`);
             process.exitCode = 130;
             return;
+          }
+          if (shown > SHOWN_ERRORS) {
+            process.stderr.write(`iolens: … and ${shown - SHOWN_ERRORS} more skipped: iolens query --db ${db} "SELECT path, error FROM ingest_errors"\n`);
           }
           const rate = st.seconds > 0 ? (st.candidates - st.skipped) / st.seconds : 0;
           say(

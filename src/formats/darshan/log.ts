@@ -1,8 +1,9 @@
-import { decompressRegion, inflateChunks, InflateBudget, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { decompressRegion, inflateChunks, InflateBudget, ratioLimit, type CompressionName, COMPRESSION_NAMES } from './compression.js';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { LimitError } from '../../contract/errors.js';
-import { sizeText } from '../../util/limits.js';
+import { DEFAULT_MAX_INFLATE, sizeText } from '../../util/limits.js';
 import { openRegularFile, readRegularFile } from '../../util/read-file.js';
 import { DarshanFormatError } from './errors.js';
 import { inflateFileChunks, inflateOffThread } from './inflate-thread.js';
@@ -76,7 +77,7 @@ export class DarshanLog {
    * LimitError (too large) or a Node fs error (missing file, no permission).
    */
   static open(path: string, opts: OpenOptions = {}): DarshanLog {
-    return new DarshanLog(readRegularFile(path, MAX_LOG_BYTES, 'a Darshan log'), path, opts);
+    return new DarshanLog(unwrapped(readRegularFile(path, MAX_LOG_BYTES, 'a Darshan log'), opts), path, opts);
   }
 
   /**
@@ -88,6 +89,8 @@ export class DarshanLog {
     try {
       if (size > MAX_LOG_BYTES) throw new LimitError(`is ${size} bytes, larger than IOLens reads (${sizeText(MAX_LOG_BYTES)})`);
       const head = readAt(fd, 0, Math.min(size, HEADER_SIZE_341));
+      // a log gzip- or bzip2-compressed as a whole is unpacked in memory (its regions cannot be read in place)
+      if (wrapping(head)) return new DarshanLog(unwrapped(readAt(fd, 0, size), opts), path, opts);
       let end = head.length;
       try {
         const h = parseHeader(head, size);
@@ -103,7 +106,12 @@ export class DarshanLog {
 
   /** Reads a log from memory. */
   static fromBytes(buf: Uint8Array, source = '<memory>', opts: OpenOptions = {}): DarshanLog {
-    return new DarshanLog(buf, source, opts);
+    return new DarshanLog(unwrapped(buf, opts), source, opts);
+  }
+
+  /** The log's bytes (unpacked when the file was gzip- or bzip2-compressed), when it was read whole; else null. */
+  get wholeBytes(): Uint8Array | null {
+    return this.file ? null : this.buf;
   }
 
   /** Bytes inflated so far, as charged to the log's decompression budget. */
@@ -260,6 +268,39 @@ export class DarshanLog {
     if (again === undefined) this.charged.set(region.off, Math.max(1, this.budget.used - before));
     return out;
   }
+}
+
+/** Whether a file is a whole log compressed by gzip or bzip2 (as archives keep them), by its first bytes. */
+function wrapping(head: Uint8Array): 'gzip' | 'bzip2' | null {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (head.length >= 4 && head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68 && head[3] >= 0x31 && head[3] <= 0x39) return 'bzip2';
+  return null;
+}
+
+/**
+ * The log inside a gzip or bzip2 file (`iolens report run.darshan.gz`), or the bytes as they are. Unpacking is bounded
+ * as a region's inflation is: the log's budget, the ratio cap of records and the largest log IOLens reads.
+ */
+function unwrapped(buf: Uint8Array, opts: OpenOptions): Uint8Array {
+  const kind = wrapping(buf);
+  if (!kind) return buf;
+  const limit = Math.min(opts.maxInflate ?? DEFAULT_MAX_INFLATE, MAX_LOG_BYTES, ratioLimit(buf.length, 'log'));
+  let out: Uint8Array;
+  try {
+    out = kind === 'gzip' ? gunzipSync(buf, { maxOutputLength: limit }) : decompressRegion(buf, 1, 'bzip2-compressed log', limit);
+  } catch (err) {
+    if (err instanceof LimitError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new LimitError(`unpacks to more than ${sizeText(limit)} (a ${kind}-compressed log; raise the budget with --max-inflate)`);
+    throw new DarshanFormatError(`a ${kind}-compressed file that does not unpack (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (wrapping(out)) throw new DarshanFormatError(`a ${kind}-compressed file holding another compressed file: unpack it first`);
+  try {
+    parseHeader(out);
+  } catch (err) {
+    if (err instanceof DarshanFormatError) throw new DarshanFormatError(`a ${kind}-compressed file, but not of a Darshan log: ${err.message}`);
+    throw err;
+  }
+  return out;
 }
 
 /** `len` bytes of the file at `off` (fewer when it ends first). */
