@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBundle } from '../models/index.js';
@@ -21,6 +21,11 @@ test('the sample store of iolens serve --sample: the bundled log and a synthetic
       const q = async (sql: string) => (await st.con.runAndReadAll(sql)).getRows().map((r) => r.map(plain));
       assert.deepEqual(await q('SELECT count(*)::INTEGER FROM jobs'), [[301]]);
       assert.deepEqual(await q("SELECT count(*)::INTEGER FROM jobs WHERE path LIKE '%samples/ior-hdf5-indep-small-write-4k.darshan'"), [[1]]);
+      // every job's log is where the job says, so that its page can show its report (the staging folder is gone)
+      const paths = (await q('SELECT path FROM jobs UNION ALL SELECT path FROM sources')).map((r) => String(r[0]));
+      assert.equal(paths.length, 602);
+      assert.deepEqual(paths.filter((p) => !existsSync(p)), []);
+      assert.ok(paths.filter((p) => p.startsWith(join(dir, 'sample', 'logs'))).length >= 600);
       const [[runs, members]] = await q('SELECT (SELECT count(*) FROM cluster_runs)::INTEGER, (SELECT count(*) FROM cluster_members)::INTEGER');
       assert.deepEqual([runs, members], [1, 301]);
       const [[selected]] = await q('SELECT count(*)::INTEGER FROM clusters WHERE selected');

@@ -8,6 +8,7 @@ import { toolVersion } from '../pipeline/resources.js';
 import { ingest } from '../store/ingest.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { packageRoot } from '../util/package-root.js';
+import { relocatePaths } from '../store/ingest.js';
 
 /** Where the sample store lives: $XDG_CACHE_HOME/iolens (or ~/.cache/iolens), one folder per IOLens version. */
 export function sampleDir(): string {
@@ -80,6 +81,8 @@ export async function ensureSampleStore(dir = sampleDir(), log: (line: string) =
     const inputs = [archive, ...readdirSync(samples).filter((f) => f.endsWith('.darshan')).map((f) => join(samples, f))];
     const bundle = await prepareStore(join(work, 'sample.duckdb'), inputs, { note: 'sample store of iolens serve --sample' });
     saveBundle(join(work, 'sample-model.json'), bundle, true);
+    // the jobs point at their logs where they will be once the folder is swapped in, so that job pages read them
+    await relocatePaths(join(work, 'sample.duckdb'), work, dir);
     mkdirSync(dirname(dir), { recursive: true });
     // a folder left half-built by an older IOLens is moved aside first (never one that is complete)
     if (existsSync(dir) && !(existsSync(db) && existsSync(model))) renameSync(dir, `${dir}.stale-${process.pid}`);

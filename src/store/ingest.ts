@@ -291,3 +291,31 @@ export async function insertJsonRows(store: Store, table: 'jobs' | 'files', line
     rmSync(file, { force: true });
   }
 }
+
+/**
+ * Rewrites the paths a store holds under the folder `from` to the same places under `to`, for a folder of logs moved
+ * whole (the sample store is built in a staging folder, then renamed): the jobs' paths, and those of the files seen
+ * and skipped. Returns how many jobs moved.
+ */
+export async function relocatePaths(path: string, from: string, to: string): Promise<number> {
+  const store = await openStore(path);
+  try {
+    const prefix = `${from.replace(/\/+$/, '')}/`;
+    const target = `${to.replace(/\/+$/, '')}/`;
+    let moved = 0;
+    await store.con.run('BEGIN TRANSACTION');
+    try {
+      for (const table of ['jobs', 'sources', 'ingest_errors']) {
+        const r = await store.con.run(`UPDATE ${table} SET path = $target || substr(path, $skip) WHERE starts_with(path, $prefix)`, { target, skip: prefix.length + 1, prefix });
+        if (table === 'jobs') moved = Number(r.rowsChanged);
+      }
+      await store.con.run('COMMIT');
+    } catch (err) {
+      await store.con.run('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+    return moved;
+  } finally {
+    store.close();
+  }
+}
