@@ -43,6 +43,8 @@ const LAYERS: Record<string, readonly string[]> = {
   api: ['contract', 'text', 'util', 'pipeline', 'formats', 'config', 'checks', 'features', 'render', 'store'],
   /** The web service: HTTP, the decoding pool, the store's pages; never the CLI. */
   serve: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'learn', 'cluster', 'models', 'clustering', 'compare'],
+  /** `iolens mcp`: the same operations as Model Context Protocol tools (read-only), beside the web service. */
+  mcp: ['contract', 'text', 'util', 'pipeline', 'store', 'render', 'models', 'compare', 'serve'],
   /** The web pages' script (a browser bundle): the contract, the text helpers and the shared plot model only. */
   web: ['contract', 'text', 'render'],
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */

@@ -36,6 +36,7 @@ const TAKES_A_FILE: Record<string, (f: string) => string[]> = {
   cluster: (f) => ['cluster', '--db', f],
   eval: (f) => ['eval', f],
   serve: (f) => ['serve', '--db', f, '--port', '0'],
+  mcp: (f) => ['mcp', '--db', f],
   // (an existing file is not overwritten; a missing folder cannot be written)
   synth: (f) => ['synth', f],
 };

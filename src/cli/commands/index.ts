@@ -26,5 +26,6 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: CommandM
   eval: () => import('./eval.js'),
   synth: () => import('./synth.js'),
   serve: () => import('./serve.js'),
+  mcp: () => import('./mcp.js'),
   slurm: () => import('./slurm.js'),
 };
