@@ -1,5 +1,5 @@
 import { InputError } from '../contract/errors.js';
-import { explain, predict, takeRows, type Explanation, type Predictions } from '../learn/index.js';
+import { explain, predict, takeRows, type Explanation, type Predictions, type Table } from '../learn/index.js';
 import { checkJobsModel, modelTable, optionalColumns, requiredColumns, rowKeys, type ModelBundle } from './bundle.js';
 import { logsTable, type LoadedTable, type LogFailure } from './log-rows.js';
 import { readStoreTable } from './source.js';
@@ -18,23 +18,39 @@ export interface Rows {
   /** The key column shown (null: rows are numbered) and each row's key text. */
   readonly keyColumn: string | null;
   readonly keys: readonly string[];
+  /** Where each row comes from, when the source says: its log's path and its job id (null where unknown). */
+  readonly labels: { readonly path: readonly (string | null)[]; readonly jobId: readonly (string | null)[] };
   readonly failures: readonly LogFailure[];
+}
+
+/** Columns read beside the model's inputs so that outputs can name each row's log and job. */
+const LABEL_COLUMNS = ['path', 'job_id'];
+
+function rowLabels(table: Table): Rows['labels'] {
+  const text = (name: string) => {
+    const col = table.columns[name];
+    return Array.from({ length: table.nRows }, (_, r) => {
+      const v = col?.[r];
+      return v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v)) || v === '' ? null : String(v);
+    });
+  };
+  return { path: text('path'), jobId: text('job_id') };
 }
 
 /** Reads the rows a model needs from a source; `key` overrides the model's key column. */
 export async function readRows(bundle: ModelBundle, source: RowSource, key?: string): Promise<Rows> {
   const need = requiredColumns(bundle);
   const keyColumn = key ?? (source.kind === 'logs' ? 'hash' : bundle.inputs.key);
-  const optional = [...optionalColumns(bundle), ...(keyColumn ? [keyColumn] : [])];
+  const optional = [...new Set([...optionalColumns(bundle), ...(keyColumn ? [keyColumn] : []), ...LABEL_COLUMNS])];
   if (source.kind === 'logs') {
     checkJobsModel(bundle);
     const r = logsTable(source.paths, need, source.extract, optional);
-    return { loaded: r, keyColumn, keys: rowKeys(r.table, keyColumn), failures: r.failures };
+    return { loaded: r, keyColumn, keys: rowKeys(r.table, keyColumn), labels: rowLabels(r.table), failures: r.failures };
   }
   const r = await readStoreTable(source.db, source.table, need, optional, source.where);
   if (key && r.table.columns[key] === undefined) throw new InputError(`table ${r.name} has no key column ${key}`);
   const kc = keyColumn && r.table.columns[keyColumn] !== undefined ? keyColumn : r.defaultKey && r.table.columns[r.defaultKey] !== undefined ? r.defaultKey : null;
-  return { loaded: r, keyColumn: kc, keys: rowKeys(r.table, kc), failures: [] };
+  return { loaded: r, keyColumn: kc, keys: rowKeys(r.table, kc), labels: rowLabels(r.table), failures: [] };
 }
 
 /** Predicts every row. */

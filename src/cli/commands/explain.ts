@@ -61,6 +61,8 @@ const cmd: CommandModule = {
         if (o.json) {
           const doc = {
             key: { column: rows.keyColumn, value: rows.keyColumn && rows.loaded.kinds[rows.keyColumn] === 'numeric' && !rows.keys[row].startsWith('#') ? Number(rows.keys[row]) : rows.keys[row] },
+            path: rows.labels.path[row],
+            jobId: rows.labels.jobId[row],
             baseline,
             base: e.base,
             output: x.output,

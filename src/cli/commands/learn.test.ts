@@ -20,7 +20,7 @@ const LOGS = LOG_DIRS.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.d
 
 function csvRows(text: string): Map<string, string> {
   const [head, ...lines] = text.trim().split('\n');
-  assert.equal(head, 'hash,prediction,low,high,ood');
+  assert.equal(head, 'hash,path,job_id,prediction,low,high,ood,ood_reasons');
   return new Map(lines.map((l) => [l.slice(0, l.indexOf(',')), l]));
 }
 
@@ -71,7 +71,10 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   const e = JSON.parse(ex.stdout);
   checkAdditive(e, 'log');
   const line = csvRows(cli('predict', '--model', a, log).stdout);
-  const [, pred] = [...line.values()][0].split(',');
+  // (each row names its log and job beside the hash, as explain --json does)
+  const [, path, jobId, pred] = [...line.values()][0].split(',');
+  assert.deepEqual([path, jobId], [e.path, e.jobId]);
+  assert.equal(path, log);
   assert.equal(e.prediction, Number(pred));
   assert.ok(Math.abs(e.output - Math.log10(1 + Number(pred))) < 1e-12);
   const zeros = e.contributions.filter((c: { value: unknown }) => c.value === 0);

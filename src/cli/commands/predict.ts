@@ -40,7 +40,7 @@ const cmd: CommandModule = {
       .option('--table <name>', "table or view (default: the one the model was trained on)")
       .option('--where <sql>', 'only the rows matching this SQL condition')
       .option('--key <column>', "column naming each row in the output (default: the model's key; hash for logs)")
-      .option('--csv', 'CSV: key, prediction, low, high, ood (the default)')
+      .option('--csv', 'CSV: key, path and job_id (where the source has them), prediction, low, high, ood, ood_reasons (the default)')
       .option('--json', 'a JSON array of objects, with the reasons of each ood')
       .option('--no-ood', 'skip the out-of-distribution checks (ood is then false everywhere)')
       .option('--ensemble <method>', "merge of the models: average or closest (default: the model's)")
@@ -54,17 +54,29 @@ const cmd: CommandModule = {
         const keyName = rows.keyColumn ?? 'row';
         const numericKey = rows.keyColumn !== null && rows.loaded.kinds[rows.keyColumn] === 'numeric';
         const out = new FdSink(1);
+        // Each row named by its key, and by its log's path and its job id where the source has them (CSV = JSON).
+        const labels = (['path', 'job_id'] as const).filter((c) => c !== keyName && (c === 'path' ? rows.labels.path : rows.labels.jobId).some((v) => v !== null));
+        const label = (c: 'path' | 'job_id', r: number) => (c === 'path' ? rows.labels.path[r] : rows.labels.jobId[r]);
         if (o.json) {
           out.write('[');
           for (let r = 0; r < p.prediction.length; r++) {
-            const obj = { [keyName]: numericKey && !rows.keys[r].startsWith('#') ? Number(rows.keys[r]) : rows.keys[r], prediction: p.prediction[r], low: p.low[r], high: p.high[r], ood: p.ood[r], oodReasons: p.oodReasons[r] };
+            const obj = {
+              [keyName]: numericKey && !rows.keys[r].startsWith('#') ? Number(rows.keys[r]) : rows.keys[r],
+              ...Object.fromEntries(labels.map((c) => [c, label(c, r)])),
+              prediction: p.prediction[r],
+              low: p.low[r],
+              high: p.high[r],
+              ood: p.ood[r],
+              oodReasons: p.oodReasons[r],
+            };
             out.write(`${r ? ',' : ''}\n${escapeJsonForTerminal(JSON.stringify(obj))}`);
           }
           out.write('\n]\n');
         } else {
-          out.write(`${escapeCsv(keyName)},prediction,low,high,ood\n`);
+          out.write(`${[keyName, ...labels].map(escapeCsv).join(',')},prediction,low,high,ood,ood_reasons\n`);
           for (let r = 0; r < p.prediction.length; r++) {
-            out.write(`${escapeCsv(rows.keys[r])},${cellNumber(p.prediction[r])},${cellNumber(p.low[r])},${cellNumber(p.high[r])},${p.ood[r]}\n`);
+            const named = [rows.keys[r], ...labels.map((c) => label(c, r) ?? '')].map(escapeCsv).join(',');
+            out.write(`${named},${cellNumber(p.prediction[r])},${cellNumber(p.low[r])},${cellNumber(p.high[r])},${p.ood[r]},${escapeCsv(p.oodReasons[r].join('; '))}\n`);
           }
         }
         out.flush();
