@@ -174,6 +174,8 @@ const learned = obj({
     rows: int,
     timeSpan: nullable(obj({ from: { type: ['string', 'number'] }, to: { type: ['string', 'number'] } })),
     validation: obj({ rmse: num, r2: num, medianErrorFactor: num }),
+  }, {
+    baselineValidation: obj({ rmse: num, r2: num, medianErrorFactor: num }),
   }),
   predicted: num,
   low: num,
@@ -198,6 +200,8 @@ const learned = obj({
   modelOnly: arr(learnedProblem),
   findingsOnly: arr(learnedProblem),
   summary: str,
+}, {
+  notUsed: str,
 });
 
 const nums = arr(num);

@@ -425,6 +425,8 @@ export interface LearnedSection {
     readonly timeSpan: { readonly from: string | number; readonly to: string | number } | null;
     /** The ensemble's validation accuracy in log10(1 + y): RMSE, R², median error factor. */
     readonly validation: { readonly rmse: number; readonly r2: number; readonly medianErrorFactor: number };
+    /** The same on the validation rows for predicting the training median for every job: the bar to beat. */
+    readonly baselineValidation?: { readonly rmse: number; readonly r2: number; readonly medianErrorFactor: number };
   };
   /** Prediction in target units, with its interval (validation residual quantiles 5 %, 95 %). */
   readonly predicted: number;
@@ -449,4 +451,9 @@ export interface LearnedSection {
   readonly findingsOnly: readonly LearnedProblem[];
   /** The outcome in one sentence (measured against predicted). */
   readonly summary: string;
+  /**
+   * Why the model's blame is not given (then `contributors` and the problem lists are empty): it does not predict
+   * better than the training median on its own validation rows.
+   */
+  readonly notUsed?: string;
 }

@@ -105,7 +105,13 @@ export function learnedOfRow(
     .sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap) || (a.feature < b.feature ? -1 : 1))
     .slice(0, TOP_CONTRIBUTORS)
     .map((c) => ({ feature: c.feature, value: c.value, shap: c.shap, factor: factorOf(c.shap), text: contributionText(c), problems: [...problemsOf(c.feature)] }));
-  const match = matchProblems(e.contributions, insights, m.preprocessor.features.map((f) => f.name));
+  // A model no better than predicting the median on its own validation rows has nothing to say about causes.
+  const v = m.ensemble.validation, bar = m.card.baseline;
+  const notUsed =
+    v.rmse >= bar.rmse
+      ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space): no learned diagnosis`
+      : null;
+  const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(e.contributions, insights, m.preprocessor.features.map((f) => f.name));
   const predicted = p.prediction[0];
   let summary = `The model expected ${rate(predicted, unit)} (${rate(p.low[0], unit)} to ${rate(p.high[0], unit)})`;
   if (measured !== null) {
@@ -114,6 +120,7 @@ export function learnedOfRow(
     summary += ratio < 1 ? `, ×${factorDigits(1 / ratio)} slower than expected.` : ratio > 1 ? `, ×${factorDigits(ratio)} faster than expected.` : ', as expected.';
   } else summary += '.';
   if (p.ood[0]) summary += ' The job is outside what the model learned: treat the prediction as a guess.';
+  if (notUsed) summary += ` No causes: ${notUsed.replace(/: no learned diagnosis$/, '')}.`;
   return {
     model: {
       file: basename(modelFile),
@@ -125,6 +132,7 @@ export function learnedOfRow(
       rows: m.card.rows,
       timeSpan: m.card.timeSpan,
       validation: { rmse: m.ensemble.validation.rmse, r2: m.ensemble.validation.r2, medianErrorFactor: m.ensemble.validation.medianErrorFactor },
+      baselineValidation: { rmse: bar.rmse, r2: bar.r2, medianErrorFactor: bar.medianErrorFactor },
     },
     predicted,
     low: p.low[0],
@@ -135,9 +143,10 @@ export function learnedOfRow(
     baseline,
     base: e.base,
     output: p.output[0],
-    contributors,
+    contributors: notUsed ? [] : contributors,
     ...match,
     summary,
+    ...(notUsed ? { notUsed } : {}),
   };
 }
 
