@@ -127,6 +127,10 @@ test('errors that help: ingest lists each skipped file with its reason; a trace 
   const parse = spawnSync(process.execPath, [BIN, 'parse', pfw], { encoding: 'utf8' });
   assert.equal(parse.status, 2);
   assert.ok(parse.stderr.trim().endsWith(`; it is a DFTracer trace: run iolens trace ${pfw}`), parse.stderr);
+  // a file that is not a log beside a DFTracer file is not part of a trace (only a Recorder folder is one trace)
+  const junk = spawnSync(process.execPath, [BIN, 'report', join(dir, 'junk-00.darshan')], { encoding: 'utf8' });
+  assert.equal(junk.status, 2);
+  assert.doesNotMatch(junk.stderr, /trace/);
 });
 
 test.after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -56,9 +56,10 @@ function traceHint(path: string): string {
   };
   try {
     if (isTraceInput([path])) return `; it is a ${kind(path) ?? ''} trace: run iolens trace ${path}`.replace('a  trace', 'a trace');
+    // A Recorder trace is its folder: any file in it is a part (a DFTracer folder's other files are not).
     const dir = dirname(path);
     const k = isTraceInput([dir]) ? kind(dir) : null;
-    if (k) return `; it is a file of the ${k} trace in ${dir}: run iolens trace ${dir}`;
+    if (k === 'Recorder' || k === 'Recorder (Parquet)') return `; it is a file of the ${k} trace in ${dir}: run iolens trace ${dir}`;
   } catch {
     // (a hint only)
   }
