@@ -209,8 +209,15 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     const traceJson = join(dir, 'trace.json');
     writeFileSync(traceJson, JSON.stringify(await diagnoseTrace([dxt.path], { charts: true })));
     await page.goto(`${server.url}/trace`);
-    await page.setInputFiles('#trace-file', traceJson);
+    // one file picker for both
+    assert.equal(await page.evaluate(() => document.querySelectorAll('input[type=file]').length), 1);
+    await page.setInputFiles('#trace-upload', traceJson);
     await page.waitForSelector('[data-plot="trace-timeline"] svg');
+    // the findings come before the views and plots they are drawn from
+    assert.ok(await page.evaluate(() => {
+      const f = document.querySelector('#trace ol.findings'), v = document.querySelector('#views');
+      return !!f && !!v && (f.compareDocumentPosition(v) & 4) !== 0; // 4: DOCUMENT_POSITION_FOLLOWING
+    }));
     assert.ok((await page.evaluate(() => document.querySelectorAll('#views details.view').length)) > 3);
     assert.ok((await page.evaluate(() => document.body.innerText)).includes(basename(dxt.path)));
     const pfw = join(SHARED, 'traces', 'dftracer', 'cm1_1_48_20240926', 'cm1-DEFAULT-3537816-preload.pfw.gz');

@@ -42,45 +42,55 @@ function views(report: Report): HTMLElement | null {
 
 /** Draws a trace report (the JSON of iolens trace --json). */
 export function showTrace(report: Report, into: HTMLElement): void {
+  // what to fix first (the verdict, then the findings costliest first), then the views and plots they come from
   into.replaceChildren(el('section', {}, banner(report)));
   const verdict = verdictSection(report);
   if (verdict) into.append(verdict);
+  into.append(findings(report));
   const v = views(report);
   if (v) into.append(v);
   const p = plotsSection(report);
   if (p) into.append(p);
-  into.append(findings(report));
 }
 
-/** The trace page: upload a trace file (analysed on the server, as iolens trace), or open a trace report JSON. */
+/**
+ * The trace page: one file picker. A trace file is analysed on the server (as iolens trace); a `.json` file is the
+ * JSON of `iolens trace --json` and is read by this page only.
+ */
 export function tracePage(): void {
   const m = main();
-  const upload = el('input', { type: 'file', id: 'trace-upload' });
-  const input = el('input', { type: 'file', id: 'trace-file', accept: '.json,application/json' });
+  const upload = el('input', { type: 'file', id: 'trace-upload', 'aria-label': 'a trace, or a trace report JSON' });
   const out = el('div', { id: 'trace' });
   m.append(
     el('h1', {}, 'Trace report'),
-    el('p', {}, 'Upload a trace (a DFTracer .pfw or .pfw.gz file, a Darshan log with DXT, or a .tar.gz of a Recorder folder): the server analyses it as ', el('code', {}, 'iolens trace'), ' does. ', upload),
-    el('p', {}, 'Or open the JSON of ', el('code', {}, 'iolens trace TRACE --json --charts > trace.json'), ' (read by this page only): ', input),
+    el(
+      'p',
+      {},
+      'Choose a trace — a DFTracer .pfw or .pfw.gz file, a Darshan log with DXT, or a .tar.gz of a Recorder folder — and the server analyses it as ',
+      el('code', {}, 'iolens trace'),
+      ' does; or choose the JSON of ',
+      el('code', {}, 'iolens trace TRACE --json --charts > trace.json'),
+      ', which this page reads without sending it: ',
+      upload,
+    ),
     out,
   );
   upload.addEventListener('change', async () => {
     const f = upload.files?.[0];
     if (!f) return;
+    if (/\.json$/i.test(f.name)) {
+      try {
+        showTrace(upgradeReport(JSON.parse(await f.text())), out);
+      } catch (err) {
+        out.replaceChildren(errorBox(`${f.name}: ${(err as Error).message}`));
+      }
+      return;
+    }
     out.replaceChildren(el('p', { class: 'muted' }, `Analysing ${f.name}…`));
     try {
       const token = sessionStorage.getItem('iolens-token');
       const report = await api<Report>(`/api/traces?name=${encodeURIComponent(f.name)}`, { method: 'POST', body: f, headers: { 'Content-Type': 'application/octet-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
       showTrace(report, out);
-    } catch (err) {
-      out.replaceChildren(errorBox(`${f.name}: ${(err as Error).message}`));
-    }
-  });
-  input.addEventListener('change', async () => {
-    const f = input.files?.[0];
-    if (!f) return;
-    try {
-      showTrace(upgradeReport(JSON.parse(await f.text())), out);
     } catch (err) {
       out.replaceChildren(errorBox(`${f.name}: ${(err as Error).message}`));
     }
