@@ -51,7 +51,10 @@ function parseArgs(argv) {
     else if (a === '--filter') o.filter = new RegExp(next());
     else if (a === '--darshan-lib') o.lib = next();
     else if (a === '--workdir') o.workdir = next();
-    else if (a === '--fs') o.fs = /^[a-z0-9][a-z0-9-]*$/.test(next()) ? argv[i] : fail(`--fs: a short name (a-z, 0-9, -)`);
+    else if (a === '--fs') {
+      o.fs = next();
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(o.fs)) fail('--fs: a short name (a-z, 0-9, -)');
+    }
     else if (a === '--out') o.out = resolve(next());
     else fail(`unknown argument ${a}`);
   }

@@ -26,6 +26,11 @@ const raised = (f: { level: string }): boolean => f.level === 'HIGH' || f.level 
  * A run as compared. A finding's seconds are its share of the I/O time times the I/O time on the slowest rank, so
  * that costs measured summed over ranks and on the slowest rank stand on one scale: the time the job waited.
  */
+/** A finding's cost in seconds the job waited: its share of the I/O time times the slowest rank's I/O time (0 without one). */
+export function waitedSeconds(cost: { readonly ioShare: number } | undefined, io: { readonly ioTime: number }): number {
+  return cost && Number.isFinite(cost.ioShare) ? cost.ioShare * io.ioTime : 0;
+}
+
 export function comparedRun(r: RunInput): ComparedRun {
   const io = r.report.io;
   const findings: ComparedFinding[] = r.report.insights
@@ -34,7 +39,7 @@ export function comparedRun(r: RunInput): ComparedRun {
       code: f.code,
       level: f.level,
       problem: f.problem ?? null,
-      seconds: f.cost && Number.isFinite(f.cost.ioShare) ? f.cost.ioShare * io.ioTime : 0,
+      seconds: waitedSeconds(f.cost, io),
       basis: f.cost?.basis ?? null,
       message: f.message,
     }));

@@ -50,7 +50,7 @@ export function blameColumns(): { name: string; set: string; index: number }[] {
 }
 
 /** The lab's features and targets, one row per run. */
-export function labTable(dir: string, runs: readonly LabRun[]): Record<string, Float64Array> {
+function labTable(dir: string, runs: readonly LabRun[]): Record<string, Float64Array> {
   const columns = blameColumns();
   const data: Record<string, Float64Array> = Object.fromEntries(columns.map((c) => [c.name, new Float64Array(runs.length)]));
   runs.forEach((r, i) => {
@@ -67,7 +67,7 @@ export function labTable(dir: string, runs: readonly LabRun[]): Record<string, F
  * Explains `rows` with a GBDT (seeded) trained on the runs `admit` accepts; the others' target is withheld (-1 is
  * below any throughput and is not a training row: `train` keeps rows with a positive target).
  */
-export async function blameModel(data: Record<string, Float64Array>, runs: readonly LabRun[], admit: (r: LabRun) => boolean, rows: number[], seed = 1): Promise<{ explanations: Explanation[]; trainedOn: number }> {
+async function blameModel(data: Record<string, Float64Array>, runs: readonly LabRun[], admit: (r: LabRun) => boolean, rows: number[], seed = 1): Promise<{ explanations: Explanation[]; trainedOn: number }> {
   const features: FeatureSpec[] = blameColumns().map((c) => ({ name: c.name, kind: 'numeric' }));
   const throughput = Float64Array.from(runs, (r) => (admit(r) ? r.throughput_mib_s : -1));
   const runTime = Float64Array.from(runs, (r) => r.run_time_s);
@@ -77,7 +77,7 @@ export async function blameModel(data: Record<string, Float64Array>, runs: reado
 }
 
 /** The first-ranked cause of an explanation and whether it names one of the run's labels. */
-export function blameOf(e: Explanation, labels: readonly string[]): { top: string | null; problems: readonly string[]; blamed: boolean } {
+function blameOf(e: Explanation, labels: readonly string[]): { top: string | null; problems: readonly string[]; blamed: boolean } {
   const top = rankedCauses(e.contributions)[0]?.features[0] ?? null;
   const problems = top === null ? [] : problemsOf(top);
   return { top, problems, blamed: problems.some((p) => labels.includes(p)) };

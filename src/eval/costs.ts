@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from '../contract/index.js';
 import { isHealthy, readLabManifest, type LabRun } from '../lab/manifest.js';
+import { waitedSeconds } from '../compare/diff.js';
 import { logFacts, reportOf } from '../pipeline/diagnose.js';
 import { firstRanked, scoredFindings } from './score.js';
 import { labTwin } from './twins.js';
@@ -106,7 +107,7 @@ export function causeEstimate(report: Report, labels: readonly string[]): { seco
   let best: { seconds: number; code: string; basis: 'time' | 'bound' } | null = null;
   for (const f of report.insights) {
     if (!f.problem || !labels.includes(f.problem) || (f.level !== 'HIGH' && f.level !== 'WARN') || !f.cost) continue;
-    const seconds = f.cost.semantics === 'slowest' ? f.cost.seconds : f.cost.ioShare * report.io.ioTime;
+    const seconds = waitedSeconds(f.cost, report.io);
     if (!best || seconds > best.seconds) best = { seconds, code: f.code, basis: f.cost.basis };
   }
   return best;
@@ -115,28 +116,17 @@ export function causeEstimate(report: Report, labels: readonly string[]): { seco
 /** Pairs every problem run of the lab at `dir` with its healthy twin and checks the stated cost against the rerun. */
 export function evaluateCosts(dir: string): CostEvaluation {
   const runs = readLabManifest(join(dir, 'MANIFEST.json')).runs.filter((r) => existsSync(join(dir, 'logs', r.file)));
-  const reports = new Map<string, Report | Error>();
-  const reportFor = (r: LabRun): Report | Error => {
-    let rep = reports.get(r.file);
-    if (!rep) {
-      try {
-        rep = reportOf(logFacts(join(dir, 'logs', r.file)), { snippets: false, logName: r.file });
-      } catch (err) {
-        rep = err as Error;
-      }
-      reports.set(r.file, rep);
-    }
-    return rep;
-  };
   const pairs: CostPair[] = [];
   const failed: { file: string; error: string }[] = [];
   for (const p of runs) {
     if (isHealthy(p)) continue;
     const h = labTwin(runs, p);
     if (!h) continue;
-    const rep = reportFor(p);
-    if (rep instanceof Error) {
-      failed.push({ file: p.file, error: rep.message });
+    let rep: Report;
+    try {
+      rep = reportOf(logFacts(join(dir, 'logs', p.file)), { snippets: false, logName: p.file });
+    } catch (err) {
+      failed.push({ file: p.file, error: (err as Error).message });
       continue;
     }
     const expected = twinTime(p, h);

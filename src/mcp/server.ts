@@ -126,7 +126,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
       title: 'Diagnose a trace',
       description:
         'The same diagnosis from a trace (a DXT Darshan log, a Recorder folder, DFTracer .pfw/.pfw.gz files): the time model, the verdict and the findings of the trace checks, costliest first, as `iolens trace --json` computes them.',
-      inputSchema: { paths: z.array(z.string()).min(1).describe('the trace: one folder, or its files') },
+      inputSchema: { paths: z.array(z.string()).min(1).max(10000).describe('the trace: one folder, or its files') },
     },
     async ({ paths }) => guarded(async () => reportDigest(await diagnoseTrace(paths))),
   );
@@ -137,7 +137,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
       title: 'Why was one run slower than another',
       description:
         'Compares runs (Darshan logs or traces) with the first as the base: the run-time and I/O-time differences, and the causes (findings that appear, vanish or change cost; settings that changed) ranked by the seconds they cost, as `iolens compare --json`.',
-      inputSchema: { base: z.string().describe('the base run'), others: z.array(z.string()).min(1).describe('the runs compared with it') },
+      inputSchema: { base: z.string().describe('the base run'), others: z.array(z.string()).min(1).max(32).describe('the runs compared with it (at most 32)') },
     },
     async ({ base, others }) => guarded(async () => comparisonDigest(await compareInputs([base, ...others], { toolVersion: toolVersion() }))),
   );

@@ -107,10 +107,11 @@ export function learnedOfRow(
     .map((c) => ({ feature: c.feature, value: c.value, shap: c.shap, factor: factorOf(c.shap), text: contributionText(c), problems: [...problemsOf(c.feature)] }));
   // A model no better than predicting the median on its own validation rows has nothing to say about causes.
   const v = m.ensemble.validation, bar = m.card.baseline;
-  const notUsed =
+  const why =
     v.rmse >= bar.rmse
-      ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space): no learned diagnosis`
+      ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space)`
       : null;
+  const notUsed = why && `${why}: no learned diagnosis`;
   const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(e.contributions, insights, m.preprocessor.features.map((f) => f.name));
   const predicted = p.prediction[0];
   let summary = `The model expected ${rate(predicted, unit)} (${rate(p.low[0], unit)} to ${rate(p.high[0], unit)})`;
@@ -120,7 +121,7 @@ export function learnedOfRow(
     summary += ratio < 1 ? `, ×${factorDigits(1 / ratio)} slower than expected.` : ratio > 1 ? `, ×${factorDigits(ratio)} faster than expected.` : ', as expected.';
   } else summary += '.';
   if (p.ood[0]) summary += ' The job is outside what the model learned: treat the prediction as a guess.';
-  if (notUsed) summary += ` No causes: ${notUsed.replace(/: no learned diagnosis$/, '')}.`;
+  if (why) summary += ` No causes: ${why}.`;
   return {
     model: {
       file: basename(modelFile),

@@ -142,6 +142,34 @@ test('upload bodies go to disk as they arrive, not into memory, and are removed 
   }
 });
 
+test('an upload the spool\'s disk has no room for: 507 in one line before its body is written', async (t) => {
+  const small = mkdtempSync(join(tmpdir(), 'iolens-small-spool-'));
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', small], { encoding: 'utf8' });
+  if (m.status !== 0) {
+    rmSync(small, { recursive: true, force: true });
+    t.skip(`cannot mount a small file system here: ${(m.stderr || m.error?.message || '').trim()}`);
+    return;
+  }
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = small;
+  try {
+    await withServer({ maxUpload: 4 * 2 ** 20 }, async (s) => {
+      const r = await post(s, new Uint8Array(2 * 2 ** 20), 'big.darshan');
+      assert.equal(r.status, 507, r.text);
+      assert.match(String(r.body.error), /^no room to write an upload: .* has .* free, and it needs 2 MiB$/);
+      // nothing was left in the spool, and a log that fits is still diagnosed
+      const spool = readdirSync(small).find((d) => d.startsWith('iolens-uploads-'))!;
+      assert.deepEqual(readdirSync(join(small, spool)), []);
+      assert.equal((await post(s, readFileSync(SAMPLE), 'fits.darshan')).status, 200);
+    });
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    spawnSync('umount', [small]);
+    rmSync(small, { recursive: true, force: true });
+  }
+});
+
 test('bad uploads: one-line JSON errors with 4xx, 413 past the limit, and the service keeps answering', async () => {
   const bytes = readFileSync(SAMPLE);
   await withServer({ maxUpload: 64 * 1024 }, async (s) => {

@@ -37,7 +37,7 @@ export class UploadSpool {
    */
   async receive(body: Readable, limit: number, declared: number): Promise<Upload> {
     const file = join(this.dir, `upload-${++this.next}`);
-    ensureSpace(file, Math.max(0, Math.min(declared, limit)), 'an upload');
+    ensureSpace(file, Math.max(0, Math.min(declared, limit)), 'an upload', false);
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {

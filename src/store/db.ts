@@ -76,9 +76,10 @@ function spare(): number {
 /**
  * Refuses a write that the store's device has no room for, before DuckDB starts it: DuckDB aborts the whole process
  * (SIGABRT, a C++ stack trace) when a disk fills in the middle of a commit. `need`: the bytes about to be written (an
- * estimate; the rows' JSON is a fair upper bound). One error line naming the folder and what is free.
+ * estimate; the rows' JSON is a fair upper bound). One error line naming the folder and what is free. `store` false:
+ * a file of another kind (an upload's body), which needs its own bytes and no spare.
  */
-export function ensureSpace(path: string, need: number, what: string): void {
+export function ensureSpace(path: string, need: number, what: string, store = true): void {
   let free: number;
   try {
     const st = statfsSync(dirname(resolve(path)));
@@ -86,9 +87,13 @@ export function ensureSpace(path: string, need: number, what: string): void {
   } catch {
     return; // (a file system that cannot say: nothing to check against)
   }
-  const keep = spare();
+  const keep = store ? spare() : 0;
   if (free < need + keep) {
-    throw new NoSpaceError(`no room to write ${what}: ${dirname(resolve(path))} has ${sizeText(free)} free, and writing to the store needs ${sizeText(need + keep)} (it keeps ${sizeText(keep)} spare: DuckDB aborts when a disk fills mid-write)`);
+    throw new NoSpaceError(
+      store
+        ? `no room to write ${what}: ${dirname(resolve(path))} has ${sizeText(free)} free, and writing to the store needs ${sizeText(need + keep)} (it keeps ${sizeText(keep)} spare: DuckDB aborts when a disk fills mid-write)`
+        : `no room to write ${what}: ${dirname(resolve(path))} has ${sizeText(free)} free, and it needs ${sizeText(need)}`,
+    );
   }
 }
 
