@@ -25,10 +25,10 @@ export function intOption(v: string | undefined, flag: string, min = 0): number 
   return n;
 }
 
-/** `--baseline zero|path`. */
-export function baselineOption(v: string | undefined): 'zero' | 'path' {
-  if (v === undefined || v === 'zero' || v === 'path') return v ?? 'zero';
-  throw new UserError(`--baseline takes zero or path, got '${v}'`);
+/** `--baseline typical|zero|path` (default typical: docs/learn.md, "What blame is weighed against"). */
+export function baselineOption(v: string | undefined): 'typical' | 'zero' | 'path' {
+  if (v === undefined || v === 'typical' || v === 'zero' || v === 'path') return v ?? 'typical';
+  throw new UserError(`--baseline takes typical, zero or path, got '${v}'`);
 }
 
 /** `--ensemble average|closest`. */

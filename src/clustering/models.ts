@@ -146,7 +146,7 @@ export async function fitNodeModel(task: ModelTask, m: ModelData): Promise<Model
     const trainRows = sampleRows(R, s.maxTrainRows, seed + s.folds + 1);
     const model = await fit(m, trainRows, s.seed);
     const explained = sampleRows(R, s.explainRows, seed + s.folds + 2);
-    const ex = explain(model, tableOf(m, explained), { baseline: 'path' });
+    const ex = explain(model, tableOf(m, explained), { baseline: 'path', ood: false });
     const features = model.preprocessor.features.map((f) => f.name);
     const shap = features
       .map((feature, f): ShapFeature => {

@@ -30,7 +30,7 @@ export async function attributeRuns(bundle: ModelBundle, modelName: string, path
     const why = (q: string) => rows.failures.find((f) => f.path === q)?.error ?? 'not read';
     if (base === undefined) return `the model could not read the base run: ${why(paths[0])}`;
     if (row === undefined) return `the model could not read this run: ${why(p)}`;
-    const [e] = explain(bundle.model, table, { rows: [row], reference: base });
+    const [e] = explain(bundle.model, table, { rows: [row], reference: base, ood: false });
     const terms: AttributionTerm[] = e.contributions
       .filter((c) => c.shap !== 0)
       .map((c) => {

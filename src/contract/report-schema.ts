@@ -183,7 +183,7 @@ const learned = obj({
   measured: nullable(num),
   ood: bool,
   oodReasons: strings,
-  baseline: oneOfEnum(['zero', 'path']),
+  baseline: oneOfEnum(['zero', 'path', 'typical']),
   base: num,
   output: num,
   contributors: arr(
@@ -194,6 +194,12 @@ const learned = obj({
       factor: num,
       text: str,
       problems: arr(oneOfEnum(PROBLEMS)),
+    }, {
+      role: oneOfEnum(['behaviour', 'configuration', 'context']),
+      against: oneOfEnum(['zero', 'typical', 'own']),
+      reference: { type: ['number', 'string', 'null'] },
+      alike: strings,
+      beyondData: bool,
     }),
   ),
   corroborated: arr(learnedProblem),

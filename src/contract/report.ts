@@ -392,8 +392,18 @@ export interface LearnedContribution {
   readonly factor: number;
   /** In plain words: `writes of 1–10 KiB (POSIX_SIZE_WRITE_1K_10K = 52,000) cost ×3.1 of throughput`. */
   readonly text: string;
-  /** The report's problem tags the feature stands for (small-size bins → small-writes …), possibly none. */
+  /** The report's problem tags the feature (and its alike ones) stand for (small-size bins → small-writes …), possibly none. */
   readonly problems: readonly Problem[];
+  /** A pattern of the job's I/O, a setting, or context (scale, server load, history): docs/learn.md. */
+  readonly role?: 'behaviour' | 'configuration' | 'context';
+  /** What the value was weighed against: 0 (a counter against none), the typical training value, or its own (constant in training). */
+  readonly against?: 'zero' | 'typical' | 'own';
+  /** The value weighed against, as `value` is given (null for `own`). */
+  readonly reference?: number | string | null;
+  /** Near-duplicate features summed into this line (the same counter's average/min/max/total, or another feature set's copy). */
+  readonly alike?: readonly string[];
+  /** The contribution is larger than any two training jobs differ by: the model extrapolates, no factor is claimed. */
+  readonly beyondData?: boolean;
 }
 
 /** A problem the learned blame and the heuristic findings agree or disagree on. */
@@ -438,7 +448,7 @@ export interface LearnedSection {
   readonly ood: boolean;
   readonly oodReasons: readonly string[];
   /** SHAP in model space: base + Σ shap of all features = output = log10(1 + predicted). */
-  readonly baseline: 'zero' | 'path';
+  readonly baseline: 'zero' | 'path' | 'typical';
   readonly base: number;
   readonly output: number;
   /** The largest contributions by |shap| (at most 10), costs and gains. */

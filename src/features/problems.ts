@@ -15,9 +15,19 @@ import type { Problem } from '../contract/index.js';
  * Time columns (`*_time`, `io_time`, `gauge_log10_*_time`) are not model inputs there: throughput is bytes over time,
  * so they restate the answer rather than explain it.
  */
+/**
+ * What kind of thing a feature is, which decides what its blame is weighed against (src/models/reference.ts):
+ * `behaviour`, a pattern of the job's I/O counted from 0 (requests, calls, files); `configuration`, a setting the
+ * user chooses (alignment, striping, hints); `context`, what the job is or meets (process count, volume, server
+ * load, history), which no fix of its I/O changes.
+ */
+export type FeatureRole = 'behaviour' | 'configuration' | 'context';
+
 export interface FeatureRule {
   readonly pattern: RegExp;
   readonly problems: readonly Problem[];
+  /** Default `behaviour`. */
+  readonly role?: FeatureRole;
   /** What the counter measures, or why it names no problem. */
   readonly why: string;
 }
@@ -40,8 +50,10 @@ export const FEATURE_RULES: readonly FeatureRule[] = [
   { pattern: /^(aiio_posix|gauge)_(seq|consec)_(reads|writes)(_perc)?$/, problems: [], why: 'requests in file order: the healthy pattern (out-of-order access shows in seeks and strides)' },
   { pattern: /^(aiio_posix_seeks|gauge_log10_seeks)$/, problems: ['random-write', 'random-read', 'strided-access'], why: 'repositioning calls' },
   { pattern: /^aiio_posix_stride\d_(stride|count)$/, problems: ['strided-access'], why: 'regular forward jumps' },
-  { pattern: /^(aiio_posix_file_not_aligned|aiio_posix_file_alignment|gauge_file_not_aligned_perc)$/, problems: ['misaligned-file'], why: 'requests off the file-system block grid' },
-  { pattern: /^(aiio_posix_mem_not_aligned|aiio_posix_mem_alignment|gauge_mem_not_aligned_perc)$/, problems: ['misaligned-memory'], why: 'buffers off the memory alignment' },
+  { pattern: /^(aiio_posix_file_not_aligned|gauge_file_not_aligned_perc)$/, problems: ['misaligned-file'], why: 'requests off the file-system block grid' },
+  { pattern: /^(aiio_posix_mem_not_aligned|gauge_mem_not_aligned_perc)$/, problems: ['misaligned-memory'], why: 'buffers off the memory alignment' },
+  { pattern: /^aiio_posix_file_alignment$/, problems: ['misaligned-file'], role: 'configuration', why: 'the file-system block size requests should align to: a setting' },
+  { pattern: /^aiio_posix_mem_alignment$/, problems: ['misaligned-memory'], role: 'configuration', why: 'the memory alignment buffers should have: a setting' },
   { pattern: /^(aiio_posix_rw_switches|gauge_rw_switches_perc)$/, problems: ['rw-switches'], why: 'alternations between reading and writing' },
   {
     pattern: new RegExp(`^((${MODULES})_opens|aiio_posix_(opens|stats|filenos|dups|rename_sources|rename_targets|renamed_from)|gauge_log10_(opens|stats))$`),
@@ -50,11 +62,13 @@ export const FEATURE_RULES: readonly FeatureRule[] = [
   },
   { pattern: new RegExp(`^((${MODULES})_(files|records)|gauge_log10_total_files)$`), problems: ['many-small-files', 'metadata-heavy'], why: 'files (datasets, variables) and records: how many objects the job touches' },
   { pattern: /^aiio_posix_f_variance_rank_bytes$/, problems: ['rank-imbalance', 'rank0-only-io'], why: 'variance of the bytes per rank' },
-  { pattern: /^(aiio_nprocs|gauge_log10_nprocs)$/, problems: [], why: 'process count: a setting of the job, not a pattern of its I/O' },
-  { pattern: /^(aiio_lustre_stripe_size|aiio_lustre_stripe_width|aiio_posix_mmaps)$/, problems: [], why: 'striping and mmap use: settings, not problems of the vocabulary' },
+  { pattern: /^(aiio_nprocs|gauge_log10_nprocs)$/, problems: [], role: 'context', why: 'process count: a setting of the job, not a pattern of its I/O' },
+  { pattern: /^(aiio_lustre_stripe_size|aiio_lustre_stripe_width)$/, problems: [], role: 'configuration', why: 'striping: a setting, not a problem of the vocabulary' },
+  { pattern: /^aiio_posix_mmaps$/, problems: [], why: 'mmap use: no problem of the vocabulary' },
   {
     pattern: new RegExp(`^(total_bytes|gauge_log10_total_bytes|gauge_bytes_(read|written)_perc|(${MODULES})_bytes_(read|written)|aiio_posix_bytes_(read|written))$`),
     problems: [],
+    role: 'context',
     why: 'volume and its read/write split: what the job moves, not how (a redundant read is as large as a needed one)',
   },
   { pattern: /^gauge_(unique|shared|read_only|read_write|write_only)_files_perc$/, problems: [], why: 'file categories: the layout, which the problem-specific counters judge' },
@@ -68,6 +82,11 @@ export function featureRule(column: string): FeatureRule | undefined {
 /** The problems a blamed feature column points at (none for settings, volumes, layout and time). */
 export function problemsOfFeature(column: string): readonly Problem[] {
   return featureRule(column)?.problems ?? [];
+}
+
+/** The role of a feature column of a feature set (`behaviour` unless its rule says otherwise). */
+export function roleOfFeature(column: string): FeatureRole {
+  return featureRule(column)?.role ?? 'behaviour';
 }
 
 /** Whether a feature column restates time (excluded from throughput models: throughput is bytes over time). */

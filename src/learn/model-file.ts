@@ -158,7 +158,7 @@ const str = (v: unknown): v is string => typeof v === 'string';
 function checkShape(doc: Doc): void {
   need(isObj(doc.target) && str(doc.target.column), 'target malformed');
   need(doc.columns.every(str), 'columns must be names');
-  doc.columnStats.forEach((c: unknown, i: number) => need(isObj(c) && ['mean', 'std', 'lo', 'hi', 'missing'].every((k) => fin((c as Doc)[k])) && (c as Doc).std > 0, `columnStats ${i} malformed`));
+  doc.columnStats.forEach((c: unknown, i: number) => need(isObj(c) && ['mean', 'std', 'lo', 'hi', 'missing'].every((k) => fin((c as Doc)[k])) && (c as Doc).std > 0 && ((c as Doc).median === undefined || fin((c as Doc).median)), `columnStats ${i} malformed`));
   doc.features.forEach((f: unknown, i: number) => {
     need(isObj(f) && str(f.name) && int(f.column), `feature ${i} is malformed`);
     if (f.kind === 'numeric') need(f.transform === 'slog' || f.transform === 'none', `feature ${i} has an unknown transform`);

@@ -6,6 +6,7 @@ import type { TrainedModel } from './model-file.js';
 import { explainModel, predictModel, type Baseline, type ModelKind } from './models.js';
 import { scoreOod } from './ood.js';
 import { encode } from './preprocess.js';
+import { referenceRow, typicalRow } from './reference.js';
 import type { Table } from './table.js';
 
 export interface PredictOptions {
@@ -15,6 +16,39 @@ export interface PredictOptions {
   measured?: Float64Array;
   /** Score out-of-distribution checks (default true; the nearest-row search is the costly part). */
   ood?: boolean;
+  /** Reasons that put every row out of distribution whatever its values (e.g. columns the table lacks). */
+  oodAll?: readonly string[];
+}
+
+/**
+ * The member an out-of-distribution row is predicted by: the tree member with the best validation RMSE. A tree
+ * predicts within the targets it was trained on, where the linear, poly-2, kNN-blended and MLP members extrapolate
+ * without bound (on a system the model never saw, the ensemble's R² fell to −7.8 where its GBDT alone kept −1.6).
+ * −1 when the model has no tree member: then the ensemble stands, with the flag.
+ */
+export function robustMember(model: TrainedModel): number {
+  let best = -1;
+  model.members.forEach((m, i) => {
+    if ((m.model.type === 'gbdt' || m.model.type === 'forest') && (best < 0 || m.validation.rmse < model.members[best].validation.rmse)) best = i;
+  });
+  return best;
+}
+
+/** The OOD verdict of every row (all in when `score` is false). */
+function oodOf(model: TrainedModel, enc: ReturnType<typeof encode>, options: PredictOptions): { ood: boolean[]; reasons: string[][] } {
+  const n = enc.matrix.nRows;
+  if (options.ood === false) return { ood: new Array<boolean>(n).fill(false), reasons: Array.from({ length: n }, () => [] as string[]) };
+  const scored = scoreOod(model.ood, model.preprocessor, enc, { rows: model.reference.rows.subarray(0, model.reference.oodRows * enc.matrix.nCols), n: model.reference.oodRows });
+  const all = options.oodAll ?? [];
+  if (all.length === 0) return scored;
+  return { ood: scored.ood.map(() => true), reasons: scored.reasons.map((r) => [...all, ...r]) };
+}
+
+/** Weights with every out-of-distribution row moved to the robust member (when there is one). */
+function robustWeights(model: TrainedModel, weights: number[][], ood: readonly boolean[]): number[][] {
+  const robust = robustMember(model);
+  if (robust < 0) return weights;
+  return weights.map((w, r) => (ood[r] ? w.map((_, i) => (i === robust ? 1 : 0)) : w));
 }
 
 export interface Predictions {
@@ -27,7 +61,10 @@ export interface Predictions {
   high: Float64Array;
   ood: boolean[];
   oodReasons: string[][];
-  /** Each member's output (model space) and its ensemble weight (per row for 'closest'). */
+  /**
+   * Each member's output (model space) and its weight per row: the ensemble's ('closest': per row), or all on the
+   * robust member for an out-of-distribution row (`robustMember`).
+   */
   members: { type: ModelKind; output: Float64Array }[];
   weights: number[][];
 }
@@ -50,15 +87,12 @@ export function predict(model: TrainedModel, table: Table, options: PredictOptio
   if (options.measured && options.measured.length !== table.nRows) throw new LearnInputError('measured values do not match the rows');
   const enc = encode(model.preprocessor, table);
   const outputs = model.members.map((m) => predictModel(m.model, enc.matrix));
-  const weights = rowWeights(model, outputs, table.nRows, method, options.measured);
+  const ood = oodOf(model, enc, options);
+  const weights = robustWeights(model, rowWeights(model, outputs, table.nRows, method, options.measured), ood.ood);
   const n = table.nRows;
   const output = new Float64Array(n);
   for (let r = 0; r < n; r++) for (let i = 0; i < outputs.length; i++) output[r] += weights[r][i] * outputs[i][r];
   const { low: lo, high: hi } = model.ensemble.interval;
-  const ood =
-    options.ood === false
-      ? { ood: new Array<boolean>(n).fill(false), reasons: Array.from({ length: n }, () => [] as string[]) }
-      : scoreOod(model.ood, model.preprocessor, enc, { rows: model.reference.rows.subarray(0, model.reference.oodRows * enc.matrix.nCols), n: model.reference.oodRows });
   return {
     output,
     prediction: output.map(fromModelSpace),
@@ -75,10 +109,15 @@ export interface ExplainOptions extends PredictOptions {
   /** Rows to explain (default: all). */
   rows?: readonly number[];
   /**
-   * 'zero' (default): interventional SHAP against the all-zero row in model space, so a counter that is 0 gets
-   * exactly 0; 'path': path-dependent TreeSHAP for trees, the training-mean row for the other models.
+   * What each feature is weighed against (src/learn/reference.ts). 'zero' (default): interventional SHAP against
+   * the all-zero row in model space, so a counter that is 0 gets exactly 0; 'typical': zero for the features in
+   * `zeroFeatures`, the training median (most frequent category) for the others; 'path': path-dependent TreeSHAP for
+   * trees, the training-mean row for the other models. With 'zero' and 'typical', a column (nearly) constant in the
+   * training data is weighed against the job's own value: never blamed.
    */
-  baseline?: 'zero' | 'path';
+  baseline?: 'zero' | 'path' | 'typical';
+  /** For 'typical': per feature (the preprocessor's order), whether 0 is its reference. */
+  zeroFeatures?: readonly boolean[];
   /**
    * A row of the table as the one reference (interventional SHAP against it, overriding `baseline`): the values
    * explain f(row) − f(reference), exactly for trees and linear models (`iolens compare --model`). The members are
@@ -111,20 +150,27 @@ export function explain(model: TrainedModel, table: Table, options: ExplainOptio
   const mode = options.baseline ?? 'zero';
   const ref = options.reference;
   if (ref !== undefined && !(Number.isInteger(ref) && ref >= 0 && ref < table.nRows)) throw new LearnInputError(`reference row ${ref} is not in the table`);
-  const baseline: Baseline =
+  const fixed: Baseline | null =
     ref !== undefined
       ? { kind: 'row', row: Float64Array.from(enc.matrix.data.subarray(ref * nCols, (ref + 1) * nCols)) }
-      : { kind: mode === 'zero' ? 'row' : 'path', row: mode === 'zero' ? new Float64Array(nCols) : Float64Array.from(pre.stats, (s) => s.mean) };
+      : mode === 'path'
+        ? { kind: 'path', row: Float64Array.from(pre.stats, (s) => s.mean) }
+        : null;
+  const zeroFeatures = mode === 'typical' ? pre.features.map((_, f) => options.zeroFeatures?.[f] ?? false) : pre.features.map(() => true);
+  const typical = fixed ? null : typicalRow(model);
+  const baselineOf = (r: number): Baseline => fixed ?? { kind: 'row', row: referenceRow(model, enc.matrix.data.subarray(r * nCols, (r + 1) * nCols), zeroFeatures, typical ?? undefined) };
   const group = Int32Array.from(pre.columnFeature);
   const nFeatures = pre.features.length;
   const outputs = model.members.map((m) => predictModel(m.model, enc.matrix));
-  const weights = rowWeights(model, outputs, table.nRows, options.ensemble ?? model.ensemble.method, options.measured);
+  const ood = oodOf(model, enc, options);
+  const weights = robustWeights(model, rowWeights(model, outputs, table.nRows, options.ensemble ?? model.ensemble.method, options.measured), ood.ood);
   return rows.map((r) => {
     const w = weights[r];
     const phi = new Float64Array(nFeatures);
     let base = 0;
     let output = 0;
     const members: Explanation['members'] = [];
+    const baseline = baselineOf(r);
     model.members.forEach((m, i) => {
       if (w[i] === 0) {
         members.push({ type: m.model.type, weight: 0, base: NaN, output: outputs[i][r] });

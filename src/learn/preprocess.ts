@@ -56,6 +56,9 @@ export interface ColumnStats {
   /** 0.5 % and 99.5 % quantiles (the robust training range). */
   lo: number;
   hi: number;
+  /** The median: the typical value a column is explained against when 0 means nothing (absent in model files
+   * written before it was kept; then it comes from the stored training rows, `typicalRow`). */
+  median?: number;
   /** Fraction of training rows where the column was missing. */
   missing: number;
 }
@@ -185,6 +188,7 @@ export function columnStats(m: Matrix): ColumnStats[] {
       std: std > 1e-12 ? std : 1,
       lo: n ? quantileSorted(sorted, 0.005) : NaN,
       hi: n ? quantileSorted(sorted, 0.995) : NaN,
+      median: n ? quantileSorted(sorted, 0.5) : NaN,
       missing: m.nRows ? (m.nRows - n) / m.nRows : 0,
     });
   }

@@ -170,26 +170,55 @@ export function rowKeys(table: Table, key: string | null): string[] {
   });
 }
 
+/** The model's input columns the rows lack, other than what history needs (those are required). */
+export function missingColumns(b: ModelBundle, loaded: LoadedTable): string[] {
+  const t = loaded.table;
+  return requiredColumns(b).filter((c) => t.columns[c] === undefined && !historyInputs(b).has(c));
+}
+
+function historyInputs(b: ModelBundle): Set<string> {
+  const h = b.inputs.history;
+  return new Set(h ? [...h.by, h.timeColumn] : []);
+}
+
+/** The kind of each input column of the model and its first stages (numeric unless a preprocessor says categorical). */
+function inputKinds(b: ModelBundle): Map<string, 'numeric' | 'categorical'> {
+  const kinds = new Map<string, 'numeric' | 'categorical'>();
+  for (const m of [b.model, ...b.stages.map((s) => s.model)]) for (const f of m.preprocessor.features) kinds.set(f.name, f.kind);
+  return kinds;
+}
+
 /**
  * The model's table for some rows: the input columns, plus each first-stage prediction and the history features.
- * Checks the feature sets' versions and that the columns are there (one line naming what is missing).
+ * Checks the feature sets' versions. A feature column the rows lack (another system's table without some server
+ * metrics) is a column of missing values, as a missing value in a row is (the caller flags such rows out of
+ * distribution: `missingColumns`); only what history is computed from must be there (one line naming it).
  */
 export function modelTable(b: ModelBundle, loaded: LoadedTable): Table {
   checkFeatureSets(b.inputs.features.sets);
   const t = withZeros(loaded.table, b.inputs.zeroFill);
-  const missing = requiredColumns(b).filter((c) => t.columns[c] === undefined);
-  if (missing.length) {
-    throw new InputError(`the rows lack the model's column${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} (the model was trained on table ${b.inputs.table})`);
+  const required = [...historyInputs(b)].filter((c) => t.columns[c] === undefined);
+  if (required.length) {
+    throw new InputError(`the rows lack the column${required.length > 1 ? 's' : ''} ${required.slice(0, 5).join(', ')} that the model's application history is computed from (the model was trained on table ${b.inputs.table})`);
   }
   const columns: Record<string, Table['columns'][string]> = { ...t.columns };
-  for (const s of b.stages) columns[s.feature] = predict(s.model, t, { ood: false }).prediction;
+  const kinds = inputKinds(b);
+  for (const c of missingColumns(b, loaded)) columns[c] = kinds.get(c) === 'categorical' ? new Array<string | null>(t.nRows).fill(null) : new Float64Array(t.nRows).fill(NaN);
+  const full: Table = { nRows: t.nRows, columns };
+  for (const s of b.stages) columns[s.feature] = predict(s.model, full, { ood: false }).prediction;
   const h = b.inputs.history;
   if (h) {
-    const keys = rowKeys(t, b.inputs.key);
-    const own = t.columns[h.target] instanceof Float64Array ? entriesOf(t, h, keys) : [];
-    Object.assign(columns, historyFeatures(t, h, keys, [...own, ...h.tail]));
+    const keys = rowKeys(full, b.inputs.key);
+    const own = full.columns[h.target] instanceof Float64Array ? entriesOf(full, h, keys) : [];
+    Object.assign(columns, historyFeatures(full, h, keys, [...own, ...h.tail]));
   }
-  return { nRows: t.nRows, columns };
+  return full;
+}
+
+/** The out-of-distribution reason of rows that lack some of the model's columns (none when they have all). */
+export function missingReason(missing: readonly string[]): string[] {
+  if (missing.length === 0) return [];
+  return [`the rows lack ${missing.length} of the model's columns (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): taken as missing values`];
 }
 
 /** Model files are refused above this size (a TOKIO model with every family is about 11 MiB). */

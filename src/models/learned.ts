@@ -7,7 +7,8 @@ import { JOB_COLUMNS } from '../store/schema.js';
 import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type ModelBundle } from './bundle.js';
 import { rowsToTable, type ColumnKind } from './log-rows.js';
 import type { Table } from '../learn/index.js';
-import { contributionText, factorDigits, factorOf, numberText, problemsOf } from './words.js';
+import { factorDigits, factorOf, numberText, problemsOf } from './words.js';
+import { blameLines, blameText, oodWords, zeroFeatures } from './reference.js';
 
 /**
  * The learned-diagnosis section of a report (`iolens report LOG --model M`): the model's prediction for the job,
@@ -74,7 +75,7 @@ export function matchProblems(
 }
 
 /** The learned section of one extracted log. */
-export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extracted, options: { baseline?: 'zero' | 'path' } = {}): LearnedSection {
+export function learnedSection(bundle: ModelBundle, modelFile: string, x: Extracted, options: { baseline?: 'zero' | 'path' | 'typical' } = {}): LearnedSection {
   checkJobsModel(bundle);
   const names = [...new Set([...requiredColumns(bundle), ...optionalColumns(bundle)])].filter((c) => JOB_COLUMNS.some((j) => j.name === c));
   return learnedOfRow(bundle, modelFile, rowsToTable([x.row], names), x.report.insights, options);
@@ -89,22 +90,32 @@ export function learnedOfRow(
   modelFile: string,
   loaded: { readonly table: Table; readonly kinds: Readonly<Record<string, ColumnKind>> },
   insights: Report['insights'],
-  options: { baseline?: 'zero' | 'path' } = {},
+  options: { baseline?: 'zero' | 'path' | 'typical' } = {},
 ): LearnedSection {
   const { table, kinds } = loaded;
   const mt = modelTable(bundle, { name: 'logs', table, kinds });
-  const baseline = options.baseline ?? 'zero';
+  const baseline = options.baseline ?? 'typical';
   const p = predict(bundle.model, mt);
-  const [e] = explain(bundle.model, mt, { rows: [0], baseline });
+  const [e] = explain(bundle.model, mt, { rows: [0], baseline, zeroFeatures: zeroFeatures(bundle.model) });
   const m = bundle.model;
   const unit = targetUnit(bundle.inputs.target);
   const y = table.columns[bundle.inputs.target];
   const measured = y instanceof Float64Array && y[0] >= 0 ? y[0] : null;
-  const contributors: LearnedContribution[] = e.contributions
-    .filter((c) => c.shap !== 0)
-    .sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap) || (a.feature < b.feature ? -1 : 1))
-    .slice(0, TOP_CONTRIBUTORS)
-    .map((c) => ({ feature: c.feature, value: c.value, shap: c.shap, factor: factorOf(c.shap), text: contributionText(c), problems: [...problemsOf(c.feature)] }));
+  // near duplicates as one line each, weighed against what the job could have done instead (src/models/reference.ts)
+  const lines = blameLines(m, e.contributions);
+  const contributors: LearnedContribution[] = lines.slice(0, TOP_CONTRIBUTORS).map((c) => ({
+    feature: c.feature,
+    value: c.value,
+    shap: c.shap,
+    factor: factorOf(c.shap),
+    text: blameText(m, c),
+    problems: [...new Set([c.feature, ...c.alike].flatMap((f) => problemsOf(f)))],
+    role: c.role,
+    against: c.against,
+    reference: c.reference,
+    alike: c.alike,
+    beyondData: c.beyondData,
+  }));
   // A model no better than predicting the median on its own validation rows has nothing to say about causes.
   const v = m.ensemble.validation, bar = m.card.baseline;
   const why =
@@ -112,7 +123,10 @@ export function learnedOfRow(
       ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space)`
       : null;
   const notUsed = why && `${why}: no learned diagnosis`;
-  const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(e.contributions, insights, m.preprocessor.features.map((f) => f.name));
+  // causes from the grouped lines: a group's blame counts once, for every problem its members name; a contribution
+  // beyond what the training data can show names none
+  const causes = lines.filter((l) => !l.beyondData).flatMap((l) => [l.feature, ...l.alike].map((feature) => ({ feature, shap: l.shap })));
+  const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(causes, insights, m.preprocessor.features.map((f) => f.name));
   const predicted = p.prediction[0];
   let summary = `The model expected ${rate(predicted, unit)} (${rate(p.low[0], unit)} to ${rate(p.high[0], unit)})`;
   if (measured !== null) {
@@ -120,7 +134,7 @@ export function learnedOfRow(
     summary += `; the job measured ${rate(measured, unit)}`;
     summary += ratio < 1 ? `, ×${factorDigits(1 / ratio)} slower than expected.` : ratio > 1 ? `, ×${factorDigits(ratio)} faster than expected.` : ', as expected.';
   } else summary += '.';
-  if (p.ood[0]) summary += ' The job is outside what the model learned: treat the prediction as a guess.';
+  if (p.ood[0]) summary += ` The job is outside what the model learned: ${oodWords(m)}.`;
   if (why) summary += ` No causes: ${why}.`;
   return {
     model: {

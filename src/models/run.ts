@@ -1,8 +1,9 @@
 import { InputError } from '../contract/errors.js';
 import { explain, predict, takeRows, type Explanation, type Predictions, type Table } from '../learn/index.js';
-import { checkJobsModel, modelTable, optionalColumns, requiredColumns, rowKeys, type ModelBundle } from './bundle.js';
+import { checkJobsModel, missingColumns, missingReason, modelTable, optionalColumns, requiredColumns, rowKeys, type ModelBundle } from './bundle.js';
 import { logsTable, type LoadedTable, type LogFailure } from './log-rows.js';
 import { readStoreTable } from './source.js';
+import { zeroFeatures } from './reference.js';
 import type { ExtractOptions } from '../pipeline/extract.js';
 
 /**
@@ -55,12 +56,12 @@ export async function readRows(bundle: ModelBundle, source: RowSource, key?: str
 
 /** Predicts every row. */
 export function predictRows(bundle: ModelBundle, rows: Rows, options: { ood?: boolean; ensemble?: 'average' | 'closest' } = {}): Predictions {
-  return predict(bundle.model, modelTable(bundle, rows.loaded), options);
+  return predict(bundle.model, modelTable(bundle, rows.loaded), { ...options, oodAll: missingReason(missingColumns(bundle, rows.loaded)) });
 }
 
 /** Explains some rows (default all). */
-export function explainRows(bundle: ModelBundle, rows: Rows, options: { rows?: number[]; baseline?: 'zero' | 'path' } = {}): Explanation[] {
-  return explain(bundle.model, modelTable(bundle, rows.loaded), options);
+export function explainRows(bundle: ModelBundle, rows: Rows, options: { rows?: number[]; baseline?: 'typical' | 'zero' | 'path' } = {}): Explanation[] {
+  return explain(bundle.model, modelTable(bundle, rows.loaded), { ...options, baseline: options.baseline ?? 'typical', zeroFeatures: zeroFeatures(bundle.model), oodAll: missingReason(missingColumns(bundle, rows.loaded)) });
 }
 
 /** One row's explanation with its prediction, interval, OOD verdict and measured value. */
@@ -77,11 +78,12 @@ export interface RowExplanation {
 }
 
 /** Explains row `row` of the rows read (history and first-stage predictions use the whole table). */
-export function explainRow(bundle: ModelBundle, rows: Rows, row: number, baseline: 'zero' | 'path' = 'zero'): RowExplanation {
+export function explainRow(bundle: ModelBundle, rows: Rows, row: number, baseline: 'typical' | 'zero' | 'path' = 'typical'): RowExplanation {
   // History and first-stage predictions need the whole table; the engine then sees the one row.
   const one = takeRows(modelTable(bundle, rows.loaded), [row]);
-  const [e] = explain(bundle.model, one, { rows: [0], baseline });
-  const p = predict(bundle.model, one);
+  const oodAll = missingReason(missingColumns(bundle, rows.loaded));
+  const [e] = explain(bundle.model, one, { rows: [0], baseline, zeroFeatures: zeroFeatures(bundle.model), oodAll });
+  const p = predict(bundle.model, one, { oodAll });
   const y = rows.loaded.table.columns[bundle.inputs.target];
   return {
     explanation: e,

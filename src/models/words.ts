@@ -1,6 +1,6 @@
 import type { Problem } from '../contract/finding.js';
 import { formatBytes, formatCount, formatPercent } from '../text/format.js';
-import { problemsOfFeature } from '../features/problems.js';
+import { problemsOfFeature, roleOfFeature, type FeatureRole } from '../features/problems.js';
 import { featureColumnOf } from './features.js';
 import { HISTORY_FEATURES } from './history.js';
 import { PREDICTED_PREFIX } from './bundle.js';
@@ -35,6 +35,8 @@ interface Stem {
   readonly stem: string;
   readonly words: string;
   readonly problems: readonly Problem[];
+  /** Default `behaviour` (src/features/problems.ts `FeatureRole`). */
+  readonly role?: FeatureRole;
 }
 
 const ORD = ['', 'most', '2nd most', '3rd most', '4th most'];
@@ -54,14 +56,14 @@ export const STEMS: readonly Stem[] = [
   { stem: 'RW_SWITCHES', words: 'switches between reading and writing', problems: ['rw-switches'] },
   { stem: 'FILE_NOT_ALIGNED', words: 'accesses not aligned to file blocks', problems: ['misaligned-file'] },
   { stem: 'MEM_NOT_ALIGNED', words: 'accesses not aligned in memory', problems: ['misaligned-memory'] },
-  { stem: 'MEM_ALIGNMENT', words: 'the memory alignment', problems: [] },
-  { stem: 'FILE_ALIGNMENT', words: 'the file alignment', problems: [] },
+  { stem: 'MEM_ALIGNMENT', words: 'the memory alignment', problems: [], role: 'configuration' },
+  { stem: 'FILE_ALIGNMENT', words: 'the file alignment', problems: [], role: 'configuration' },
   { stem: 'CONSEC_READS', words: 'consecutive reads', problems: [] },
   { stem: 'CONSEC_WRITES', words: 'consecutive writes', problems: [] },
   { stem: 'SEQ_READS', words: 'sequential reads', problems: [] },
   { stem: 'SEQ_WRITES', words: 'sequential writes', problems: [] },
-  { stem: 'BYTES_READ', words: 'bytes read', problems: [] },
-  { stem: 'BYTES_WRITTEN', words: 'bytes written', problems: [] },
+  { stem: 'BYTES_READ', words: 'bytes read', problems: [], role: 'context' },
+  { stem: 'BYTES_WRITTEN', words: 'bytes written', problems: [], role: 'context' },
   { stem: 'FDSYNCS', words: 'fdatasync calls', problems: ['excessive-fsync'] },
   { stem: 'FSYNCS', words: 'fsync calls', problems: ['excessive-fsync'] },
   { stem: 'SEEKS', words: 'seeks', problems: ['metadata-heavy'] },
@@ -73,15 +75,15 @@ export const STEMS: readonly Stem[] = [
   { stem: 'RENAME_SOURCES', words: 'files renamed away', problems: ['metadata-heavy'] },
   { stem: 'RENAME_TARGETS', words: 'rename targets', problems: ['metadata-heavy'] },
   { stem: 'RENAMED_FROM', words: 'renames', problems: ['metadata-heavy'] },
-  { stem: 'STRIPE_SIZE', words: 'the Lustre stripe size', problems: [] },
-  { stem: 'STRIPE_WIDTH', words: 'the Lustre stripe count', problems: [] },
+  { stem: 'STRIPE_SIZE', words: 'the Lustre stripe size', problems: [], role: 'configuration' },
+  { stem: 'STRIPE_WIDTH', words: 'the Lustre stripe count', problems: [], role: 'configuration' },
   { stem: 'INDEP_WRITES', words: 'independent MPI-IO writes', problems: ['no-collective'] },
   { stem: 'INDEP_READS', words: 'independent MPI-IO reads', problems: ['no-collective'] },
   { stem: 'COLL_WRITES', words: 'collective MPI-IO writes', problems: [] },
   { stem: 'COLL_READS', words: 'collective MPI-IO reads', problems: [] },
   { stem: 'READS', words: 'read operations', problems: [] },
   { stem: 'WRITES', words: 'write operations', problems: [] },
-  { stem: 'NPROCS', words: 'processes', problems: [] },
+  { stem: 'NPROCS', words: 'processes', problems: [], role: 'context' },
 ];
 
 /** The counter a feature-set column documents (`POSIX_SIZE_WRITE_1K_10K` from `log10(POSIX_SIZE_WRITE_1K_10K + 1)`). */
@@ -104,16 +106,21 @@ export interface FeatureWords {
   /** `log10`: the value is log10(x + 1) of the counter (printed as x); `ratio`: a share; `bytes`; `plain`. */
   readonly scale: 'log10' | 'ratio' | 'bytes' | 'plain';
   readonly problems: readonly Problem[];
+  /**
+   * What the feature is: a pattern of the job's I/O, a setting, or context (scale, server load, history). A column of
+   * another table whose name matches no counter stem is context: it is not something the job's I/O did.
+   */
+  readonly role: FeatureRole;
 }
 
 /** The words, label, value scale and problem tags of a feature column. */
 export function describeFeature(name: string): FeatureWords {
   if (name.startsWith(PREDICTED_PREFIX)) {
     const inner = describeFeature(name.slice(PREDICTED_PREFIX.length));
-    return { ...inner, words: `${inner.words} (predicted before the run)`, label: name, problems: [] };
+    return { ...inner, words: `${inner.words} (predicted before the run)`, label: name, problems: [], role: 'context' };
   }
-  if (name === HISTORY_FEATURES[0]) return { words: 'what earlier runs of the application achieved (median)', label: name, scale: 'plain', problems: [] };
-  if (name === HISTORY_FEATURES[1]) return { words: 'earlier runs of the application', label: name, scale: 'plain', problems: [] };
+  if (name === HISTORY_FEATURES[0]) return { words: 'what earlier runs of the application achieved (median)', label: name, scale: 'plain', problems: [], role: 'context' };
+  if (name === HISTORY_FEATURES[1]) return { words: 'earlier runs of the application', label: name, scale: 'plain', problems: [], role: 'context' };
   const loc = featureColumnOf(name);
   if (loc) {
     const counter = documentedCounter(loc.column.doc);
@@ -136,12 +143,13 @@ export function describeFeature(name: string): FeatureWords {
       label: single ? counter : name,
       scale,
       problems: problemsOfFeature(name),
+      role: roleOfFeature(name),
     };
   }
   // A column of another table (an imported feature table): its name says more than guessed words would (TOKIO's
   // `darshan_num_bytes_read_posix` counts files, not bytes); its counter stem still names the problem.
   const stem = matchStem(name.toUpperCase());
-  return { words: name, label: name, scale: 'plain', problems: stem ? stem.problems : [] };
+  return { words: name, label: name, scale: 'plain', problems: stem ? stem.problems : [], role: stem ? (stem.role ?? 'behaviour') : 'context' };
 }
 
 /** The problem tags a feature's blame stands for (empty when it names none). */
@@ -175,17 +183,37 @@ export function factorOf(shap: number): number {
   return 10 ** Math.abs(shap);
 }
 
+/** What a contribution was weighed against and how it was grouped (src/models/reference.ts). */
+export interface ContributionContext {
+  /** The value the feature was weighed against when not 0 (the typical training value), as the table holds it. */
+  readonly reference?: number | string | null;
+  /** Near-duplicate features counted in this line. */
+  readonly alike?: readonly string[];
+  /** The largest factor the training data can show; beyond it no factor is printed. */
+  readonly limit?: number;
+}
+
 /**
  * One contribution in plain words: `writes of 1–10 KiB (POSIX_SIZE_WRITE_1K_10K = 52,000) cost ×3.1 of
  * throughput`, or `… raised throughput ×1.4`. The factor is 10^|shap|: exact on the model's log10(1 + y) scale, and
- * a factor of the throughput itself where it is well above 1 MiB/s.
+ * a factor of the throughput itself where it is well above 1 MiB/s. With a context: `(… = 512, typical 64)` for a
+ * feature weighed against the typical value, `— a setting` for configuration, `— context, not a pattern to fix` for
+ * scale, volume, server load and history, `(with 2 alike: …)` for a group, and
+ * `by more than the training jobs differ` in place of a factor beyond `limit`.
  */
-export function contributionText(c: { feature: string; value: number | string | null; shap: number }): string {
+export function contributionText(c: { feature: string; value: number | string | null; shap: number }, ctx: ContributionContext = {}): string {
   const d = describeFeature(c.feature);
   const f = factorOf(c.shap);
-  const what = d.words === d.label ? `${d.label} = ${valueText(c.feature, c.value)}` : `${d.words} (${d.label} = ${valueText(c.feature, c.value)})`;
+  const typical = ctx.reference !== undefined && ctx.reference !== null ? `, typical ${valueText(c.feature, ctx.reference)}` : '';
+  const shown = `${valueText(c.feature, c.value)}${typical}`;
+  let what = d.words === d.label ? `${d.label} = ${shown}` : `${d.words} (${d.label} = ${shown})`;
+  if (ctx.alike?.length) what += ` (with ${ctx.alike.length} alike: ${ctx.alike.slice(0, 3).join(', ')}${ctx.alike.length > 3 ? ', …' : ''})`;
   if (c.shap === 0) return `${what}: no effect`;
-  return c.shap < 0 ? `${what} cost ×${factorDigits(f)} of throughput` : `${what} raised throughput ×${factorDigits(f)}`;
+  const setting = d.role === 'configuration' ? ' — a setting' : d.role === 'context' ? ' — context, not a pattern to fix' : '';
+  if (ctx.limit !== undefined && f > ctx.limit) {
+    return `${c.shap < 0 ? `${what} lowered` : `${what} raised`} throughput by more than the training jobs differ (×${factorDigits(ctx.limit)}): the model extrapolates, no factor${setting}`;
+  }
+  return `${c.shap < 0 ? `${what} cost ×${factorDigits(f)} of throughput` : `${what} raised throughput ×${factorDigits(f)}`}${setting}`;
 }
 
 /** ×3.1, ×1.04, ×250: two decimals near 1, one below 10, none above. */

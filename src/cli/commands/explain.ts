@@ -3,7 +3,7 @@ import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { InputError } from '../../contract/errors.js';
 import { escapeTerminal } from '../../text/escape.js';
-import { contributionText, explainRow, loadBundle, readRows, targetUnit, valueText } from '../../models/index.js';
+import { blameLines, blameText, oodWords, explainRow, loadBundle, readRows, targetUnit, valueText } from '../../models/index.js';
 import { baselineOption, intOption } from '../learn-options.js';
 import { rowSource } from './predict.js';
 import { safeJson } from '../../render/json.js';
@@ -25,7 +25,7 @@ const cmd: CommandModule = {
   register(program: Command) {
     program
       .command('explain')
-      .description("explain one job's predicted throughput feature by feature (exact SHAP; zero counters get zero blame)")
+      .description("explain one job's predicted throughput feature by feature (exact SHAP against a reference per feature: none of a counter, the typical value of a setting or of the context)")
       .argument('[log]', 'a Darshan log')
       .option('--model <file>', 'model file written by iolens train')
       .option('--db <file>', 'database file: explain a row of a job store table instead of a log')
@@ -34,7 +34,7 @@ const cmd: CommandModule = {
       .option('--key <column>', "the column --id is a value of (default: the model's key)")
       .option('--id <value>', 'the row to explain: its key value')
       .option('--json', 'print {base, output, contributions: [{feature, value, shap}], …} (base + Σ shap = output = log10(1 + prediction))')
-      .option('--baseline <kind>', 'zero: against a job with no I/O, a zero counter gets exactly zero (default); path: path-dependent TreeSHAP')
+      .option('--baseline <kind>', 'typical (default): counters against 0, settings and context against their typical training value, constants never blamed; zero: everything against 0 (AIIO); path: path-dependent TreeSHAP')
       .option('--top <n>', 'contributions printed in words (default 8 costs and 4 gains)')
       .action(async (log: string | undefined, o: ExplainFlags) => {
         if (!o.model) throw new UserError('give the model file with --model');
@@ -58,6 +58,8 @@ const cmd: CommandModule = {
         const p = { ood: [x.ood], oodReasons: [x.oodReasons], low: [x.low], high: [x.high] };
         const measured = x.measured;
         const sorted = [...e.contributions].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap));
+        // near duplicates as one line, each with what it was weighed against (src/models/reference.ts)
+        const lines = blameLines(bundle.model, e.contributions);
         if (o.json) {
           const doc = {
             key: { column: rows.keyColumn, value: rows.keyColumn && rows.loaded.kinds[rows.keyColumn] === 'numeric' && !rows.keys[row].startsWith('#') ? Number(rows.keys[row]) : rows.keys[row] },
@@ -71,6 +73,7 @@ const cmd: CommandModule = {
             ood: p.ood[0],
             oodReasons: p.oodReasons[0],
             contributions: sorted.map((c) => ({ feature: c.feature, value: c.value, shap: c.shap })),
+            lines: lines.map((l) => ({ ...l, text: blameText(bundle.model, l) })),
             members: e.members.map((m) => ({ type: m.type, weight: m.weight, base: Number.isFinite(m.base) ? m.base : null, output: m.output })),
           };
           process.stdout.write(safeJson(doc, 1));
@@ -79,19 +82,25 @@ const cmd: CommandModule = {
         const unit = targetUnit(bundle.inputs.target);
         const u = unit ? ` ${unit}` : '';
         const fmt = (v: number) => Number(v.toPrecision(3)).toLocaleString('en-US', { maximumSignificantDigits: 3 });
-        const lines: string[] = [];
-        lines.push(`${rows.keyColumn ?? 'row'} ${escapeTerminal(rows.keys[row])}: predicted ${fmt(x.prediction)}${u} (${fmt(p.low[0])} to ${fmt(p.high[0])})${measured !== null ? `, measured ${fmt(measured)}${u}` : ''}`);
-        lines.push(p.ood[0] ? `OUT OF DISTRIBUTION: ${p.oodReasons[0].join('; ')} — the prediction is a guess` : 'within what the model learned (not OOD)');
-        lines.push(
-          `SHAP against ${baseline === 'zero' ? 'a job with no I/O (zero counters get no blame)' : 'the training data (path-dependent)'}: base ${e.base.toFixed(3)} + Σ shap ${(x.output - e.base).toFixed(3)} = ${x.output.toFixed(3)} = log10(1 + ${fmt(x.prediction)})`,
-        );
-        const costs = sorted.filter((c) => c.shap < 0).slice(0, top ?? 8);
-        const gains = sorted.filter((c) => c.shap > 0).slice(0, top ?? 4);
-        if (costs.length) lines.push('', 'Largest costs:', ...costs.map((c) => `  ${escapeTerminal(contributionText(c))}`));
-        if (gains.length) lines.push('', 'Largest gains:', ...gains.map((c) => `  ${escapeTerminal(contributionText(c))}`));
+        const out: string[] = [];
+        out.push(`${rows.keyColumn ?? 'row'} ${escapeTerminal(rows.keys[row])}: predicted ${fmt(x.prediction)}${u} (${fmt(p.low[0])} to ${fmt(p.high[0])})${measured !== null ? `, measured ${fmt(measured)}${u}` : ''}`);
+        out.push(p.ood[0] ? `OUT OF DISTRIBUTION: ${p.oodReasons[0].join('; ')} — ${oodWords(bundle.model)}` : 'within what the model learned (not OOD)');
+        const against =
+          baseline === 'typical'
+            ? 'a reference per feature (counters against none, settings and context against the typical training job, constants never blamed)'
+            : baseline === 'zero'
+              ? 'a job with no I/O (zero counters get no blame)'
+              : 'the training data (path-dependent)';
+        out.push(`SHAP against ${against}: base ${e.base.toFixed(3)} + Σ shap ${(x.output - e.base).toFixed(3)} = ${x.output.toFixed(3)} = log10(1 + ${fmt(x.prediction)})`);
+        const costs = lines.filter((c) => c.shap < 0).slice(0, top ?? 8);
+        const gains = lines.filter((c) => c.shap > 0).slice(0, top ?? 4);
+        // only the typical baseline weighs features against typical values; the others name no reference
+        const say = (l: (typeof lines)[number]) => `  ${escapeTerminal(blameText(bundle.model, baseline === 'typical' ? l : { ...l, against: 'own' }))}`;
+        if (costs.length) out.push('', 'Largest costs:', ...costs.map(say));
+        if (gains.length) out.push('', 'Largest gains:', ...gains.map(say));
         const zero = e.contributions.filter((c) => c.shap === 0);
-        if (zero.length) lines.push('', `${zero.length} feature${zero.length > 1 ? 's' : ''} with no effect${baseline === 'zero' ? ' (equal to the baseline, e.g. zero counters)' : ''}: ${zero.slice(0, 6).map((c) => `${c.feature} = ${escapeTerminal(valueText(c.feature, c.value))}`).join(', ')}${zero.length > 6 ? ', …' : ''}`);
-        process.stdout.write(`${lines.join('\n')}\n`);
+        if (zero.length) out.push('', `${zero.length} feature${zero.length > 1 ? 's' : ''} with no effect${baseline === 'path' ? '' : ' (equal to their reference: zero counters, typical settings, columns constant in training)'}: ${zero.slice(0, 6).map((c) => `${c.feature} = ${escapeTerminal(valueText(c.feature, c.value))}`).join(', ')}${zero.length > 6 ? ', …' : ''}`);
+        process.stdout.write(`${out.join('\n')}\n`);
       });
   },
 };

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT, SHARED } from '../../testing/corpus.js';
 import { reportSchemaErrors } from '../../testing/schema.js';
-import { logMetrics, toModelSpace } from '../../learn/index.js';
+import { constantColumns, logMetrics, toModelSpace, typicalRow } from '../../learn/index.js';
 import { readTokio, TOKIO_CORI, TOKIO_TARGET, tokioSplit } from '../../learn/testing/tokio.js';
-import { explainRows, loadBundle, predictRows, readRows } from '../../models/index.js';
+import { explainRows, loadBundle, predictRows, readRows, zeroFeatures } from '../../models/index.js';
 
 /** `iolens train | predict | explain | report --model` run as a user runs them, on real data. */
 
@@ -77,9 +77,16 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   assert.equal(path, log);
   assert.equal(e.prediction, Number(pred));
   assert.ok(Math.abs(e.output - Math.log10(1 + Number(pred))) < 1e-12);
-  const zeros = e.contributions.filter((c: { value: unknown }) => c.value === 0);
+  // counters weighed against none: a zero one gets exactly 0; settings and scale against the typical job
+  const zeroRef = new Set(zeroFeatures(loadBundle(a).model).flatMap((z, i) => (z ? [loadBundle(a).model.preprocessor.features[i].name] : [])));
+  const zeros = e.contributions.filter((c: { feature: string; value: unknown }) => c.value === 0 && zeroRef.has(c.feature));
   assert.ok(zeros.length > 20);
   for (const c of zeros) assert.equal(c.shap, 0, c.feature);
+  for (const l of e.lines as { feature: string; against: string; reference: unknown }[]) assert.equal(l.against === 'zero', zeroRef.has(l.feature) && l.reference === 0, l.feature);
+  // --baseline zero is AIIO's: every zero value gets exactly 0
+  const ez = JSON.parse(cli('explain', '--model', a, log, '--json', '--baseline', 'zero').stdout);
+  checkAdditive(ez, 'log, zero baseline');
+  for (const c of ez.contributions.filter((c: { value: unknown }) => c.value === 0)) assert.equal(c.shap, 0, c.feature);
   assert.equal(e.key.column, 'hash');
   const words = cli('explain', '--model', a, '--db', db, '--id', e.key.value);
   assert.equal(words.status, 0, words.stderr);
@@ -89,11 +96,25 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   // Additivity on every row of the store, for both baselines.
   const bundle = loadBundle(a);
   const rows = await readRows(bundle, { kind: 'store', db, table: 'jobs' });
-  const p = predictRows(bundle, rows, { ood: false });
-  for (const baseline of ['zero', 'path'] as const) {
+  const p = predictRows(bundle, rows);
+  // No explanation blames a feature (nearly) constant in the training rows (13 on these logs, e.g. HDF5 and
+  // PnetCDF counters), nor a setting at its typical value (POSIX_MEM_ALIGNMENT = 8 on most of them).
+  const pre = bundle.model.preprocessor;
+  const constant = new Set(constantColumns(pre).flatMap((c, i) => (c ? [pre.features[pre.columnFeature[i]].name] : [])));
+  assert.ok(constant.size >= 5 && constant.has('aiio_posix_mmaps'), [...constant].join(', '));
+  const align = pre.features.find((f) => f.name === 'aiio_posix_mem_alignment')!;
+  const typicalAlign = 10 ** typicalRow(bundle.model)[align.column] - 1;
+  assert.ok(Math.abs(typicalAlign - 8) < 1e-9);
+  // (the aiio set stores log10(x + 1))
+  const eight = Math.log10(9);
+  const atTypical = (rows.loaded.table.columns.aiio_posix_mem_alignment as Float64Array).filter((v) => v === eight).length;
+  assert.ok(atTypical > 100, String(atTypical));
+  for (const baseline of ['typical', 'zero', 'path'] as const) {
     explainRows(bundle, rows, { baseline }).forEach((x, r) => {
       checkAdditive(x, `${baseline} row ${r}`);
       assert.ok(Math.abs(x.output - p.output[r]) < 1e-12);
+      if (baseline !== 'path') for (const c of x.contributions) if (constant.has(c.feature)) assert.equal(c.shap, 0, `${baseline} row ${r}: ${c.feature} is constant in training`);
+      if (baseline === 'typical') for (const c of x.contributions) if (c.feature === 'aiio_posix_mem_alignment' && c.value === eight) assert.equal(c.shap, 0, `row ${r}: the typical alignment`);
     });
   }
 

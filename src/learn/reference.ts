@@ -1,0 +1,74 @@
+import type { TrainedModel } from './model-file.js';
+import type { Preprocessor } from './preprocess.js';
+
+/**
+ * What an explanation measures a job against, column by column (model space). SHAP values explain
+ * f(job) − f(reference); a feature whose value equals its reference gets exactly 0 (interventional SHAP), so the
+ * reference decides what can be blamed at all:
+ *
+ * - **zero** for features where 0 means "the job did not do this" (counters: AIIO's reference), so a counter the
+ *   job never used gets no blame, and one it used is weighed against not using it;
+ * - **typical** (the training median; for a category, the most frequent one) for the rest: scale, configuration,
+ *   server load, history. Against 0 these would be weighed against a job with no processes or an idle file system,
+ *   far outside every training row, and the members that extrapolate (linear, poly-2, MLP) then make huge,
+ *   cancelling contributions (exact, and meaningless);
+ * - **the job's own value** for a column (nearly) constant in the training data (the 0.5 % and 99.5 % quantiles
+ *   equal, fewer than 1 % missing): the data cannot show what changing it does, so it is never blamed.
+ */
+
+/** Whether each model column is (nearly) constant over the training rows. */
+export function constantColumns(pre: Preprocessor): boolean[] {
+  return pre.stats.map((s) => s.lo === s.hi && s.missing < 0.01);
+}
+
+/**
+ * The typical row: each numeric column's training median, each categorical feature's most frequent category.
+ * Model files written before medians were kept take them from their stored training rows (z-scores).
+ */
+export function typicalRow(model: TrainedModel): Float64Array {
+  const pre = model.preprocessor;
+  const nCols = pre.columns.length;
+  const row = new Float64Array(nCols);
+  const stored = pre.stats.some((s) => s.median === undefined || !Number.isFinite(s.median)) ? storedMedians(model) : null;
+  for (const f of pre.features) {
+    if (f.kind === 'numeric') {
+      const s = pre.stats[f.column];
+      row[f.column] = s.median !== undefined && Number.isFinite(s.median) ? s.median : (stored?.[f.column] ?? s.mean);
+      continue;
+    }
+    // one-hot columns: a column's mean is the share of training rows with that value
+    const width = f.categories.length + (f.other ? 1 : 0);
+    let best = -1;
+    for (let c = f.column; c < f.column + width; c++) if (best < 0 || pre.stats[c].mean > pre.stats[best].mean) best = c;
+    if (best >= 0) row[best] = 1;
+  }
+  return row;
+}
+
+/** Column medians from the model's stored training rows (z-scores back to model space). */
+function storedMedians(model: TrainedModel): Float64Array {
+  const { rows, nRows } = model.reference;
+  const pre = model.preprocessor;
+  const nCols = pre.columns.length;
+  const out = new Float64Array(nCols).fill(NaN);
+  const buf = new Float64Array(nRows);
+  for (let c = 0; c < nCols; c++) {
+    for (let r = 0; r < nRows; r++) buf[r] = rows[r * nCols + c];
+    const sorted = buf.slice(0, nRows).sort();
+    if (nRows) out[c] = sorted[(nRows - 1) >> 1] * pre.stats[c].std + pre.stats[c].mean;
+  }
+  return out;
+}
+
+/**
+ * The reference row for explaining `x` (one row in model space): per feature zero (`zeroFeatures[f]`) or typical,
+ * then every (nearly) constant column set to the job's own value.
+ */
+export function referenceRow(model: TrainedModel, x: Float64Array, zeroFeatures: readonly boolean[], typical: Float64Array = typicalRow(model)): Float64Array {
+  const pre = model.preprocessor;
+  const row = new Float64Array(pre.columns.length);
+  for (let c = 0; c < row.length; c++) row[c] = zeroFeatures[pre.columnFeature[c]] ? 0 : typical[c];
+  const constant = constantColumns(pre);
+  for (let c = 0; c < row.length; c++) if (constant[c] && !Number.isNaN(x[c])) row[c] = x[c];
+  return row;
+}
