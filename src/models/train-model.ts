@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
-import { logMetrics, predict, takeRows, toModelSpace, train, type FeatureSpec, type ModelKind, type Table, type TrainOptions, type TrainedModel } from '../learn/index.js';
+import { logMetrics, predict, sortByTime, takeRows, toModelSpace, train, type FeatureSpec, type ModelKind, type Table, type TrainOptions, type TrainedModel } from '../learn/index.js';
 import { rng } from '../util/random.js';
 import { INPUTS_VERSION, PREDICTED_PREFIX, rowKeys, withoutReference, withZeros, type Inputs, type ModelBundle, type Stage } from './bundle.js';
 import { zeroWhenMissing, type FeatureChoice } from './features.js';
@@ -62,6 +62,18 @@ export function expandColumns(patterns: readonly string[], table: Table): string
   return [...new Set(out)];
 }
 
+/**
+ * Time-blocked folds: rows in time order cut into `folds` consecutive blocks. Server load is correlated in time, so
+ * a random fold puts each held-out job beside its neighbours in time in the fitting rows and the first stage looks
+ * better than it is on later jobs (TOKIO-ABC: cross-fit R² 0.59 on random folds, 0.38 on later time).
+ */
+function timeBlocks(table: Table, timeColumn: string, folds: number): Int32Array {
+  const order = sortByTime(table, timeColumn, Int32Array.from({ length: table.nRows }, (_, i) => i));
+  const out = new Int32Array(table.nRows);
+  order.forEach((row, i) => (out[row] = Math.min(folds - 1, Math.floor((i * folds) / table.nRows))));
+  return out;
+}
+
 /** Seeded fold of every row (0 … folds − 1), balanced: a shuffled round robin. */
 function foldsOf(n: number, folds: number, seed: number): Int32Array {
   const r = rng(seed ^ 0x2f6b1c3d);
@@ -87,7 +99,8 @@ async function trainStage(table: Table, column: string, specs: readonly FeatureS
     leakGuard: req.leakGuard ?? 'drop',
     overrides: req.overrides,
   };
-  const fold = foldsOf(table.nRows, folds, req.seed ?? 0);
+  // with a time column, blocks of consecutive time; otherwise seeded random folds
+  const fold = req.timeColumn ? timeBlocks(table, req.timeColumn, folds) : foldsOf(table.nRows, folds, req.seed ?? 0);
   const oof = new Float64Array(table.nRows);
   for (let f = 0; f < folds; f++) {
     const inFit: number[] = [];
