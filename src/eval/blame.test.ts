@@ -33,7 +33,7 @@ test('feature → problem map: every input column matched by exactly one rule, t
 // Measured on the local-disk lab (GBDT, seed 1, zero baseline, leave one family out): the share of problem runs whose
 // first-ranked cause (`rankedCauses`, as the report's learned section ranks them) is one of their labels, over every
 // problem run and over those slower than their healthy twin for the same work. docs/eval.md, "Blame on the lab".
-const MEASURED = { all: 0.365, slower: 0.381 };
+const MEASURED = { all: 0.395, slower: 0.412 };
 /** The floors, below the measured shares with margin (seeded training: they move only when the engine or lab do). */
 const FLOOR = { all: 0.32, slower: 0.33 };
 

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { FEATURE_SETS } from '../features/registry.js';
 import { isTimeFeature } from '../features/problems.js';
-import { explain, makeTable, train, type Explanation, type FeatureSpec } from '../learn/index.js';
+import { explain, makeTable, train, type Explanation, type FeatureSpec, type TrainedModel } from '../learn/index.js';
 import { isHealthy, readLabManifest, type LabRun } from '../lab/manifest.js';
-import { rankedCauses } from '../models/learned.js';
+import { causeContributions, rankedCauses } from '../models/learned.js';
+import { blameLines, zeroFeatures } from '../models/reference.js';
 import { problemsOf } from '../models/words.js';
 import { extract } from '../pipeline/extract.js';
 import { twinTime } from './costs.js';
@@ -12,7 +13,7 @@ import { labTwin } from './twins.js';
 /**
  * Learned blame on a lab (docs/eval.md, "Blame on the lab"): a throughput model trained on the lab's runs (features
  * from the pipeline's `extract`, less those that restate time; target the measured throughput) explains each problem
- * run with zero-baseline SHAP, and the cause it ranks first (`rankedCauses`, as the report's learned section ranks
+ * run with SHAP against the per-feature reference (the report's), and the cause it ranks first (`rankedCauses`, as the report's learned section ranks
  * them) is checked against the run's labels. Held out: each family's runs are explained by a model trained on the
  * other families (leave one family out). The runs that count are those the problem made slower: slower than their
  * healthy twin would be for the same work (`twinTime`, as `eval --costs` measures).
@@ -67,18 +68,19 @@ function labTable(dir: string, runs: readonly LabRun[]): Record<string, Float64A
  * Explains `rows` with a GBDT (seeded) trained on the runs `admit` accepts; the others' target is withheld (-1 is
  * below any throughput and is not a training row: `train` keeps rows with a positive target).
  */
-async function blameModel(data: Record<string, Float64Array>, runs: readonly LabRun[], admit: (r: LabRun) => boolean, rows: number[], seed = 1): Promise<{ explanations: Explanation[]; trainedOn: number }> {
+async function blameModel(data: Record<string, Float64Array>, runs: readonly LabRun[], admit: (r: LabRun) => boolean, rows: number[], seed = 1): Promise<{ explanations: Explanation[]; model: TrainedModel; trainedOn: number }> {
   const features: FeatureSpec[] = blameColumns().map((c) => ({ name: c.name, kind: 'numeric' }));
   const throughput = Float64Array.from(runs, (r) => (admit(r) ? r.throughput_mib_s : -1));
   const runTime = Float64Array.from(runs, (r) => r.run_time_s);
   const table = makeTable({ ...data, throughput_mib_s: throughput, run_time_s: runTime });
   const model = await train(table, { target: 'throughput_mib_s', features, runtimeColumn: 'run_time_s', models: ['gbdt'], seed, parallel: false });
-  return { explanations: explain(model, table, { rows, baseline: 'zero' }), trainedOn: model.card.rows };
+  return { explanations: explain(model, table, { rows, baseline: 'typical', zeroFeatures: zeroFeatures(model) }), model, trainedOn: model.card.rows };
 }
 
 /** The first-ranked cause of an explanation and whether it names one of the run's labels. */
-function blameOf(e: Explanation, labels: readonly string[]): { top: string | null; problems: readonly string[]; blamed: boolean } {
-  const top = rankedCauses(e.contributions)[0]?.features[0] ?? null;
+function blameOf(model: TrainedModel, e: Explanation, labels: readonly string[]): { top: string | null; problems: readonly string[]; blamed: boolean } {
+  // ranked as the report's learned section ranks them: grouped lines against the per-feature reference
+  const top = rankedCauses(causeContributions(blameLines(model, e.contributions)))[0]?.features[0] ?? null;
   const problems = top === null ? [] : problemsOf(top);
   return { top, problems, blamed: problems.some((p) => labels.includes(p)) };
 }
@@ -88,25 +90,26 @@ export async function evaluateBlame(dir: string, opts: { seed?: number } = {}): 
   const runs = readLabManifest(join(dir, 'MANIFEST.json')).runs;
   const data = labTable(dir, runs);
   const problemRows = runs.flatMap((r, i) => (isHealthy(r) ? [] : [i]));
-  const explained = new Map<number, Explanation>();
+  const explained = new Map<number, { e: Explanation; model: TrainedModel }>();
   for (const family of new Set(runs.map((r) => r.family))) {
     const rows = problemRows.filter((i) => runs[i].family === family);
     if (!rows.length) continue;
-    const { explanations } = await blameModel(data, runs, (r) => r.family !== family, rows, opts.seed ?? 1);
-    for (const e of explanations) explained.set(e.row, e);
+    const { explanations, model } = await blameModel(data, runs, (r) => r.family !== family, rows, opts.seed ?? 1);
+    for (const e of explanations) explained.set(e.row, { e, model });
   }
   const perRun: BlameRun[] = problemRows.map((i) => {
     const r = runs[i];
     const twin = labTwin(runs, r);
     const slower = twin !== null && r.run_time_s > twinTime(r, twin);
-    const b = blameOf(explained.get(i)!, r.labels);
+    const x = explained.get(i)!;
+    const b = blameOf(x.model, x.e, r.labels);
     return { file: r.file, family: r.family, labels: r.labels, slower, top: b.top, topProblems: b.problems, blamed: b.blamed };
   });
   const slower = perRun.filter((r) => r.slower);
   return {
     dir,
     fs: [...new Set(runs.map((r) => r.fs))],
-    model: 'gbdt (seed 1), zero-baseline SHAP, leave one family out',
+    model: 'gbdt (seed 1), SHAP against the per-feature reference (docs/learn.md), leave one family out',
     runs: slower.length,
     blamed: slower.filter((r) => r.blamed).length,
     problemRuns: perRun.length,

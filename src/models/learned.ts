@@ -8,7 +8,7 @@ import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type Mode
 import { rowsToTable, type ColumnKind } from './log-rows.js';
 import type { Table } from '../learn/index.js';
 import { factorDigits, factorOf, numberText, problemsOf } from './words.js';
-import { blameLines, blameText, oodWords, zeroFeatures } from './reference.js';
+import { blameLines, blameText, oodWords, zeroFeatures, type BlameLine } from './reference.js';
 
 /**
  * The learned-diagnosis section of a report (`iolens report LOG --model M`): the model's prediction for the job,
@@ -48,6 +48,14 @@ export function rankedCauses(contributions: readonly { feature: string; shap: nu
     }
   }
   return [...causes.values()].sort((a, b) => a.cost - b.cost || PROBLEMS.indexOf(a.problem) - PROBLEMS.indexOf(b.problem));
+}
+
+/**
+ * The contributions that may name causes, from a model's grouped blame lines: a group's blame counts once, for every
+ * problem its members name; a line beyond what the training data can show names none.
+ */
+export function causeContributions(lines: readonly BlameLine[]): { feature: string; shap: number }[] {
+  return lines.filter((l) => !l.beyondData).flatMap((l) => [l.feature, ...l.alike].map((feature) => ({ feature, shap: l.shap })));
 }
 
 /** Which problems the blame names (most costly first, `rankedCauses`), and how they match the report's HIGH/WARN findings. */
@@ -123,10 +131,7 @@ export function learnedOfRow(
       ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space)`
       : null;
   const notUsed = why && `${why}: no learned diagnosis`;
-  // causes from the grouped lines: a group's blame counts once, for every problem its members name; a contribution
-  // beyond what the training data can show names none
-  const causes = lines.filter((l) => !l.beyondData).flatMap((l) => [l.feature, ...l.alike].map((feature) => ({ feature, shap: l.shap })));
-  const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(causes, insights, m.preprocessor.features.map((f) => f.name));
+  const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(causeContributions(lines), insights, m.preprocessor.features.map((f) => f.name));
   const predicted = p.prediction[0];
   let summary = `The model expected ${rate(predicted, unit)} (${rate(p.low[0], unit)} to ${rate(p.high[0], unit)})`;
   if (measured !== null) {
