@@ -50,7 +50,7 @@ const LAYERS: Record<string, readonly string[]> = {
   /** Slurm job arrays (iolens slurm): plans, scripts, the merge step and the follower, over the store and the trace shards. */
   slurm: ['contract', 'text', 'util', 'pipeline', 'render', 'store'],
   /** Learned models at work: feature tables from the store or from logs, model files, the report's learned section. */
-  models: ['contract', 'text', 'util', 'pipeline', 'features', 'learn', 'store'],
+  models: ['contract', 'text', 'util', 'pipeline', 'config', 'checks', 'features', 'learn', 'store'],
   cli: ['*'],
   testing: ['*'],
   /** The fuzz harness (npm run fuzz): a development tool, not shipped. */

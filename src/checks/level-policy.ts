@@ -1,4 +1,4 @@
-import type { Cost, Level } from '../contract/index.js';
+import type { Cost, Finding, Level } from '../contract/index.js';
 import type { Knob, KnobValues } from '../config/knobs.js';
 import type { CostInput } from './types.js';
 
@@ -69,4 +69,12 @@ export function ruleLevel(proposed: Level, cost: Cost | undefined, knobs: KnobVa
   if (!cost) return 'INFO';
   const allowed = costLevel(cost, knobs);
   return RANK[allowed] > RANK[proposed] ? allowed : proposed;
+}
+
+/** Levels in the default mode's order: problems, then notes, then the good patterns found. */
+const RANKED_LEVELS = ['HIGH', 'WARN', 'INFO', 'OK'] as const;
+
+/** The default mode's order: level (HIGH, WARN, INFO, OK), then the costliest first, by the share of the I/O time. */
+export function rankFindings(a: Finding, b: Finding): number {
+  return RANKED_LEVELS.indexOf(a.level) - RANKED_LEVELS.indexOf(b.level) || (b.cost?.ioShare ?? -1) - (a.cost?.ioShare ?? -1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
 }

@@ -164,7 +164,17 @@ export interface Finding {
   readonly docs?: string;
   /** Why the finding may be less sure than it reads (it rests on incomplete data …); such findings are at most WARN. */
   readonly caveats?: readonly string[];
+  /** Who found it: a check (the default, absent) or a learned model (`report --model`: codes in MODEL_CODES). */
+  readonly source?: 'check' | 'model';
+  /** The model behind a `source: "model"` finding: its file (no folders), training table and target. */
+  readonly model?: { readonly file: string; readonly table: string; readonly target: string };
 }
+
+/**
+ * Codes of the findings a learned model adds (src/models/learned-findings.ts): L01 how the job's throughput compares
+ * with what the model expected, L02 each cause the model's blame ranks (at most three).
+ */
+export const MODEL_CODES = ['L01', 'L02'] as const;
 
 export type CheckStatus = 'fired' | 'quiet' | 'notApplicable' | 'error';
 

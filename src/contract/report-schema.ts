@@ -64,6 +64,8 @@ const finding = obj(
     detailsOmitted: { type: 'integer', minimum: 1 },
     docs: str,
     caveats: strings,
+    source: oneOfEnum(['check', 'model']),
+    model: obj({ file: str, table: str, target: str }),
   },
 );
 
@@ -161,7 +163,7 @@ const trace = obj({
   coverage: obj({ bottlenecks: int, explained: int, share: num }),
 });
 
-const learnedProblem = obj({ problem: oneOfEnum(PROBLEMS), findings: strings, features: strings });
+const learnedProblem = obj({ problem: oneOfEnum(PROBLEMS), findings: strings, features: strings }, { shap: num });
 
 const learned = obj({
   model: obj({

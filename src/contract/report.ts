@@ -413,6 +413,8 @@ export interface LearnedProblem {
   readonly findings: readonly string[];
   /** Features whose cost (at least ×1.1) points to this problem. */
   readonly features: readonly string[];
+  /** Σ SHAP of the costliest blame line naming the problem (log10 of the throughput factor; absent when not blamed). */
+  readonly shap?: number;
 }
 
 /**

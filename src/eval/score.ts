@@ -54,7 +54,7 @@ export function scoredFindings(insights: readonly { code: string; level: string;
 }
 
 /**
- * The finding the report ranks first among these (src/report/build-report.ts `rankFindings`: level, then the share of
+ * The finding the report ranks first among these (src/checks/level-policy.ts `rankFindings`: level, then the share of
  * the I/O time, then seconds; ties keep the given order, the checks' order).
  */
 export function firstRanked(findings: readonly ScoredFinding[]): ScoredFinding | null {

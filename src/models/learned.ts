@@ -9,6 +9,8 @@ import { rowsToTable, type ColumnKind } from './log-rows.js';
 import type { Table } from '../learn/index.js';
 import { factorDigits, factorOf, numberText, problemsOf } from './words.js';
 import { blameLines, blameText, oodWords, zeroFeatures, type BlameLine } from './reference.js';
+import { learnedFindings, LEARNED_MESSAGES } from './learned-findings.js';
+import { rankFindings } from '../checks/level-policy.js';
 
 /**
  * The learned-diagnosis section of a report (`iolens report LOG --model M`): the model's prediction for the job,
@@ -77,7 +79,7 @@ export function matchProblems(
   const corroborated: LearnedProblem[] = [];
   const modelOnly: LearnedProblem[] = [];
   const findingsOnly: LearnedProblem[] = [];
-  for (const { problem, features } of blamed) (found.has(problem) ? corroborated : modelOnly).push({ problem, findings: found.get(problem) ?? [], features });
+  for (const { problem, features, cost } of blamed) (found.has(problem) ? corroborated : modelOnly).push({ problem, findings: found.get(problem) ?? [], features, shap: cost });
   for (const [problem, findings] of found) if (!blamed.some((b) => b.problem === problem) && visible.has(problem)) findingsOnly.push({ problem, findings, features: [] });
   return { corroborated, modelOnly, findingsOnly: findingsOnly.sort(order) };
 }
@@ -170,9 +172,21 @@ export function learnedOfRow(
   };
 }
 
-/** The report with its learned section. */
+/**
+ * The report with its learned section and the model's findings (L01, L02: src/models/learned-findings.ts) among its
+ * insights, ranked with the checks' as the mode ranks them, counted in the summary.
+ */
 export function withLearned(report: Report, section: LearnedSection): Report {
-  return { ...report, learned: section };
+  const own = report.insights.filter((i) => i.source !== 'model');
+  const added = learnedFindings({ ...report, insights: own }, section);
+  const insights = [...own, ...added].map((ins, order) => ({ ins, order }));
+  if (report.mode === 'default') insights.sort((a, b) => rankFindings(a.ins, b.ins) || a.order - b.order);
+  const summary = { high: 0, warn: 0, ok: 0, info: 0, recommendations: 0 };
+  for (const { ins } of insights) {
+    summary[ins.level.toLowerCase() as 'high' | 'warn' | 'ok' | 'info']++;
+    summary.recommendations += ins.recommendations.length;
+  }
+  return { ...report, learned: section, insights: insights.map((x) => x.ins), summary, messages: { ...report.messages, ...LEARNED_MESSAGES } };
 }
 
 /**

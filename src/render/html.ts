@@ -3,7 +3,6 @@ import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
 import { PLOTS_CSS, plotsSection } from './html-plots.js';
 import { bannerRows, breakdownLines, costText, detailText, summaryLine, thresholdValue } from './text.js';
-import { learnedHtml } from './learned.js';
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222;background:#fff}
 h1{font-size:1.4em}section{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
@@ -51,7 +50,6 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
     }
     o.push('</ul></section>');
   }
-  if (report.learned) o.push(learnedHtml(report));
   const plots = plotsSection(report);
   if (plots) o.push(plots);
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);

@@ -2,7 +2,6 @@ import type { Report } from '../contract/index.js';
 import { escapeMarkdown as M } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
 import { bannerRows, breakdownLines, costText, detailText, summaryLine, thresholdValue } from './text.js';
-import { learnedMarkdown } from './learned.js';
 
 const ICON = { HIGH: '🔴 HIGH', WARN: '🟠 WARN', OK: '🟢 OK', INFO: 'ℹ️ INFO' } as const;
 
@@ -43,7 +42,6 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
     }
     out.push('');
   }
-  out.push(...learnedMarkdown(report));
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   if (rows.length) {
     out.push('## THRESHOLDS', '', '| threshold | knob | value |', '|---|---|---|');

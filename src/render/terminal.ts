@@ -3,7 +3,6 @@ import type { Finding, Level, Report } from '../contract/index.js';
 import { escapeTerminal } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
 import { bannerRows, breakdownLines, costText, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
-import { learnedLines, learnedTitle } from './learned.js';
 
 type Paint = (s: string) => string;
 interface Line {
@@ -116,13 +115,6 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
       parts.push(panel(p, ins.flatMap(insightLines), width));
     }
   } else if (report.insights.length) parts.push(panel('FINDINGS, COSTLIEST FIRST', report.insights.flatMap(insightLines), width));
-
-  if (report.learned) {
-    const paint: Record<string, Paint | undefined> = { summary: c.bold, warning: (s) => c.bold(c.yellow(s)), heading: c.bold, cost: c.red, gain: c.green, match: c.cyan, note: c.dim, footer: c.dim };
-    const item = (k: string) => k === 'cost' || k === 'gain' || k === 'match' || k === 'note';
-    const lines = learnedLines(report.learned).map((l) => ({ text: `${item(l.kind) ? '• ' : ''}${E(l.text)}`, indent: item(l.kind) ? 3 : 1, paint: paint[l.kind] }));
-    parts.push(panel('LEARNED DIAGNOSIS', lines, width, E(learnedTitle(report.learned))));
-  }
 
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   parts.push(panel('THRESHOLDS', rows.map((t) => ({ text: `${`${t.label}:`.padEnd(40)} ${thresholdValue(t.value, t.unit)}`, indent: 0 })), width));

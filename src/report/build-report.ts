@@ -1,4 +1,5 @@
 import type { DarshanLog } from '../formats/darshan/index.js';
+import { rankFindings } from '../checks/level-policy.js';
 import { DIAGNOSIS_KNOB_NAMES, KNOBS, KNOB_NAMES } from '../config/knobs.js';
 import { defaultConfig, type ReportConfig } from '../config/defaults.js';
 import { FactContext } from '../facts/fact-context.js';
@@ -165,10 +166,3 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
   };
 }
 
-/** Levels in the default mode's order: problems, then notes, then the good patterns found. */
-const RANKED_LEVELS = ['HIGH', 'WARN', 'INFO', 'OK'] as const;
-
-/** The default mode's order: level (HIGH, WARN, INFO, OK), then the costliest first, by the share of the I/O time. */
-export function rankFindings(a: Finding, b: Finding): number {
-  return RANKED_LEVELS.indexOf(a.level) - RANKED_LEVELS.indexOf(b.level) || (b.cost?.ioShare ?? -1) - (a.cost?.ioShare ?? -1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
-}

@@ -8,7 +8,7 @@ import type { History, Report } from '../contract/index.js';
 import { compareRuns, type RunInput } from '../compare/diff.js';
 import { medianRun, runHistory } from '../compare/history.js';
 import { settingsFromRow } from '../compare/settings.js';
-import { parseBundle, type ModelBundle } from '../models/index.js';
+import { parseBundle, withLearned, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
 import { openStore, type Store } from '../store/db.js';
 import { distFile, packageRoot } from '../util/package-root.js';
@@ -323,7 +323,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       const section = learnedFor(model, o.model!, JSON.parse(r.row) as Record<string, unknown>, rep.insights);
       if (section) {
         learned = JSON.stringify(section);
-        report = JSON.stringify({ ...rep, learned: section });
+        report = JSON.stringify(withLearned(rep, section));
       }
     }
     reply.code(added ? 201 : 200).header('Location', url).type('application/json; charset=utf-8');
@@ -393,7 +393,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     if (!j) return fail(reply, 404, `no job ${hash}`);
     let report: Report | null = j.report;
     const learned = model && j.row ? learnedFor(model, o.model!, j.row, report?.insights ?? []) : null;
-    if (learned && report) report = { ...report, learned };
+    if (learned && report) report = withLearned(report, learned);
     return { hash, row: j.found?.row ?? null, clusters: j.found?.clusters ?? [], report, reportSource: j.source, learned };
   });
 

@@ -1,4 +1,4 @@
-import type { LearnedSection, Report } from '../contract/index.js';
+import type { Report } from '../contract/index.js';
 import { reportPlots } from '../render/plots.js';
 import { formatBytes, formatSeconds } from '../text/format.js';
 import { plotFigure } from './charts.js';
@@ -11,8 +11,6 @@ interface JobAnswer {
   clusters: { run_id: string; cluster: number; node: number; probability: number }[];
   report: Report | null;
   reportSource: string;
-  /** The service model's learned diagnosis of this job (with --model). */
-  learned: LearnedSection | null;
 }
 
 /** The plots of a report (the shared plot model), in a section. */
@@ -40,22 +38,9 @@ export async function jobPage(hash: string): Promise<void> {
     page.append(el('section', {}, banner(r)));
     const verdict = verdictSection(r);
     if (verdict) page.append(verdict);
-    const l = job.learned;
-    if (l) {
-      page.append(
-        el(
-          'section',
-          { id: 'learned' },
-          el('h2', {}, 'Learned diagnosis'),
-          el('p', {}, `Model ${l.model.file} (${l.model.target}): ${l.summary}`),
-          l.ood ? el('p', { class: 'error' }, `Outside what the model learned: ${l.oodReasons.join('; ')}`) : null,
-          l.contributors.length ? el('ul', {}, ...l.contributors.filter((c) => c.shap < 0).slice(0, 5).map((c) => el('li', {}, c.text))) : null,
-        ),
-      );
-    }
     page.append(findings(r));
-    // The plot model reads a learned diagnosis from the report's learned section.
-    const plots = plotsSection(l ? ({ ...r, learned: l } as Report) : r);
+    // (with a model, the service's report carries its findings L01/L02 and the learned section the SHAP plot reads)
+    const plots = plotsSection(r);
     if (plots) page.append(plots);
   } else if (job.row) {
     const row = job.row;

@@ -128,19 +128,39 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   assert.equal(rep.learned.model.unit, 'MiB/s');
   assert.ok(Math.abs(rep.learned.output - Math.log10(1 + rep.learned.predicted)) < 1e-12);
   assert.ok(rep.learned.contributors.length > 0 && rep.learned.contributors.every((c: { shap: number; factor: number }) => Math.abs(10 ** Math.abs(c.shap) - c.factor) < 1e-12));
-  const plain = cli('report', log).stdout;
+  // The learned diagnosis is findings of the one contract (source "model"): L01 expected against measured, L02 per
+  // ranked cause, levelled by their seconds and at most WARN; every other finding and the rest of the report as
+  // without the model.
+  const plainJson = JSON.parse(cli('report', log, '--json').stdout);
+  const model = rep.insights.filter((i: { source?: string }) => i.source === 'model');
+  assert.deepEqual([...new Set(model.map((i: { code: string }) => i.code))].sort(), model.length > 1 ? ['L01', 'L02'] : ['L01']);
+  for (const f of model) {
+    assert.deepEqual(f.model, { file: 'a.json', table: 'jobs', target: 'io_mibs' });
+    assert.ok(f.level !== 'HIGH' && (f.level === 'INFO' || f.level === 'OK' || f.cost.seconds > 0), f.message);
+    if (f.code === 'L02') {
+      // never more seconds than a check measured for the same problem, in its semantics
+      for (const c of plainJson.insights.filter((i: { problem?: string; cost?: { seconds: number } }) => i.problem === f.problem && i.cost)) {
+        if (c.cost.semantics === f.cost.semantics && f.data.checks.split(', ').includes(c.code)) assert.ok(f.cost.seconds <= c.cost.seconds + 1e-12, f.message);
+      }
+    }
+  }
   const withModel = JSON.parse(JSON.stringify(rep));
   delete withModel.learned;
-  assert.deepEqual(withModel, JSON.parse(cli('report', log, '--json').stdout), 'the rest of the report is unchanged');
+  withModel.insights = withModel.insights.filter((i: { source?: string }) => i.source !== 'model');
+  for (const k of ['summary', 'messages']) delete withModel[k];
+  const { summary: _s, messages: _m, ...rest } = plainJson;
+  assert.deepEqual(withModel, rest, 'the rest of the report is unchanged');
+  assert.equal(rep.summary.high + rep.summary.warn + rep.summary.ok + rep.summary.info, rep.insights.length);
+  // every renderer shows them as findings, with no block of their own
   const term = cli('report', log, '--model', a).stdout;
-  assert.match(term, /╭─ LEARNED DIAGNOSIS ─/);
-  assert.match(term, /The model expected .* MiB\/s/);
-  assert.ok(!plain.includes('LEARNED DIAGNOSIS'));
-  assert.match(cli('report', log, '--model', a, '--markdown').stdout, /^## LEARNED DIAGNOSIS$/m);
-  assert.match(cli('report', log, '--model', a, '--html').stdout, /<section class="learned"><h2>LEARNED DIAGNOSIS<\/h2>/);
+  assert.match(term, /▶ \[(INFO|WARN) L01\] The model expected .* MiB\/s/);
+  assert.ok(!term.includes('LEARNED DIAGNOSIS'));
+  assert.match(cli('report', log, '--model', a, '--markdown').stdout, /^- (ℹ️ INFO|🟠 WARN) .*The model expected/m);
+  assert.match(cli('report', log, '--model', a, '--html').stdout, /The model expected/);
   const csv = cli('report', log, '--model', a, '--csv').stdout.trim().split('\n');
-  assert.match(csv[0], /,D20,predicted,low,high,measured,ood,top_cost,corroborated$/);
+  assert.match(csv[0], /,D20,L01,L02$/);
   assert.equal(csv[1].split(',').length, csv[0].split(',').length);
+  assert.match(csv[1], /,True,(True|False)$/);
 
   // Bad input: one line, exit 2.
   for (const [args, msg] of [

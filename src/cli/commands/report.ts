@@ -200,8 +200,8 @@ const report: CommandModule = {
         const batch = logs.length > 1;
         if (batch && !flags.exportDir && formats.includes('html')) throw new UserError('--html prints one document: give one log, or use --export-dir');
         // Batches print one CSV header, first, whatever happens to the logs.
-        const codes = csvCodes({ mode, checks: checkCodes(mode).map((code) => ({ code, status: 'quiet' as const })) });
-        if (batch && !flags.exportDir && formats[0] === 'csv') out.write(csvHeader(mode, codes, !!learned));
+        const codes = csvCodes({ mode, checks: checkCodes(mode).map((code) => ({ code, status: 'quiet' as const })) }, !!learned);
+        if (batch && !flags.exportDir && formats[0] === 'csv') out.write(csvHeader(mode, codes));
         let failed = 0;
         let gate = false;
         for (const log of logs) {
