@@ -33,7 +33,7 @@ const REACH = 300;
 const RAW = [
   { re: /\bfrom\s+['"]@duckdb\/node-api['"]|import\(\s*['"]@duckdb\/node-api['"]\s*\)/, what: 'imports DuckDB' },
   { re: /\b(runAndReadAll|runAndRead|createAppender|extractStatements|streamAndReadAll)\s*\(/, what: 'calls the DuckDB connection' },
-  { re: /\.con\s*\.\s*\w+\s*\(/, what: "calls the store's connection" },
+  { re: /\.con\b/, what: "uses the store's connection" },
   { re: /\.instance\s*\.\s*connect\s*\(/, what: "opens a connection on the store's instance" },
 ];
 
@@ -93,6 +93,7 @@ test('the scanner catches planted SQL and raw connection calls, and passes opera
   assert.match(sqlFindings("import type { DuckDBConnection } from '@duckdb/node-api';", tables)[0], /imports DuckDB/);
   assert.match(sqlFindings('const r = await store.con.runAndReadAll(sql);', tables).join('\n'), /calls the DuckDB connection/);
   assert.match(sqlFindings('await store.con.query(sql);', tables)[0], /store's connection/);
+  assert.match(sqlFindings('const s = await buildSummary(store.con, 5);', tables)[0], /uses the store's connection/);
   assert.match(sqlFindings('const c = await store.instance.connect();', tables)[0], /opens a connection/);
   // Over several lines, the line of the keyword.
   assert.deepEqual(sqlFindings('const a = 1;\nconst sql = `\n  SELECT hash,\n    app\n  FROM jobs`;', tables), ['3: SELECT … jobs']);
@@ -105,6 +106,7 @@ test('the scanner catches planted SQL and raw connection calls, and passes opera
     "const label = 'Select the jobs to compare';",
     'await corpus.run(i); check.run(ctx);',
     "const u = 'UPDATE' + ' the page';",
+    'const all = [1].concat([2]); const c = console;',
   ];
   for (const c of clean) assert.deepEqual(sqlFindings(c, tables), [], c);
 });
