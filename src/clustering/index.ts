@@ -31,14 +31,14 @@ export async function clusterStore(o: ClusterStoreOptions): Promise<{ run: Store
   let store = await openStore(o.db);
   let table;
   try {
-    table = await loadFeatureTable(store.con, o);
+    table = await loadFeatureTable(store, o);
   } finally {
     store.close();
   }
   const run = await runClustering(table, o);
   store = await openStore(o.db);
   try {
-    const stored = await saveRun(store.con, run, { note: o.note ?? null, version: packageVersion() });
+    const stored = await saveRun(store, run, { note: o.note ?? null, version: packageVersion() });
     return { run: stored, keys: run.keys, labels: run.members.cluster };
   } finally {
     store.close();
@@ -49,7 +49,7 @@ export async function clusterStore(o: ClusterStoreOptions): Promise<{ run: Store
 export async function storedRun(db: string, runId: string): Promise<StoredRun> {
   const store = await openStore(db, { readOnly: true });
   try {
-    return await loadRun(store.con, runId);
+    return await loadRun(store, runId);
   } finally {
     store.close();
   }

@@ -1,10 +1,10 @@
 // The rows a clustering run works on: a table of the job store (`jobs`, or a table loaded with import-features),
 // its key, the feature columns (a feature set of the registry, or a list), and optionally a throughput target and
 // an I/O-time column, read into typed arrays.
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { InputError, UsageError } from '../contract/errors.js';
 import { FEATURE_SETS_BY_ID } from '../features/registry.js';
-import { sqlString } from '../store/db.js';
+import type { Store } from '../store/db.js';
+import { importedKeyColumn, keyCounts, keyedDoubles, tableColumns } from '../store/queries/tables.js';
 import { readRegularFile } from '../util/read-file.js';
 import { describeFeature, type FeatureInfo } from './describe.js';
 
@@ -74,42 +74,21 @@ export function readFeatureList(path: string): string[] {
   return names;
 }
 
-/** A quoted SQL identifier. */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 const NUMERIC = /^(DOUBLE|FLOAT|REAL|BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER|USMALLINT|UTINYINT|UHUGEINT|BOOLEAN|DECIMAL.*)$/;
 
-async function columnsOf(con: DuckDBConnection, table: string): Promise<Map<string, string> | null> {
-  const r = await con.runAndReadAll(
-    `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = ${sqlString(table)} ORDER BY ordinal_position`,
-  );
-  const rows = r.getRows();
-  return rows.length === 0 ? null : new Map(rows.map((x) => [String(x[0]), String(x[1])]));
-}
-
-/** The imported table's recorded key column (import-features stores it in iolens_meta). */
-async function importedKey(con: DuckDBConnection, table: string): Promise<string | null> {
-  if (!table.startsWith('features_')) return null;
-  const r = await con.runAndReadAll(`SELECT value FROM iolens_meta WHERE key = ${sqlString(`features:${table.slice('features_'.length)}`)}`);
-  const rows = r.getRows();
-  if (rows.length === 0) return null;
-  try {
-    return (JSON.parse(String(rows[0][0])) as { key?: string }).key ?? null;
-  } catch {
-    return null;
-  }
+async function columnsOf(store: Store, table: string): Promise<Map<string, string> | null> {
+  const cols = await tableColumns(store, table);
+  return cols.length === 0 ? null : new Map(cols.map((c) => [c.name, c.type]));
 }
 
 /** Resolves the source's table, key, features, target and I/O time, checks them, and reads the rows. */
-export async function loadFeatureTable(con: DuckDBConnection, o: SourceOptions): Promise<FeatureTable> {
+export async function loadFeatureTable(store: Store, o: SourceOptions): Promise<FeatureTable> {
   const asked = o.table ?? 'jobs';
   let table = asked;
-  let cols = await columnsOf(con, table);
+  let cols = await columnsOf(store, table);
   if (!cols && !asked.startsWith('features_')) {
     table = `features_${asked}`;
-    cols = await columnsOf(con, table);
+    cols = await columnsOf(store, table);
   }
   if (!cols) throw new InputError(`no table ${asked} in the store (nor features_${asked}); see iolens import-features`);
   const isJobs = table === 'jobs';
@@ -118,7 +97,7 @@ export async function loadFeatureTable(con: DuckDBConnection, o: SourceOptions):
     if (!has(c)) throw new InputError(`${what} ${c} is not a column of ${table}`);
   };
 
-  const key = o.key ?? (isJobs ? 'hash' : has('_row') ? '_row' : await importedKey(con, table));
+  const key = o.key ?? (isJobs ? 'hash' : has('_row') ? '_row' : await importedKeyColumn(store, table));
   if (!key) throw new UsageError(`${table} has no default key column; name a unique one with --key`);
   need(key, '--key');
 
@@ -153,23 +132,14 @@ export async function loadFeatureTable(con: DuckDBConnection, o: SourceOptions):
   const ioName = o.ioTime === null ? null : o.ioTime !== undefined ? numericColumn(o.ioTime, '--io-time') : has('io_time') && !seen.has('io_time') ? 'io_time' : null;
   const runtimeName = has('run_time') && !seen.has('run_time') && NUMERIC.test(cols.get('run_time')!) ? 'run_time' : null;
 
-  const k = ident(key);
-  const stats = (await con.runAndReadAll(`SELECT count(*), count(${k}), count(DISTINCT ${k}) FROM ${ident(table)}`)).getRows()[0].map(Number);
-  const [n, nonNull, distinct] = stats;
+  const { rows: n, nonNull, distinct } = await keyCounts(store, table, key);
   if (n === 0) throw new InputError(`${table} has no rows`);
   if (nonNull < n) throw new InputError(`key column ${key} is NULL on ${n - nonNull} row(s) of ${table}; name a unique column with --key`);
   if (distinct < n) {
     throw new InputError(`key column ${key} repeats in ${table} (${distinct} distinct values for ${n} rows); name a unique column with --key${has('_row') && key !== '_row' ? ' (e.g. _row)' : ''}`);
   }
 
-  const extra = [targetName, ioName, runtimeName];
-  const select = [
-    `CAST(${k} AS VARCHAR)`,
-    ...names.map((f) => `CAST(${ident(f)} AS DOUBLE)`),
-    ...extra.map((c) => (c ? `CAST(${ident(c)} AS DOUBLE)` : 'NULL::DOUBLE')),
-  ].join(', ');
-  const result = await con.runAndReadAll(`SELECT ${select} FROM ${ident(table)} ORDER BY ${k}`);
-  const columns = result.getColumns();
+  const columns = await keyedDoubles(store, table, key, [...names, targetName, ioName, runtimeName]);
   const d = names.length;
   const data = new Float64Array(n * d);
   let imputed = 0;

@@ -105,14 +105,14 @@ export async function compareWithHistory(run: string, opts: HistoryOptions): Pro
     let own: HistoryJob | null = null;
     if (!existsSync(run)) {
       if (!/^[0-9a-f]{8,64}$/i.test(run)) throw new InputError(`${run}: no such file, and not a job hash`);
-      own = await jobByHash(store.con, run);
+      own = await jobByHash(store, run);
       if (!own.path || !existsSync(own.path)) throw new InputError(`job ${own.hash.slice(0, 12)}: its log is no longer at ${own.path ?? 'its stored path'}`);
       path = own.path;
     }
     const hash = own?.hash ?? createHash('sha256').update(readFileSync(path)).digest('hex');
     const r = await readRun(path, runNames([path])[0], opts.diagnose);
-    const app = opts.app ?? (own ?? (await jobByHash(store.con, hash).catch(() => null)))?.app ?? appName(r.report.job.exe);
-    const jobs = await appHistory(store.con, app);
+    const app = opts.app ?? (own ?? (await jobByHash(store, hash).catch(() => null)))?.app ?? appName(r.report.job.exe);
+    const jobs = await appHistory(store, app);
     const notes: string[] = [];
     const reference = medianRun(jobs, hash, (j) => j.path !== null && existsSync(j.path));
     if (!reference) notes.push(`no other run of ${app} whose log is still at its stored path: nothing to compare with`);
@@ -136,7 +136,7 @@ export async function resolveRuns(args: readonly string[], db: string | undefine
         out.push(a);
         continue;
       }
-      const j = await jobByHash(store.con, a);
+      const j = await jobByHash(store, a);
       if (!j.path || !existsSync(j.path)) throw new InputError(`job ${j.hash.slice(0, 12)}: its log is no longer at ${j.path ?? 'its stored path'}`);
       out.push(j.path);
     }

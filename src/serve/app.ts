@@ -366,7 +366,8 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   const jobReport = async (hash: string): Promise<{ found: Awaited<ReturnType<JobStore['job']>>; report: Report | null; source: string; row: Record<string, unknown> | null } | null> => {
     const found = jobs ? await jobs.job(hash) : null;
     const kept = memory.get(hash);
-    let report = (found?.report ?? null) as Report | null;
+    // (the store's report comes through the report upgrader: today's schema whatever IOLens version stored it)
+    let report: Report | null = found?.report ?? null;
     let source: string = found?.report ? 'store' : 'none';
     if (!report && kept) {
       report = JSON.parse(kept.report) as Report;

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { openStore } from '../store/db.js';
+import { sourceCount } from '../store/queries/tables.js';
 import { dirs, files, partErrFile, partFile, type RunPlan } from './plan.js';
 import type { Round } from './scheduler.js';
 
@@ -139,7 +140,7 @@ export function lastErrorLine(plan: RunPlan, id: number): string | null {
 export async function partFileCount(path: string): Promise<number> {
   const s = await openStore(path, { readOnly: true });
   try {
-    return Number((await s.con.runAndReadAll('SELECT count(*) FROM sources')).getRows()[0][0]);
+    return await sourceCount(s);
   } finally {
     s.close();
   }

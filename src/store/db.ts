@@ -25,6 +25,11 @@ export interface Store {
   close(): void;
 }
 
+/** A store's connection: from an open Store, or a connection given as it is (the library's older signatures). */
+export function connectionOf(source: Store | DuckDBConnection): DuckDBConnection {
+  return source instanceof DuckDBConnection ? source : source.con;
+}
+
 /** Turns DuckDB's open errors into one line the user can act on. */
 export function openError(path: string, err: unknown): Error {
   const msg = err instanceof Error ? err.message : String(err);

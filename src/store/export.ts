@@ -2,7 +2,7 @@ import { UsageError } from '../contract/errors.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from './db.js';
+import { connectionOf, sqlString, type Store } from './db.js';
 
 /** Tables (and the `insights` view) `iolens export` writes: those that exist and, for optional ones, have rows. */
 const TABLES = ['jobs', 'insights', 'files', 'ingest_errors', 'sacct', 'fs_job_metrics', 'cluster_runs', 'clusters', 'cluster_members'];
@@ -13,7 +13,8 @@ const TABLES = ['jobs', 'insights', 'files', 'ingest_errors', 'sacct', 'fs_job_m
  * lists; TIMESTAMP columns become Parquet timestamps. Tables loaded by import-features
  * (`features_*`) are exported too.
  */
-export async function exportParquet(con: DuckDBConnection, dir: string, opts: { force?: boolean } = {}): Promise<{ table: string; rows: number; file: string }[]> {
+export async function exportParquet(source: Store | DuckDBConnection, dir: string, opts: { force?: boolean } = {}): Promise<{ table: string; rows: number; file: string }[]> {
+  const con = connectionOf(source);
   mkdirSync(dir, { recursive: true });
   const r = await con.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND (table_type = 'BASE TABLE' OR table_name = 'insights') ORDER BY table_name`);
   const present = new Set(r.getRows().map((x) => String(x[0])));

@@ -274,6 +274,9 @@ async function commitBatch(
   }
 }
 
+/** The query that lists the files an ingest skipped (`iolens query` prints it; named in ingest's messages). */
+export const INGEST_ERRORS_QUERY = 'SELECT path, error FROM ingest_errors';
+
 /**
  * Inserts rows given as NDJSON lines (`withJson`: one object per line, typed by the table's columns) through
  * DuckDB's JSON reader, inside the caller's transaction: the one write path of `jobs` and `files` rows, used by

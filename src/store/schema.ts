@@ -168,7 +168,7 @@ export const REPORT_COLUMNS: readonly ColumnSpec[] = [
   c('hash', 'VARCHAR', 'the job (jobs.hash); the primary key'),
   c('created_at', 'TIMESTAMP', 'when the report was stored (UTC)'),
   c('iolens_version', 'VARCHAR', 'IOLens version that computed it'),
-  c('report', 'VARCHAR', 'the report JSON (schema 2 with its charts section), as `iolens report --json --charts` prints it'),
+  c('report', 'VARCHAR', 'the report JSON with its charts section, as `iolens report --json --charts` printed it (in the report schema of the IOLens that stored it: every read upgrades it)'),
 ];
 
 function ddl(table: string, cols: readonly ColumnSpec[], pk?: string): string {

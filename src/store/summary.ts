@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../render/table.js';
 import { plain } from './values.js';
-import { sqlString } from './db.js';
+import { connectionOf, sqlString, type Store } from './db.js';
 import { escapeTerminal } from '../text/escape.js';
 import { formatBytes, formatSeconds } from '../text/format.js';
 import { safeJson } from '../render/json.js';
@@ -53,7 +53,8 @@ async function rows(con: DuckDBConnection, sql: string): Promise<{ columns: stri
  * I/O time (what the jobs waited), `io_time_cumulative_s` the time summed over ranks. `top` bounds the per-code and
  * per-app tables.
  */
-export async function buildSummary(con: DuckDBConnection, top = 20): Promise<Summary> {
+export async function buildSummary(source: Store | DuckDBConnection, top = 20): Promise<Summary> {
+  const con = connectionOf(source);
   const ov = await rows(
     con,
     `SELECT count(*) AS jobs, count(DISTINCT app) AS apps, count(DISTINCT uid) AS users,

@@ -76,7 +76,7 @@ async function membersCsv(db: string, run: StoredRun, rows?: { keys: string[]; l
   } else {
     const store = await openStore(db, { readOnly: true });
     try {
-      for (const m of await loadMembers(store.con, run.run_id)) out.push(`${escapeCsv(m.key)},${m.cluster}`);
+      for (const m of await loadMembers(store, run.run_id)) out.push(`${escapeCsv(m.key)},${m.cluster}`);
     } finally {
       store.close();
     }

@@ -18,7 +18,7 @@ const cmd: CommandModule = {
         if (!o.parquet) throw new UserError('export: say where, e.g. --parquet out/');
         const store = await openStore(o.db ?? DEFAULT_DB, { readOnly: true, external: true });
         try {
-          const files = await exportParquet(store.con, o.parquet, { force: !!o.force });
+          const files = await exportParquet(store, o.parquet, { force: !!o.force });
           if (!o.quiet) for (const f of files) process.stderr.write(`${f.file}: ${f.rows} rows (${f.table})\n`);
         } finally {
           store.close();

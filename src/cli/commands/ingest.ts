@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CommandModule } from './command.js';
 import { oneLine, UserError } from '../errors.js';
 import { DEFAULT_DB } from '../../store/db.js';
-import { ingest } from '../../store/ingest.js';
+import { ingest, INGEST_ERRORS_QUERY } from '../../store/ingest.js';
 import { loadSacct } from '../../store/sacct.js';
 import { loadFsMetrics } from '../../store/fs-metrics.js';
 import { parseShard } from '../../store/walk.js';
@@ -104,7 +104,7 @@ const cmd: CommandModule = {
             return;
           }
           if (shown > SHOWN_ERRORS) {
-            process.stderr.write(`iolens: … and ${shown - SHOWN_ERRORS} more skipped: iolens query --db ${db} "SELECT path, error FROM ingest_errors"\n`);
+            process.stderr.write(`iolens: … and ${shown - SHOWN_ERRORS} more skipped: iolens query --db ${db} "${INGEST_ERRORS_QUERY}"\n`);
           }
           const rate = st.seconds > 0 ? (st.candidates - st.skipped) / st.seconds : 0;
           say(

@@ -5,6 +5,7 @@ import { writeAllSync } from '../../util/output.js';
 import { DEFAULT_DB, openStore } from '../../store/db.js';
 import { markdownCell, rowsToObjects, tableCsv, tableMarkdown, tableText, type Value } from '../../render/table.js';
 import { plain } from '../../store/values.js';
+import { QUERY_EXAMPLE, userQuery } from '../../store/queries/tables.js';
 import { safeJson } from '../../render/json.js';
 
 const cmd: CommandModule = {
@@ -13,7 +14,7 @@ const cmd: CommandModule = {
     program
       .command('query')
       .description('run SQL on a job store (read-only) and print the result')
-      .argument('<sql>', 'SQL, e.g. "SELECT app, count(*) FROM jobs GROUP BY app"')
+      .argument('<sql>', `SQL, e.g. "${QUERY_EXAMPLE}"`)
       .option('--db <file>', `database file (default ${DEFAULT_DB})`)
       .option('--json', 'print a JSON array of objects')
       .option('--csv', 'print CSV')
@@ -23,9 +24,9 @@ const cmd: CommandModule = {
         let columns: string[];
         let rows: Value[][];
         try {
-          const r = await store.con.runAndReadAll(sql);
-          columns = r.columnNames();
-          rows = r.getRows().map((row) => row.map(plain));
+          const r = await userQuery(store, sql);
+          columns = r.columns;
+          rows = r.rows.map((row) => row.map(plain));
         } catch (err) {
           throw new UserError(`query failed: ${(err as Error).message.split('\n')[0]}`);
         } finally {

@@ -26,7 +26,7 @@ const cmd: CommandModule = {
         const store = await openStore(o.db ?? DEFAULT_DB, { readOnly: true });
         let text: string;
         try {
-          const s = await buildSummary(store.con, top);
+          const s = await buildSummary(store, top);
           const format: SummaryFormat = o.json ? 'json' : o.csv ? 'csv' : o.md ? 'md' : 'text';
           text = renderSummary(s, format, o.section);
         } finally {
