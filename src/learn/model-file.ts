@@ -28,8 +28,13 @@ export interface TrainedModel {
     /** How `average` weights were set. */
     weighting: string;
     validation: Metrics;
-    /** Quantiles (5 %, 95 %) of validation residuals (truth − ensemble) in model space: the prediction interval. */
-    interval: { low: number; high: number };
+    /**
+     * The prediction interval in model space: split-conformal bounds from the validation residuals (truth − ensemble
+     * of the models fitted without those rows), the order statistics ⌊(n + 1)·5 %⌋ and ⌈(n + 1)·95 %⌉, which cover
+     * a new job with probability ≥ `coverage` when it is exchangeable with the validation rows (with `--time` they are
+     * the latest jobs; drift can lower it). `coverage` and `rows` are absent in files written before they were kept.
+     */
+    interval: { low: number; high: number; coverage?: number; rows?: number };
   };
   /** The best single member by validation RMSE (Kim et al.'s choice). */
   best: ModelKind;

@@ -3,7 +3,6 @@ import { runTasks } from '../util/tasks.js';
 import { LearnInputError } from './errors.js';
 import { leakGuard, type LeakReport } from './leak-guard.js';
 import { baselineMetrics, logMetrics, toModelSpace } from './metrics.js';
-import { quantileSorted } from '../util/stats.js';
 import { SCHEMA_VERSION, type Member, type TrainedModel } from './model-file.js';
 import { MODEL_KINDS, type ModelKind } from './models.js';
 import { calibrateOod, numericRanges } from './ood.js';
@@ -194,7 +193,7 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
       method: options.ensemble ?? 'average',
       weighting: weights.rule,
       validation: logMetrics(yValid, ensValid),
-      interval: { low: quantileSorted(residuals, 0.05), high: quantileSorted(residuals, 0.95) },
+      interval: conformalInterval(residuals, 0.9),
     },
     best,
     ood: { ranges: numericRanges(pre), ...calibration },
@@ -212,4 +211,18 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
       mlpBackend,
     },
   };
+}
+
+/**
+ * Split-conformal bounds of sorted residuals for a central interval of `coverage`: the ⌊(n + 1)·α/2⌋-th and
+ * ⌈(n + 1)·(1 − α/2)⌉-th smallest (1-based), ±the extreme residual when n is too small for an order statistic.
+ */
+export function conformalInterval(sorted: Float64Array, coverage: number): { low: number; high: number; coverage: number; rows: number } {
+  const n = sorted.length;
+  if (n === 0) return { low: 0, high: 0, coverage, rows: 0 };
+  const a = (1 - coverage) / 2;
+  // (a guard against the binary rounding of α/2: 0.1 / 2 · 100 is 4.999…)
+  const lo = Math.floor((n + 1) * a + 1e-9);
+  const hi = Math.ceil((n + 1) * (1 - a) - 1e-9);
+  return { low: lo >= 1 ? sorted[lo - 1] : sorted[0], high: hi <= n ? sorted[hi - 1] : sorted[n - 1], coverage, rows: n };
 }
