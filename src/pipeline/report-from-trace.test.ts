@@ -5,6 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
+import { synthesizeLog } from '../formats/darshan/synth.js';
+import { writeLog } from '../formats/darshan/writer.js';
+import { LimitError } from '../contract/errors.js';
 import { buildReport } from '../report/build-report.js';
 import { ChunkWriter, LAYER_NAMES, TableCollector, TraceDicts } from '../formats/trace/model.js';
 import { readSource, resolveSource } from '../formats/trace/readers/index.js';
@@ -200,4 +203,23 @@ test('CLI: bad trace input is one error line and exit 2', () => {
   }
   rmSync(empty, { recursive: true, force: true });
   assert.ok(existsSync(FLASH));
+});
+
+test('reports of traces keep to --max-inflate, --from-dxt included', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-test-budget-'));
+  try {
+    const log = join(dir, 'dxt.darshan');
+    // 200,000 segments: a DXT region of ~8 MB inflated
+    writeFileSync(log, writeLog(synthesizeLog({ dxtSegments: 200_000, seed: 5 })));
+    const whole = await reportFromTrace([log], { dxt: true });
+    assert.equal(whole.input.events, 200_000);
+    await assert.rejects(reportFromTrace([log], { dxt: true, maxInflate: 1 << 20 }), (err: unknown) => err instanceof LimitError && /--max-inflate/.test(err.message));
+    const r = cli('--from-dxt', '--max-inflate', '1MiB', log);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /budget/);
+    // so do a DFTracer trace's .pfw.gz files
+    await assert.rejects(reportFromTrace([CM1], { maxInflate: 4096 }), LimitError);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

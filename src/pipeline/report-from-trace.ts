@@ -8,12 +8,13 @@ import { dxtNotRecorded, TimeLedger, type LedgerData } from '../facts/counters/l
 import { Layer, LAYER_NAMES } from '../formats/trace/model.js';
 import { DERIVED_MODULES } from '../facts/counters/modules.js';
 import { TraceCounters, type DeriveOptions, type DerivedJob } from '../facts/counters/trace-counters.js';
-import { DarshanFormatError, openDarshanLog } from '../formats/darshan/index.js';
+import { DarshanFormatError, DarshanLog } from '../formats/darshan/index.js';
 import { TraceInputError } from '../formats/trace/errors.js';
 import { ChunkWriter, TraceDicts } from '../formats/trace/model.js';
 import { readSource, resolveSource, type TraceSource } from '../formats/trace/readers/index.js';
 import { extractToTemp, isTarName } from '../formats/trace/readers/tar.js';
 import type { ReadResult } from '../formats/trace/readers/types.js';
+import type { ReadLimits } from '../util/limits.js';
 import { reportOfFacts, type DiagnoseOptions } from './diagnose.js';
 
 /** Options of `reportFromTrace`: those of `diagnoseLog`, and how to read the input. */
@@ -35,10 +36,13 @@ export interface TraceCounterSet {
 /** `<record 1a2b…>`: the DXT reader's name for a record the log has no name for. */
 const UNNAMED = /^<record ([0-9a-f]+)>$/;
 
-/** Job facts and reading options for a source (a DXT trace also brings its Darshan log's job record). */
-function deriveOptions(src: TraceSource, read: ReadResult, dicts: TraceDicts): DeriveOptions {
+/**
+ * Job facts and reading options for a source (a DXT trace also brings its Darshan log's job record: only the log's
+ * header, job and name regions are read, never the whole file, which grows with its DXT segments).
+ */
+function deriveOptions(src: TraceSource, read: ReadResult, dicts: TraceDicts, limits: ReadLimits): DeriveOptions {
   if (src.format === 'dxt') {
-    const log = openDarshanLog(src.file);
+    const log = DarshanLog.openFile(src.file, limits.maxInflate !== undefined ? { maxInflate: limits.maxInflate } : {});
     const j = log.job;
     const byName = new Map<string, bigint>();
     for (const [id, name] of log.names.entries()) byName.set(name, id);
@@ -70,10 +74,10 @@ function deriveOptions(src: TraceSource, read: ReadResult, dicts: TraceDicts): D
   };
 }
 
-async function withSource<T>(paths: readonly string[], dxt: boolean, fn: (src: TraceSource) => Promise<T>): Promise<T> {
+async function withSource<T>(paths: readonly string[], dxt: boolean, limits: ReadLimits, fn: (src: TraceSource) => Promise<T>): Promise<T> {
   if (paths.length === 1 && isTarName(paths[0])) {
     if (!existsSync(paths[0])) throw new TraceInputError(`${paths[0]}: no such file or directory`);
-    const tmp = await extractToTemp(paths[0]);
+    const tmp = await extractToTemp(paths[0], limits);
     try {
       return await fn(resolveSource([tmp.dir]));
     } finally {
@@ -88,10 +92,12 @@ async function withSource<T>(paths: readonly string[], dxt: boolean, fn: (src: T
 
 /**
  * Reads a trace (a Recorder folder, Recorder Parquet files, DFTracer `.pfw`/`.pfw.gz` files or folders, a tar of
- * one of these, or with `dxt` a Darshan log's DXT segments) into Darshan-equivalent counters.
+ * one of these, or with `dxt` a Darshan log's DXT segments) into Darshan-equivalent counters. `limits`: the readers'
+ * budgets (`--max-inflate`).
  */
-export async function countersFromTrace(paths: readonly string[], options: { readonly dxt?: boolean } = {}): Promise<TraceCounterSet> {
-  return withSource(paths, !!options.dxt, async (src) => {
+export async function countersFromTrace(paths: readonly string[], options: { readonly dxt?: boolean; readonly limits?: ReadLimits } = {}): Promise<TraceCounterSet> {
+  const limits = options.limits ?? {};
+  return withSource(paths, !!options.dxt, limits, async (src) => {
     const dicts = new TraceDicts();
     const builder = new CounterBuilder();
     // Every call of every layer also goes to the time ledger: the time model `iolens trace` builds the same way.
@@ -104,13 +110,14 @@ export async function countersFromTrace(paths: readonly string[], options: { rea
           builder.sink(chunk, d);
           ledger.add(chunk);
         }),
+        limits,
       );
     } catch (err) {
       if (err instanceof DarshanFormatError) throw new TraceInputError(err.message);
       throw err;
     }
     const time = { ledger: { data: ledger.snapshot(), dicts }, ...(src.format === 'dxt' ? { notRecorded: dxtNotRecorded(dxtLayers(dicts, ledger.snapshot())) } : {}) };
-    return { counters: new TraceCounters(builder, { ...deriveOptions(src, read, dicts), ...time }), read, builder };
+    return { counters: new TraceCounters(builder, { ...deriveOptions(src, read, dicts, limits), ...time }), read, builder };
   });
 }
 
@@ -166,7 +173,8 @@ export function derivationNotes(set: TraceCounterSet): string[] {
  */
 export async function reportFromTrace(paths: readonly string[], options: ReportFromTraceOptions = {}): Promise<Report> {
   const { dxt, ...rest } = options;
-  return reportFromCounters(await countersFromTrace(paths, { dxt }), paths, rest);
+  const limits = options.maxInflate !== undefined ? { maxInflate: options.maxInflate } : {};
+  return reportFromCounters(await countersFromTrace(paths, { dxt, limits }), paths, rest);
 }
 
 /** The facts of counters derived from a trace (what `reportFromCounters` reads, for callers that want both). */

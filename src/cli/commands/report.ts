@@ -190,7 +190,7 @@ const report: CommandModule = {
         if (!flags.fromDxt && flags.from === undefined && isTraceInput(args)) {
           if (learned) throw new UserError('--model needs a Darshan log: a trace has no job counters to predict from');
           // One trace, however many files it spans.
-          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null, charts });
+          const rep = await reportFromTrace(args, { mode, config, nodes, hints: flags.hints ?? null, charts, ...(maxInflate !== undefined ? { maxInflate } : {}) });
           emit(rep, { path: traceStem(args) }, flags, formats, opts, out, false, []);
           out.flush();
           if (failOnHit(rep, flags.failOn)) process.exitCode = EXIT_FAIL_ON;
@@ -221,7 +221,7 @@ const report: CommandModule = {
               ...(fewDetails ? { detailLimit: opts.maxDetails ?? DEFAULT_MAX_DETAILS } : {}),
             };
             const rep = flags.fromDxt
-              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true, charts })
+              ? await reportFromTrace([log.path], { mode, config, nodes, sacct: !!flags.sacct, hints: flags.hints ?? null, dxt: true, charts, ...(maxInflate !== undefined ? { maxInflate } : {}) })
               : learned
                 ? learned(input, diagnose)
                 : diagnoseLog(input, diagnose);

@@ -142,8 +142,8 @@ export async function* inflateChunks(
     src.pipe(inf);
     try {
       for await (const piece of inf as AsyncIterable<Buffer>) {
+        // no MAX_REGION_BYTES here: pieces are not kept, so the budget and the ratio cap bound a streamed region
         total += piece.length;
-        if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${what} region`);
         if (total > ratioLimit(length, what)) throw ratioTooLarge(what, length);
         budget.charge(piece.length, `the ${what} region`);
         yield piece;

@@ -2,7 +2,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LimitError } from '../../contract/errors.js';
 import { StreamsInflater } from '../../util/inflate-engine.js';
-import { InflateBudget, inflateChunks, MAX_REGION_BYTES, ratioLimit, ratioTooLarge, regionTooLarge } from './compression.js';
+import { InflateBudget, inflateChunks, ratioLimit, ratioTooLarge } from './compression.js';
 import type { InflateJob, InflateReply } from './inflate-thread.js';
 
 /**
@@ -55,7 +55,6 @@ async function inflateHere(inflater: StreamsInflater): Promise<void> {
     const took = async (): Promise<boolean> => {
       n += inflater.wrote;
       total += inflater.wrote;
-      if (total > MAX_REGION_BYTES) throw regionTooLarge(`the ${job.what} region`);
       if (total > ratioLimit(job.length, job.what)) throw ratioTooLarge(job.what, job.length);
       if (n < job.chunk) return false;
       await send(piece);
@@ -107,7 +106,7 @@ async function inflateThroughStreams(): Promise<void> {
   let acc = nextPiece();
   let n = 0;
   const open = (from: number) => createReadStream(job.path, { start: job.start + from, end: job.start + job.length - 1, highWaterMark: job.chunk });
-  // past MAX_REGION_BYTES inflateChunks stops by itself
+  // the caller charges the pieces to the log's budget (this thread stays at most `ahead` pieces ahead of it)
   const budget = new InflateBudget(Infinity);
   for await (const piece of inflateChunks(job.length, open, job.what, budget, job.chunk, () => {})) {
     let p = 0;

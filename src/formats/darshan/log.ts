@@ -1,4 +1,4 @@
-import { decompressRegion, inflateChunks, InflateBudget, ratioLimit, type CompressionName, COMPRESSION_NAMES } from './compression.js';
+import { decompressRegion, inflateChunks, InflateBudget, ratioLimit, regionTooLarge, type CompressionName, COMPRESSION_NAMES } from './compression.js';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
@@ -14,7 +14,10 @@ import { Payload } from './payload.js';
 import { MODULES, moduleByName } from './modules/registry.js';
 import type { DecodeOutcome, ModuleTable, NameResolver } from './module-types.js';
 
-/** Largest log file IOLens opens (darshan logs of real jobs are far below this). */
+/**
+ * Largest log file IOLens reads whole (darshan logs of real jobs are far below this), and largest compressed region it
+ * reads into memory. A log opened with `openFile` may be larger: only its head is read, its DXT regions are streamed.
+ */
 export const MAX_LOG_BYTES = 2 ** 31 - 1;
 
 /** How a log is read. */
@@ -82,15 +85,19 @@ export class DarshanLog {
 
   /**
    * Opens a log file reading only its header, job and name regions; module regions are read from the file when they
-   * are used (`regionChunks` streams them), so memory does not hold the whole log. Same checks and errors as `open`.
+   * are used (`regionChunks` streams them), so memory does not hold the whole log. Same checks and errors as `open`,
+   * but the log may be larger than `MAX_LOG_BYTES` (a DXT trace of 10^8 segments is ~2.4 GB): its regions are read
+   * whole only up to that size each (`decode`), and streamed whatever their size (`regionChunks`).
    */
   static openFile(path: string, opts: OpenOptions = {}): DarshanLog {
     const { fd, size } = openRegularFile(path, 'a Darshan log');
     try {
-      if (size > MAX_LOG_BYTES) throw new LimitError(`is ${size} bytes, larger than IOLens reads (${sizeText(MAX_LOG_BYTES)})`);
       const head = readAt(fd, 0, Math.min(size, HEADER_SIZE_341));
       // a log gzip- or bzip2-compressed as a whole is unpacked in memory (its regions cannot be read in place)
-      if (wrapping(head)) return new DarshanLog(unwrapped(readAt(fd, 0, size), opts), path, opts);
+      if (wrapping(head)) {
+        if (size > MAX_LOG_BYTES) throw new LimitError(`is ${size} bytes, larger than IOLens reads (${sizeText(MAX_LOG_BYTES)})`);
+        return new DarshanLog(unwrapped(readAt(fd, 0, size), opts), path, opts);
+      }
       let end = head.length;
       try {
         const h = parseHeader(head, size);
@@ -260,6 +267,9 @@ export class DarshanLog {
     if (limited) throw limited;
     let out: Uint8Array;
     try {
+      // a region read whole is held in memory, compressed and inflated: past MAX_LOG_BYTES (only in a log opened
+      // with `openFile`) it could not inflate within MAX_REGION_BYTES anyway
+      if (region.len > MAX_LOG_BYTES) throw regionTooLarge(`the ${what} region`);
       out = decompressRegion(this.bytesOf(region), this.header.compression, what, budget);
     } catch (err) {
       if (err instanceof LimitError) this.limited.set(region.off, err);

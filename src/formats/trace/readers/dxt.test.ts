@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { openDarshanLog, type DxtTable } from '../../darshan/index.js';
 import { dxtPosix } from '../../darshan/modules/dxt.js';
 import { synthesizeLog } from '../../darshan/synth.js';
+import { writeLog } from '../../darshan/writer.js';
+import { LimitError } from '../../../contract/errors.js';
 import { writeLogWithDxtRegion } from '../../../testing/dxt-region.js';
 import { ChunkWriter, TableCollector, TraceDicts, Category, Layer } from '../model.js';
 import { readDxt, readDxtStreaming } from './dxt.js';
@@ -175,5 +177,23 @@ test('streaming DXT reading of damaged regions: a record cut short, and several 
     if (name === 'head cut') assert.deepEqual(r0.warnings, [], name);
     if (name === 'segments cut') assert.match(r0.warnings.join('\n'), /DXT_POSIX record's segments extend past the end of its region/);
     assert.ok(r0.events > 0, name);
+  }
+});
+
+test('a log larger than 2 GiB is streamed (its head read, its DXT region inflated piece by piece), not read whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-dxt-big-'));
+  try {
+    const path = join(dir, 'big.darshan');
+    writeFileSync(path, writeLog(synthesizeLog({ dxtSegments: 5000, seed: 9 })));
+    // bytes after the last region (a sparse file: no disk space) take the log past what IOLens reads whole
+    truncateSync(path, 2 ** 31 + 4096);
+    assert.throws(() => openDarshanLog(path), LimitError);
+    const d = new TraceDicts();
+    const col = new TableCollector();
+    const res = await readDxtStreaming(path, new ChunkWriter(d, col.sink), {}, 'always');
+    assert.equal(res.events, 5000);
+    assert.equal(col.table(d).length, 5000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
