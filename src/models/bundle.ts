@@ -33,6 +33,8 @@ export interface Stage {
 
 export interface Inputs {
   readonly version: number;
+  /** The IOLens version that trained the model (absent in files written before it was kept). */
+  readonly iolens?: string;
   /** The table trained on (`jobs`, `features_tokio` …) and the database's file name (no folders). */
   readonly table: string;
   readonly db: string | null;

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../testing/corpus.js';
 import { test } from 'node:test';
 import { FEATURE_SETS } from '../features/registry.js';
 import { makeTable, predict, takeRows } from '../learn/index.js';
@@ -137,14 +140,14 @@ test('blame against findings: corroborated, model only, findings only (among tag
   ];
   const features = [...contributions.map((c) => c.feature), 'aiio_posix_bytes_read'];
   assert.deepEqual(matchProblems(contributions, insights, features), {
-    corroborated: [{ problem: 'small-writes', findings: ['D10', 'P06'], features: ['aiio_posix_size_write_1k_10k', 'gauge_size_write_0_100_perc'] }],
+    corroborated: [{ problem: 'small-writes', findings: ['D10', 'P06'], features: ['aiio_posix_size_write_1k_10k', 'gauge_size_write_0_100_perc'], shap: -0.5 }],
     // rw-switches (×2.0) before the seeks' problems (×1.6), though the vocabulary lists it after them; the process
     // count costs most but names no problem.
     modelOnly: [
-      { problem: 'rw-switches', findings: [], features: ['aiio_posix_rw_switches'] },
-      { problem: 'random-write', findings: [], features: ['aiio_posix_seeks'] },
-      { problem: 'random-read', findings: [], features: ['aiio_posix_seeks'] },
-      { problem: 'strided-access', findings: [], features: ['aiio_posix_seeks'] },
+      { problem: 'rw-switches', findings: [], features: ['aiio_posix_rw_switches'], shap: -0.3 },
+      { problem: 'random-write', findings: [], features: ['aiio_posix_seeks'], shap: -0.2 },
+      { problem: 'random-read', findings: [], features: ['aiio_posix_seeks'], shap: -0.2 },
+      { problem: 'strided-access', findings: [], features: ['aiio_posix_seeks'], shap: -0.2 },
     ],
     // fsyncs cost less than ×1.1; no feature of this model speaks to rank imbalance.
     findingsOnly: [{ problem: 'excessive-fsync', findings: ['D03'], features: [] }],
@@ -235,6 +238,7 @@ test('two-stage and history on TOKIO rows: first stages cross-fitted, the throug
   assert.deepEqual(predict(back.model, modelTable(back, loaded)).prediction, p1);
   const doc = JSON.parse(text);
   assert.equal(doc.inputs.version, 1);
+  assert.equal(doc.inputs.iolens, JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version);
   assert.equal(doc.inputs.twoStage.stages.length, 2);
   assert.equal(doc.inputs.history.tail.length <= 5 * new Set(table.columns.darshan_app as string[]).size, true);
   assert.throws(() => parseBundle(JSON.stringify({ ...doc, inputs: { ...doc.inputs, version: 2 } })), /inputs version 2; this IOLens reads up to 1/);

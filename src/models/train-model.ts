@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
 import { logMetrics, predict, sortByTime, takeRows, toModelSpace, train, type FeatureSpec, type ModelKind, type Table, type TrainOptions, type TrainedModel } from '../learn/index.js';
 import { rng } from '../util/random.js';
+import { toolVersion } from '../pipeline/resources.js';
 import { INPUTS_VERSION, PREDICTED_PREFIX, rowKeys, withoutReference, withZeros, type Inputs, type ModelBundle, type Stage } from './bundle.js';
 import { zeroWhenMissing, type FeatureChoice } from './features.js';
 import { entriesOf, HISTORY_FEATURES, historyFeatures, historyTail, type HistorySettings } from './history.js';
@@ -185,6 +186,7 @@ export async function trainBundle(req: TrainRequest): Promise<ModelBundle> {
   }
   const inputs: Inputs = {
     version: INPUTS_VERSION,
+    iolens: toolVersion(),
     table: req.loaded.name,
     db: req.db ? basename(req.db) : null,
     where: req.where ?? null,
