@@ -40,6 +40,11 @@ test('the learned diagnosis of a model below its median baseline: no causes, and
     assert.match(p.summary, / No causes: the model does not predict better than the median/);
     // the prediction itself is the same model's
     assert.equal(p.predicted, good.predicted);
+    // its findings: L01 alone, INFO, saying why (no L02 causes from a model that cannot tell)
+    const poorReport = JSON.parse(spawnSync(process.execPath, [BIN, 'report', '--json', '--model', poor, SAMPLE], { encoding: 'utf8' }).stdout) as { insights: { code: string; level: string; source?: string; message: string }[] };
+    const model = poorReport.insights.filter((i) => i.source === 'model');
+    assert.deepEqual(model.map((i) => [i.code, i.level]), [['L01', 'INFO']]);
+    assert.match(model[0].message, /No causes: the model does not predict better than the median/);
     // the terminal report says it too
     const text = spawnSync(process.execPath, [BIN, 'report', '--model', poor, SAMPLE], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' } });
     assert.match(text.stdout.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /No causes: the model does not predict better than the median of its training jobs/);
