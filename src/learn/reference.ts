@@ -12,13 +12,14 @@ import type { Preprocessor } from './preprocess.js';
  *   server load, history. Against 0 these would be weighed against a job with no processes or an idle file system,
  *   far outside every training row, and the members that extrapolate (linear, poly-2, MLP) then make huge,
  *   cancelling contributions (exact, and meaningless);
- * - **the job's own value** for a column (nearly) constant in the training data (the 0.5 % and 99.5 % quantiles
- *   equal, fewer than 1 % missing): the data cannot show what changing it does, so it is never blamed.
+ * - **the job's own value** (missing included) for a column (nearly) constant where the training data has it (the
+ *   0.5 % and 99.5 % quantiles of its present values equal): the data cannot show what changing it does, so it is
+ *   never blamed — not for its value, nor for being missing (POSIX_MEM_ALIGNMENT = 8 wherever POSIX ran).
  */
 
 /** Whether each model column is (nearly) constant over the training rows. */
 export function constantColumns(pre: Preprocessor): boolean[] {
-  return pre.stats.map((s) => s.lo === s.hi && s.missing < 0.01);
+  return pre.stats.map((s) => Number.isFinite(s.lo) && s.lo === s.hi);
 }
 
 /**
@@ -69,6 +70,6 @@ export function referenceRow(model: TrainedModel, x: Float64Array, zeroFeatures:
   const row = new Float64Array(pre.columns.length);
   for (let c = 0; c < row.length; c++) row[c] = zeroFeatures[pre.columnFeature[c]] ? 0 : typical[c];
   const constant = constantColumns(pre);
-  for (let c = 0; c < row.length; c++) if (constant[c] && !Number.isNaN(x[c])) row[c] = x[c];
+  for (let c = 0; c < row.length; c++) if (constant[c]) row[c] = x[c];
   return row;
 }
