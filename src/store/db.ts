@@ -194,6 +194,8 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
   const t0 = Date.now();
   const deadline = t0 + (opts.waitMs ?? storeWaitMs());
   const wanted = !opts.readOnly && takeFile(wantedFile(full));
+  // (the wait: until the attempt that opened began — DuckDB's own open time is not waiting)
+  let tried = t0;
   try {
     let pause = 5;
     for (;;) {
@@ -202,6 +204,7 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
         while (Date.now() < until && writerWaiting(full)) await sleep(10);
       }
       try {
+        tried = Date.now();
         instance = await DuckDBInstance.create(full, opts.readOnly ? readOnlyConfig(!!opts.external) : {});
         break;
       } catch (err) {
@@ -218,7 +221,7 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
   } finally {
     if (wanted) dropFile(wantedFile(full));
   }
-  const waited = Date.now() - t0;
+  const waited = tried - t0;
   lockWaits.opens++;
   if (waited > 0) lockWaits.waited++;
   lockWaits.maxMs = Math.max(lockWaits.maxMs, waited);
