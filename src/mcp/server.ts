@@ -7,7 +7,7 @@ import { diagnoseLog } from '../pipeline/diagnose.js';
 import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
 import { extract } from '../pipeline/extract.js';
 import { toolVersion } from '../pipeline/resources.js';
-import { openStore, type Store } from '../store/db.js';
+import { StoreLeases } from '../store/live.js';
 import { JobStore, SORT_COLUMNS } from '../serve/store-api.js';
 import { learnedFor } from '../serve/learned.js';
 import { compareVerdict } from '../render/compare.js';
@@ -96,10 +96,11 @@ async function guarded<T>(fn: () => Promise<T> | T) {
 
 /** Builds the server with its tools; the caller connects a transport (stdio for `iolens mcp`). */
 export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
-  let store: Store | null = null;
+  let store: StoreLeases | null = null;
   let jobs: JobStore | null = null;
   if (o.db) {
-    store = await openStore(o.db, { readOnly: true });
+    // (opened per call, so that an ingest can write the store between two)
+    store = await StoreLeases.open(o.db, false);
     jobs = new JobStore(store, false);
   }
   let model: ModelBundle | null = null;
@@ -202,7 +203,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
     server,
     async close() {
       await server.close();
-      store?.close();
+      await store?.close();
     },
   };
 }

@@ -10,7 +10,8 @@ import { medianRun, runHistory } from '../compare/history.js';
 import { settingsFromRow } from '../compare/settings.js';
 import { parseBundle, withLearned, type ModelBundle } from '../models/index.js';
 import { toolVersion } from '../pipeline/resources.js';
-import { openStore, type Store } from '../store/db.js';
+import { lockWaits } from '../store/db.js';
+import { StoreLeases } from '../store/live.js';
 import { distFile, packageRoot } from '../util/package-root.js';
 import { sizeText } from '../util/limits.js';
 import { TaskPool } from '../util/tasks.js';
@@ -129,8 +130,10 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   if (o.write && !o.db) throw new UsageError('--write needs --db (the store to write uploads to)');
   const model: ModelBundle | null = o.model ? loadModel(o.model) : null;
   const assets = loadAssets();
-  let store: Store | null = null;
-  if (o.db) store = await openStore(o.db, o.write ? {} : { readOnly: true });
+  // The store is opened per request (shared by the requests in flight) and closed between, so that iolens ingest,
+  // cluster and train can write it while the service runs (src/store/live.ts).
+  let store: StoreLeases | null = null;
+  if (o.db) store = await StoreLeases.open(o.db, !!o.write);
   const jobs = store ? new JobStore(store, !!o.write) : null;
   const data: DiagnoseWorkerData = o.maxInflate !== undefined ? { maxInflate: o.maxInflate } : {};
   const spool = UploadSpool.create();
@@ -291,7 +294,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
 
   // --- API ------------------------------------------------------------------------------------------------
   // (no server paths in answers: the store's path stays on the server)
-  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { writable: !!o.write } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued, uploadBytes: inFlight }));
+  app.get('/api/health', async () => ({ ok: true, version: toolVersion(), store: store ? { writable: !!o.write, opens: store.stats.opens, maxOpenMs: store.stats.maxOpenMs, maxLockWaitMs: lockWaits.maxMs } : null, model: model ? model.inputs.target : null, running: pool.running, queued: pool.queued, uploadBytes: inFlight }));
 
   /** An upload route: the token, a body, a name, then the task on the decoding pool. */
   const uploadRoute = (path: string, what: string, fallback: string, kind: 'log' | 'trace', answer: (r: DiagnoseResult, reply: FastifyReply) => Promise<FastifyReply>) =>
@@ -476,7 +479,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       await app.close();
       await pool.close();
       spool.close();
-      store?.close();
+      await store?.close();
     },
   };
 }

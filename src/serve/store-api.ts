@@ -1,5 +1,5 @@
 import type { ClusterNodeExplanation, ClusterNodeRows, ClusterNodeSummary, ClusterNodeView } from '../contract/index.js';
-import type { Store } from '../store/db.js';
+import type { StoreSource } from '../store/live.js';
 import { appHistory, type HistoryJob } from '../store/history.js';
 import { clusterMemberJobs, clusterNodeSample, clusterRunList, clusterSubtree, clusterTreeNodes } from '../store/queries/clusters.js';
 import { jobsPage, jobWithReport, storeUploads, type JobFilter, type JobsPage, type StoredJob, type UploadRecord } from '../store/queries/jobs.js';
@@ -28,8 +28,9 @@ export class JobStore {
   private pending: (UploadRecord & { done: (added: boolean) => void; fail: (e: unknown) => void })[] = [];
   private committing = false;
 
+  /** `source`: the store, opened per piece of work (StoreLeases) so that ingest can write it between two. */
   constructor(
-    readonly store: Store,
+    readonly source: StoreSource,
     readonly writable: boolean,
   ) {}
 
@@ -50,7 +51,7 @@ export class JobStore {
     while (this.pending.length) {
       const batch = this.pending.splice(0);
       try {
-        const added = await storeUploads(this.store, batch);
+        const added = await this.source.use((s) => storeUploads(s, batch));
         // The first upload of a new hash in the batch is the one that added it.
         const told = new Set<string>();
         for (const b of batch) {
@@ -67,37 +68,36 @@ export class JobStore {
 
   /** Filtered, sorted page of jobs and the number of jobs that match. */
   async jobs(f: JobFilter): Promise<JobsPage> {
-    return jobsPage(this.store, f);
+    return this.source.use((s) => jobsPage(s, f));
   }
 
   /** One job's row, its stored report (upgraded to today's schema, or null) and its cluster memberships. */
   async job(hash: string): Promise<StoredJob | null> {
-    return jobWithReport(this.store, hash);
+    return this.source.use((s) => jobWithReport(s, hash));
   }
 
   /** Every job of an application (`iolens compare`'s history), on a connection of its own. */
   async history(app: string): Promise<HistoryJob[]> {
-    return appHistory(this.store, app);
+    return this.source.use((s) => appHistory(s, app));
   }
 
   /** Clustering runs, newest first. */
   async runs(): Promise<Row[]> {
-    return clusterRunList(this.store);
+    return this.source.use((s) => clusterRunList(s));
   }
 
   /** Node ids of a run's subtree under `node` (the node itself included). */
   async subtree(run: string, node: number): Promise<number[]> {
-    return clusterSubtree(this.store, run, node);
+    return this.source.use((s) => clusterSubtree(s, run, node));
   }
 
   /** Every node of a run with its jobs, median throughput and I/O time over its subtree. */
   async tree(run: string): Promise<ClusterNodeView[]> {
-    const nodes = await clusterTreeNodes(this.store, run);
+    const [nodes, members] = await this.source.use(async (s) => [await clusterTreeNodes(s, run), await clusterMemberJobs(s, run)] as const);
     const parent = new Map(nodes.map((n) => [Number(n.id), n.parent === null ? null : Number(n.parent)]));
     const thr = new Map<number, number[]>();
     const io = new Map<number, number>();
     const count = new Map<number, number>();
-    const members = await clusterMemberJobs(this.store, run);
     for (const m of members) {
       for (let n: number | null | undefined = Number(m.node); n !== null && n !== undefined; n = parent.get(n)) {
         count.set(n, (count.get(n) ?? 0) + 1);
@@ -133,7 +133,7 @@ export class JobStore {
    */
   async nodeRows(run: string, node: number, cap: number, model: ModelBundle | null): Promise<ClusterNodeRows> {
     const need = model ? [...new Set([...requiredColumns(model), ...optionalColumns(model)])] : undefined;
-    const sample = await clusterNodeSample(this.store, run, node, cap, need);
+    const sample = await this.source.use((s) => clusterNodeSample(s, run, node, cap, need));
     if (!sample) return { features: [], rows: [], scatter: null, target: null };
     const { features, rows, jobs: got } = sample;
     let scatter: { key: string; predicted: number; measured: number | null; ood: boolean }[] | null = null;

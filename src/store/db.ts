@@ -6,7 +6,7 @@ import {
   VARCHAR,
   type DuckDBAppender,
 } from '@duckdb/node-api';
-import { existsSync, statfsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { BusyError, InputError, NoSpaceError, UsageError } from '../contract/errors.js';
 import { sizeText } from '../util/limits.js';
@@ -102,41 +102,181 @@ export function ensureSpace(path: string, need: number, what: string, store = tr
   }
 }
 
+/** How long a store open waits for DuckDB's file lock by default (ms): `IOLENS_STORE_WAIT` seconds, else 30 s. */
+export function storeWaitMs(): number {
+  const v = Number(process.env.IOLENS_STORE_WAIT);
+  return process.env.IOLENS_STORE_WAIT !== undefined && Number.isFinite(v) && v >= 0 ? v * 1000 : 30_000;
+}
+
+/** The longest this process waited for a store's file lock, and how many opens had to wait (ms). */
+export const lockWaits = { maxMs: 0, waited: 0, opens: 0 };
+
+/** Stores this process already brought to SCHEMA_VERSION with a fresh check catalogue: later writable opens of a store at that version skip it. */
+const prepared = new Set<string>();
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The file a writer creates while it waits for the store's lock: readers stop taking new opens meanwhile. */
+function wantedFile(full: string): string {
+  return `${full}.writer-waiting`;
+}
+
+/** Whether a process lives (for the lock files left by a killed process). */
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The PID a lock file names, when that process lives (and is not this one); else null. */
+function holder(file: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return null;
+  }
+  return pid !== process.pid && alive(pid) ? pid : null;
+}
+
+/** Creates a lock file naming this process; false when another live process holds it (a dead one's is taken over). */
+function takeFile(file: string): boolean {
+  for (let i = 0; i < 2; i++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      if (holder(file) !== null) return false;
+      rmSync(file, { force: true });
+    }
+  }
+  return false;
+}
+
+/** Removes a lock file if this process made it. */
+function dropFile(file: string): void {
+  try {
+    if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
+  } catch {
+    // (gone already)
+  }
+}
+
+/** Whether another live process is waiting to write the store (readers then hold back: the writer gets its turn). */
+export function writerWaiting(path: string): boolean {
+  const f = wantedFile(resolve(path));
+  return existsSync(f) && holder(f) !== null;
+}
+
+/** Readers hold back this long at most for a waiting writer, then open anyway (a writer may wait on someone else). */
+const YIELD_MS = 2_000;
+
 /**
  * Opens (creating if needed) a store and brings its schema to SCHEMA_VERSION. `readOnly` opens an existing
  * database for queries; it fails clearly when the file is missing.
+ *
+ * DuckDB lets one process hold a file read-write, or any number read-only, never both. An open that finds the file
+ * locked by another process retries with a growing pause (5 ms … 250 ms) for at most `waitMs` (default
+ * `storeWaitMs()`), then fails with one line. A writer marks that it waits (`FILE.writer-waiting`) so that readers
+ * that open and close the store per request (the web service) hold back and let it in; readers honour the mark for
+ * at most 2 s.
  */
-export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean; external?: boolean } = {}): Promise<Store> {
+export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean; external?: boolean; waitMs?: number } = {}): Promise<Store> {
   const full = resolve(path);
   if (opts.readOnly && !existsSync(full)) throw new InputError(`no database at ${path} (run iolens ingest first, or pass --db)`);
-  let instance: DuckDBInstance;
+  let instance: DuckDBInstance | undefined;
   if (!opts.readOnly) ensureSpace(full, 0, path);
+  const t0 = Date.now();
+  const deadline = t0 + (opts.waitMs ?? storeWaitMs());
+  const wanted = !opts.readOnly && takeFile(wantedFile(full));
+  // (the wait: until the attempt that opened began — DuckDB's own open time is not waiting)
+  let tried = t0;
   try {
-    instance = await DuckDBInstance.create(full, opts.readOnly ? readOnlyConfig(!!opts.external) : {});
-  } catch (err) {
-    throw openError(path, err);
+    let pause = 5;
+    for (;;) {
+      if (opts.readOnly) {
+        const until = Math.min(deadline, Date.now() + YIELD_MS);
+        while (Date.now() < until && writerWaiting(full)) await sleep(10);
+      }
+      try {
+        tried = Date.now();
+        instance = await DuckDBInstance.create(full, opts.readOnly ? readOnlyConfig(!!opts.external) : {});
+        break;
+      } catch (err) {
+        const e = openError(path, err);
+        const left = deadline - Date.now();
+        if (!(e instanceof BusyError) || left <= 0) {
+          if (e instanceof BusyError && Date.now() - t0 >= 1000) e.message += ` (waited ${((Date.now() - t0) / 1000).toFixed(1)} s; IOLENS_STORE_WAIT sets how long)`;
+          throw e;
+        }
+        await sleep(Math.min(left, pause * (0.5 + Math.random())));
+        pause = Math.min(250, pause * 2);
+      }
+    }
+  } finally {
+    if (wanted) dropFile(wantedFile(full));
   }
-  const con = await instance.connect();
+  const waited = tried - t0;
+  lockWaits.opens++;
+  if (waited > 0) lockWaits.waited++;
+  lockWaits.maxMs = Math.max(lockWaits.maxMs, waited);
+  const inst = instance;
+  const con = await inst.connect();
   const store: Store = {
     path: full,
-    instance,
+    instance: inst,
     con,
     close() {
       con.closeSync();
-      instance.closeSync();
+      inst.closeSync();
     },
   };
   try {
     if (opts.readOnly) await checkVersion(store);
-    else {
+    else if (prepared.has(full) && (await schemaVersion(con)) === SCHEMA_VERSION) {
+      // (ingest opens the store for each batch: the schema and catalogue were made by this process's first open)
+    } else {
       await ensureSchema(store);
       await refreshCatalog(store);
+      prepared.add(full);
     }
   } catch (err) {
     store.close();
     throw err;
   }
   return store;
+}
+
+/** Runs `fn` on the store opened for as long as it runs (`openStore`'s options), then closes it. */
+export async function withStore<T>(path: string, opts: { readOnly?: boolean; waitMs?: number }, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(path, opts);
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Makes this process the store's one long writer (an ingest, which opens the store only to commit each batch): a
+ * second one is refused at once while this one lives. The file `FILE.writer` names the holder; a killed holder's file
+ * is taken over. Returns the release.
+ */
+export function writerSession(path: string): () => void {
+  const full = resolve(path);
+  const file = `${full}.writer`;
+  if (!takeFile(file)) {
+    const pid = holder(file);
+    // (a folder where the file cannot be made: no session to keep, DuckDB's own lock still holds)
+    if (pid === null) return () => undefined;
+    throw new BusyError(`database ${path} is in use by another process (PID ${pid}); DuckDB allows one writer at a time — wait for it to finish, or give each task its own --db and combine them with iolens merge`);
+  }
+  return () => dropFile(file);
 }
 
 /** The schema version stamped in a database (0 when it has no IOLens tables). */

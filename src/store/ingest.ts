@@ -1,8 +1,8 @@
 import { distFile } from '../util/package-root.js';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { appendRow, ensureSpace, jsonColumns, openStore, sqlString, type Store } from './db.js';
+import { appendRow, ensureSpace, jsonColumns, lockWaits, openStore, sqlString, withStore, writerSession, type Store } from './db.js';
 import { Progress, type ProgressMode } from './progress.js';
 import { logToRow, withJson, type Cell, type RowResult } from './row.js';
 import { ERROR_COLUMNS, FILE_COLUMNS, JOB_COLUMNS, SOURCE_COLUMNS } from './schema.js';
@@ -53,6 +53,10 @@ export interface IngestStats {
   seconds: number;
   /** The run was stopped through `signal`: the logs not reached are left for the next ingest. */
   interrupted?: boolean;
+  /** The longest this run waited for the store's file lock (ms): readers had it open when a batch was ready. */
+  lockWaitMs?: number;
+  /** The longest this run held the store open for writing (ms): one batch's commit, and DuckDB's checkpoint at close. */
+  lockHeldMs?: number;
 }
 
 interface Pending {
@@ -69,11 +73,11 @@ export async function ingest(opts: IngestOptions): Promise<IngestStats> {
     const { index, count } = opts.shard;
     cands = cands.filter((c) => shardOf(c.key, count) === index);
   }
-  const store = await openStore(opts.db);
+  const release = writerSession(opts.db);
   try {
-    return await run(store, cands, opts, t0);
+    return await run(opts.db, cands, opts, t0);
   } finally {
-    store.close();
+    release();
   }
 }
 
@@ -87,9 +91,16 @@ async function loadKnown(store: Store): Promise<{ sources: Map<string, { size: n
   return { sources, hashes };
 }
 
-async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: number): Promise<IngestStats> {
-  rmSync(stagingDir(store), { recursive: true, force: true });
-  const { sources, hashes } = await loadKnown(store);
+/**
+ * The store is open only while it is read at the start and while each batch commits (one short transaction, then
+ * closed): between batches readers — `iolens serve`, `query` — open it. The writer session keeps other ingests out.
+ */
+async function run(db: string, cands: Candidate[], opts: IngestOptions, t0: number): Promise<IngestStats> {
+  const waits0 = lockWaits.maxMs;
+  lockWaits.maxMs = 0;
+  const staging = `${resolve(db)}.ingest-tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const { sources, hashes } = await withStore(db, {}, loadKnown);
   let todo: Pending[] = [];
   const stale: string[] = [];
   let skipped = 0;
@@ -113,13 +124,15 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
   }
   if (stale.length > 0) {
     // Changed since last seen: forget the old outcome (committed alone; a kill here just means it is retried).
-    await store.con.run('BEGIN TRANSACTION');
-    for (let i = 0; i < stale.length; i += 500) {
-      const list = stale.slice(i, i + 500).map(sqlString).join(',');
-      await store.con.run(`DELETE FROM sources WHERE path IN (${list})`);
-      await store.con.run(`DELETE FROM ingest_errors WHERE path IN (${list})`);
-    }
-    await store.con.run('COMMIT');
+    await withStore(db, {}, async (store) => {
+      await store.con.run('BEGIN TRANSACTION');
+      for (let i = 0; i < stale.length; i += 500) {
+        const list = stale.slice(i, i + 500).map(sqlString).join(',');
+        await store.con.run(`DELETE FROM sources WHERE path IN (${list})`);
+        await store.con.run(`DELETE FROM ingest_errors WHERE path IN (${list})`);
+      }
+      await store.con.run('COMMIT');
+    });
   }
 
   const stats: IngestStats = { candidates: cands.length, skipped, inserted: 0, duplicates: 0, errors: 0, bytes: 0, seconds: 0 };
@@ -135,7 +148,12 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
     if (buffer.length === 0) return;
     const batch = buffer;
     buffer = [];
-    await commitBatch(store, batch, info, hashes, stats, !!opts.files);
+    let held = 0;
+    await withStore(db, {}, async (store) => {
+      held = Date.now();
+      await commitBatch(store, batch, info, hashes, stats, !!opts.files);
+    });
+    stats.lockHeldMs = Math.max(stats.lockHeldMs ?? 0, Date.now() - held);
     if (opts.onError) for (const r of batch) if (!r.ok) opts.onError(r.path, r.error ?? 'unreadable');
     lastCommit = Date.now();
     opts.onCommit?.({ ...stats, seconds: (Date.now() - t0) / 1000 });
@@ -169,7 +187,9 @@ async function run(store: Store, cands: Candidate[], opts: IngestOptions, t0: nu
     await flush();
   } finally {
     // The staging folder holds only batches in flight: never leave it (or its files) behind.
-    rmSync(stagingDir(store), { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
+    stats.lockWaitMs = lockWaits.maxMs;
+    lockWaits.maxMs = Math.max(waits0, lockWaits.maxMs);
   }
   progress.update(done, stats.bytes, true);
   progress.finish();
@@ -222,6 +242,14 @@ async function commitBatch(
   withFiles: boolean,
 ): Promise<void> {
   const con = store.con;
+  // Jobs another writer added since this ingest read the store (an upload to \`iolens serve --write\`, a merge): the
+  // store is open for writing now, so what it holds cannot change until the commit.
+  const seen = [...new Set(batch.flatMap((r) => (r.ok && !hashes.has(r.hash) ? [r.hash] : [])))];
+  for (let i = 0; i < seen.length; i += 1000) {
+    const part = seen.slice(i, i + 1000);
+    const r = await con.runAndReadAll(`SELECT hash FROM jobs WHERE hash IN (${part.map(() => '?').join(',')})`, part);
+    for (const [h] of r.getRows()) hashes.add(String(h));
+  }
   const jobLines: string[] = [];
   const fileLines: string[] = [];
   const newHashes: string[] = [];

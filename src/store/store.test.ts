@@ -157,7 +157,8 @@ test('a second writer on the same database is refused with one clear line', asyn
     const db = join(dir, 'l.duckdb');
     const holder = await openStore(db);
     try {
-      const r = spawnSync(process.execPath, [BIN, 'ingest', join(SHARED, 'darshan-logs', 'generated', 'iopat-meta-light.darshan'), '--db', db], { encoding: 'utf8' });
+      // (an open waits for the lock at most IOLENS_STORE_WAIT seconds, then fails)
+      const r = spawnSync(process.execPath, [BIN, 'ingest', join(SHARED, 'darshan-logs', 'generated', 'iopat-meta-light.darshan'), '--db', db], { encoding: 'utf8', env: { ...process.env, IOLENS_STORE_WAIT: '1' } });
       assert.equal(r.status, 2);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1);

@@ -109,7 +109,8 @@ const cmd: CommandModule = {
           const rate = st.seconds > 0 ? (st.candidates - st.skipped) / st.seconds : 0;
           say(
             `${db}: ${st.inserted} new jobs, ${st.duplicates} duplicates, ${st.errors} errors, ${st.skipped} already ingested ` +
-              `(${st.candidates} files, ${st.seconds.toFixed(1)} s, ${Math.round(rate)} logs/s, ${(st.bytes / 1e6 / Math.max(st.seconds, 1e-3)).toFixed(1)} MB/s)`,
+              `(${st.candidates} files, ${st.seconds.toFixed(1)} s, ${Math.round(rate)} logs/s, ${(st.bytes / 1e6 / Math.max(st.seconds, 1e-3)).toFixed(1)} MB/s` +
+              `${(st.lockWaitMs ?? 0) >= 100 ? `; waited at most ${((st.lockWaitMs ?? 0) / 1000).toFixed(1)} s for readers of the store, held it at most ${((st.lockHeldMs ?? 0) / 1000).toFixed(1)} s` : ''})`,
           );
         }
         if (o.sacct) {
