@@ -29,7 +29,7 @@ test('features of the registry are worded from their declared units, others from
   assert.deepEqual([written.label, written.unit, written.logTransform], ['POSIX bytes written', 'bytes', true]);
   assert.deepEqual([describeFeature('io_time').unit, describeFeature('io_time').timing], ['seconds', true]);
   const aiio = describeFeature('aiio_posix_bytes_written');
-  assert.deepEqual([aiio.label, aiio.unit, aiio.log10], ['POSIX_BYTES_WRITTEN', 'bytes', true]);
+  assert.deepEqual([aiio.label, aiio.unit, aiio.log10], ['bytes written', 'bytes', true]);
   assert.deepEqual([describeFeature('aiio_posix_writes').unit, describeFeature('aiio_posix_dups').log10], ['count', false]);
   // Imported columns (TOKIO-ABC): the name says the unit.
   const tokio = (c: string) => [describeFeature(c).label, describeFeature(c).unit, describeFeature(c).timing, describeFeature(c).source];
