@@ -65,7 +65,7 @@ test('words: a contribution in plain words with the counter, its value and the f
   assert.equal(text, 'writes of 1–10 KiB (POSIX_SIZE_WRITE_1K_10K = 52,000) cost ×3.1 of throughput');
   assert.equal(contributionText({ feature: 'gauge_size_read_0_100_perc', value: 0.25, shap: 0.1 }), 'share of accesses that are reads of 0–100 B (gauge_size_read_0_100_perc = 25.0%) raised throughput ×1.3');
   assert.equal(contributionText({ feature: 'posix_bytes_written', value: 3 * 2 ** 30, shap: -1 }), 'POSIX bytes written (posix_bytes_written = 3.00 GiB) cost ×10 of throughput — context, not a pattern to fix');
-  assert.equal(contributionText({ feature: 'gauge_log10_total_files', value: 2, shap: 2 }), 'files (gauge_log10_total_files = 99) raised throughput ×100');
+  assert.equal(contributionText({ feature: 'gauge_log10_total_files', value: 2, shap: 2 }), 'POSIX files (gauge_log10_total_files = 99) raised throughput ×100');
   assert.equal(contributionText({ feature: 'mpiio_writes', value: NaN, shap: -0.05 }), 'MPI-IO write operations (mpiio_writes = not recorded) cost ×1.1 of throughput');
   // A column of another table keeps its own name (TOKIO's num_ columns count files, not bytes).
   assert.equal(contributionText({ feature: 'darshan_num_bytes_read_posix', value: 1, shap: -0.2 }), 'darshan_num_bytes_read_posix = 1 cost ×1.6 of throughput — context, not a pattern to fix');

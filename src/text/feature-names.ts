@@ -101,15 +101,15 @@ const AIIO_RAW = new Set(['posix_dups', 'posix_mmaps', 'posix_rename_sources', '
 const GAUGE_MAGNITUDES: Record<string, readonly [string, FeatureUnit]> = {
   nprocs: ['processes', 'count'],
   run_time: ['run time', 'seconds'],
-  total_bytes: ['bytes moved', 'bytes'],
-  total_accesses: ['accesses', 'count'],
-  total_files: ['files', 'count'],
-  opens: ['opens', 'count'],
-  seeks: ['seeks', 'count'],
-  stats: ['stat calls', 'count'],
-  read_time: ['cumulative read time', 'seconds'],
-  write_time: ['cumulative write time', 'seconds'],
-  meta_time: ['cumulative metadata time', 'seconds'],
+  total_bytes: ['POSIX bytes moved', 'bytes'],
+  total_accesses: ['POSIX accesses', 'count'],
+  total_files: ['POSIX files', 'count'],
+  opens: ['POSIX opens', 'count'],
+  seeks: ['POSIX seeks', 'count'],
+  stats: ['POSIX stat calls', 'count'],
+  read_time: ['POSIX read time summed over ranks', 'seconds'],
+  write_time: ['POSIX write time summed over ranks', 'seconds'],
+  meta_time: ['POSIX metadata time summed over ranks', 'seconds'],
 };
 
 /** Gauge's per-access operation shares. */
@@ -146,9 +146,9 @@ const MODULE_MEASURES: Record<string, readonly [string, FeatureUnit]> = {
   writes: ['write operations', 'count'],
   bytes_read: ['bytes read', 'bytes'],
   bytes_written: ['bytes written', 'bytes'],
-  read_time: ['cumulative read time', 'seconds'],
-  write_time: ['cumulative write time', 'seconds'],
-  meta_time: ['cumulative metadata time', 'seconds'],
+  read_time: ['read time summed over ranks', 'seconds'],
+  write_time: ['write time summed over ranks', 'seconds'],
+  meta_time: ['metadata time summed over ranks', 'seconds'],
 };
 
 /** Columns of the store's jobs table that models and clusterings may use. */
