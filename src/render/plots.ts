@@ -231,7 +231,7 @@ function rankHeatmap(l: HeatmapLayer, times: number[], timeLabel: (v: number | s
     height: Math.min(520, 120 + 14 * rows),
     option: {
       ...base(`${l.layer} heatmap`),
-      grid: { ...GRID, right: 90 },
+      grid: { ...GRID, right: 170 },
       tooltip: { formatter: (p: { value: [number, number, number] }) => `${H(label(p.value[1]))}<br>${timeLabel(times[p.value[0]])}: ${formatBytes(p.value[2])}` },
       xAxis: { type: 'category', name: 'time since job start', nameLocation: 'middle', nameGap: 30, data: times, axisLabel: { formatter: timeLabel } },
       yAxis: { type: 'category', name: l.ranksPerRow === 1 ? 'rank' : 'ranks', data: Array.from({ length: rows }, (_, r) => String(r * l.ranksPerRow)) },
