@@ -248,6 +248,11 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
       const ls = await texts(page, 'cluster-tree');
       assert.ok(ls.length >= 3, `labels: ${ls.map((l) => l.text).join(', ')}`);
       assert.deepEqual(overlaps(ls), [], 'hierarchy labels overlap');
+      // … and are not stacked line on line (the treemap piled nested nodes' headers 4 px apart in their shared
+      // corner) nor cut: labels above one another are at least half a line apart.
+      assert.deepEqual(ls.filter((l) => /…|\.\.\.$/.test(l.text)).map((l) => l.text), [], 'cut labels');
+      const stacked = ls.flatMap((a) => ls.filter((b) => b !== a && a.x < b.x + b.w && b.x < a.x + a.w && b.y >= a.y && b.y - (a.y + a.h) < a.h / 2).map((b) => `${a.text} / ${b.text}`));
+      assert.deepEqual(stacked, [], 'labels stacked');
       return ls.length;
     };
     const wide = await treeLabels();
