@@ -256,6 +256,14 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
       return ls.length;
     };
     const wide = await treeLabels();
+    // The hierarchy's colour bar: five values, in MiB/s, then in seconds when coloured by I/O time.
+    const ticks = () => page.evaluate(() => [...document.querySelectorAll('#colour-bar .tick')].map((x) => x.textContent as string));
+    const mibs = await ticks();
+    assert.equal(mibs.filter((x) => /^\d[\d.]* MiB\/s$/.test(x)).length, 5, mibs.join(', '));
+    await page.selectOption('#colour', 'io');
+    const secs = await ticks();
+    assert.equal(secs.filter((x) => seconds(x) !== null || /^\d+ h \d+ min$/.test(x)).length, 5, secs.join(', '));
+    await page.selectOption('#colour', 'throughput');
     // The parallel coordinates: an axis per feature named in words, ticks in units (bytes, %, counts), no sign·log10.
     const nodeRows = (await (await fetch(`${server.url}/api/clusters/run-1/nodes/${sel.id}`)).json()) as { features: string[] };
     const parallel = (await texts(page, 'parallel')).map((x) => x.text);

@@ -43,6 +43,29 @@ function colours(nodes: NodeView[], by: ColourBy): Map<number, string> {
   return out;
 }
 
+/**
+ * The colour bar of the hierarchy: the gradient the boxes are coloured with, from the lowest to the highest value
+ * (log scale), with five values under it in MiB/s or seconds.
+ */
+function colourBar(nodes: NodeView[], by: ColourBy): HTMLElement {
+  const v = (n: NodeView) => (by === 'throughput' ? n.medianThroughput : n.ioTime);
+  const vals = nodes.map(v).filter((x): x is number => x !== null && x > 0).map(Math.log10);
+  const bar = el('div', { class: 'colour-bar', id: 'colour-bar' });
+  if (!vals.length) return bar;
+  const lo = Math.min(...vals);
+  const hi = Math.max(...vals);
+  const stops = [0, 0.25, 0.5, 0.75, 1];
+  const gradient = stops.map((t) => colour(by === 'throughput' ? t : 1 - t)).join(', ');
+  const text = (x: number) => (by === 'throughput' ? `${x >= 100 ? x.toFixed(0) : x.toPrecision(2)} MiB/s` : formatSeconds(x));
+  const strip = el('div', { class: 'strip' });
+  strip.style.background = `linear-gradient(to right, ${gradient})`;
+  bar.append(
+    el('span', { class: 'what' }, by === 'throughput' ? 'median POSIX throughput' : 'I/O time (slowest rank, summed over the jobs)'),
+    el('div', { class: 'scale' }, strip, el('div', { class: 'ticks' }, ...stops.map((t) => el('span', { class: 'tick' }, text(10 ** (lo + t * (hi - lo))))))),
+  );
+  return bar;
+}
+
 /** Round quantities for the ticks of a log axis: powers of 1,024 for bytes, of 10 otherwise (with 3× between when few). */
 function logTicks(unit: FeatureName['unit'], lo: number, hi: number): number[] {
   const base = unit === 'bytes' ? 1024 : 10;
@@ -178,7 +201,7 @@ export async function dashboardPage(): Promise<void> {
       const id = (p.value as number[] | undefined)?.[3];
       if (typeof id === 'number') void select(id);
     });
-    treeBox.append(box);
+    treeBox.append(box, colourBar(data.nodes, colourBy));
     redraw = () => c.setOption({ series: [{ renderItem }] });
   };
   let redraw = () => undefined as void;
