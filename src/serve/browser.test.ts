@@ -274,6 +274,8 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     assert.ok(!(await page.evaluate(() => document.body.innerText)).includes('sign·log10'));
     const summary = (await texts(page, 'shap-summary')).map((x) => x.text);
     assert.ok(!summary.some((x) => /…|\.\.\.$/.test(x)), `SHAP summary labels not cut: ${summary.join(' | ')}`);
+    assert.ok((await page.evaluate(() => document.body.innerText)).includes('Predicted vs measured I/O throughput'));
+    assert.deepEqual((await texts(page, 'predicted-measured')).map((x) => x.text).filter((x) => /^(measured|predicted) /.test(x)).sort(), ['measured (MiB/s)', 'predicted (MiB/s)']);
     t.diagnostic(`screenshot ${await shot('dashboard')}`);
     if (DOCS_IMG) writeFileSync(join(DOCS_IMG, 'serve-dashboard.png'), await page.screenshot({ clip: { x: 0, y: 0, width: 1400, height: 860 } }));
     await page.setViewportSize({ width: 520, height: 1000 });

@@ -276,17 +276,21 @@ export async function dashboardPage(): Promise<void> {
     if (rows.scatter && rows.scatter.length) {
       const pts = rows.scatter.filter((s) => s.measured !== null && s.measured > 0 && s.predicted > 0);
       const all = pts.flatMap((s) => [s.predicted, s.measured!]);
+      // The target by its name in words, with its unit (io_mibs: I/O throughput, MiB/s).
+      const t = rows.target ? featureName(rows.target) : null;
+      const target = t ? t.name : '';
+      const unit = t && t.unit !== 'number' && t.unit !== 'count' ? ` (${t.unit})` : '';
       const lo = 10 ** Math.floor(Math.log10(Math.min(...all)));
       const hi = 10 ** Math.ceil(Math.log10(Math.max(...all)));
       details.append(
-        el('h3', {}, `Predicted vs measured ${rows.target ?? ''}`),
+        el('h3', {}, `Predicted vs measured ${target}`),
         chart(
           {
             animation: false,
             grid: { left: 70, right: 30, top: 20, bottom: 50 },
             tooltip: { formatter: (p: { dataIndex: number; seriesIndex: number }) => { const s = pts[p.dataIndex]; return s ? `${H(s.key.slice(0, 16))}<br>predicted ${s.predicted.toFixed(1)}, measured ${s.measured!.toFixed(1)}${s.ood ? ' (outside the model\u2019s range)' : ''}` : ''; } },
-            xAxis: { type: 'log', name: 'measured', nameLocation: 'middle', nameGap: 28, min: lo, max: hi },
-            yAxis: { type: 'log', name: 'predicted', min: lo, max: hi },
+            xAxis: { type: 'log', name: `measured${unit}`, nameLocation: 'middle', nameGap: 28, min: lo, max: hi },
+            yAxis: { type: 'log', name: `predicted${unit}`, min: lo, max: hi },
             series: [
               { type: 'scatter', symbolSize: 6, data: pts.map((s) => ({ value: [s.measured!, s.predicted], itemStyle: { color: s.ood ? '#e15759' : '#4e79a7' } })) },
               { type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: '#999' }, data: [[lo, lo], [hi, hi]] },
