@@ -12,11 +12,11 @@ test('features of the registry are worded from their declared units, others from
     { label: 'share of accesses that are writes of 0–100 B', unit: 'ratio', log10: false, logTransform: false, source: 'registry' },
   );
   const bytes = describeFeature('gauge_log10_total_bytes');
-  assert.deepEqual([bytes.label, bytes.unit, bytes.log10, bytes.logTransform, bytes.timing], ['bytes moved', 'bytes', true, false, false]);
+  assert.deepEqual([bytes.label, bytes.unit, bytes.log10, bytes.logTransform, bytes.timing], ['POSIX bytes moved', 'bytes', true, false, false]);
   // log10(x + 1) magnitudes are worded as x: 4097 bytes stored as log10(4097 + 1)… as 4.00 KiB.
   assert.equal(formatFeatureValue(bytes, Math.log10(4096 + 1)), '4.00 KiB');
   const readTime = describeFeature('gauge_log10_read_time');
-  assert.deepEqual([readTime.label, readTime.unit, readTime.timing], ['cumulative read time', 'seconds', true]);
+  assert.deepEqual([readTime.label, readTime.unit, readTime.timing], ['POSIX read time summed over ranks', 'seconds', true]);
   assert.equal(formatFeatureValue(readTime, Math.log10(2.5 + 1)), '2.50 s');
   assert.equal(describeFeature('gauge_log10_nprocs').label, 'processes');
   assert.equal(formatFeatureValue(describeFeature('gauge_log10_nprocs'), Math.log10(512 + 1)), '512');
@@ -29,7 +29,7 @@ test('features of the registry are worded from their declared units, others from
   assert.deepEqual([written.label, written.unit, written.logTransform], ['POSIX bytes written', 'bytes', true]);
   assert.deepEqual([describeFeature('io_time').unit, describeFeature('io_time').timing], ['seconds', true]);
   const aiio = describeFeature('aiio_posix_bytes_written');
-  assert.deepEqual([aiio.label, aiio.unit, aiio.log10], ['POSIX_BYTES_WRITTEN', 'bytes', true]);
+  assert.deepEqual([aiio.label, aiio.unit, aiio.log10], ['bytes written', 'bytes', true]);
   assert.deepEqual([describeFeature('aiio_posix_writes').unit, describeFeature('aiio_posix_dups').log10], ['count', false]);
   // Imported columns (TOKIO-ABC): the name says the unit.
   const tokio = (c: string) => [describeFeature(c).label, describeFeature(c).unit, describeFeature(c).timing, describeFeature(c).source];

@@ -66,16 +66,16 @@ test('features file: one column a line, # comments, optional kind and transform;
 test('words: a contribution in plain words with the counter, its value and the factor', () => {
   const text = contributionText({ feature: 'aiio_posix_size_write_1k_10k', value: Math.log10(52000 + 1), shap: -Math.log10(3.1) });
   assert.equal(text, 'writes of 1–10 KiB (POSIX_SIZE_WRITE_1K_10K = 52,000) cost ×3.1 of throughput');
-  assert.equal(contributionText({ feature: 'gauge_size_read_0_100_perc', value: 0.25, shap: 0.1 }), 'the share of reads of 0–100 B (gauge_size_read_0_100_perc = 25.0%) raised throughput ×1.3');
+  assert.equal(contributionText({ feature: 'gauge_size_read_0_100_perc', value: 0.25, shap: 0.1 }), 'share of accesses that are reads of 0–100 B (gauge_size_read_0_100_perc = 25.0%) raised throughput ×1.3');
   assert.equal(contributionText({ feature: 'posix_bytes_written', value: 3 * 2 ** 30, shap: -1 }), 'POSIX bytes written (posix_bytes_written = 3.00 GiB) cost ×10 of throughput — context, not a pattern to fix');
-  assert.equal(contributionText({ feature: 'gauge_log10_total_files', value: 2, shap: 2 }), 'total files (gauge_log10_total_files = 99) raised throughput ×100');
+  assert.equal(contributionText({ feature: 'gauge_log10_total_files', value: 2, shap: 2 }), 'POSIX files (gauge_log10_total_files = 99) raised throughput ×100');
   assert.equal(contributionText({ feature: 'mpiio_writes', value: NaN, shap: -0.05 }), 'MPI-IO write operations (mpiio_writes = not recorded) cost ×1.1 of throughput');
   // A column of another table keeps its own name (TOKIO's num_ columns count files, not bytes).
   assert.equal(contributionText({ feature: 'darshan_num_bytes_read_posix', value: 1, shap: -0.2 }), 'darshan_num_bytes_read_posix = 1 cost ×1.6 of throughput — context, not a pattern to fix');
   // with what it was weighed against, its near duplicates, and no factor beyond what the training jobs show
   assert.equal(
     contributionText({ feature: 'aiio_posix_mem_alignment', value: Math.log10(17), shap: -0.1 }, { reference: Math.log10(9) }),
-    'the memory alignment (POSIX_MEM_ALIGNMENT = 16, typical 8) cost ×1.3 of throughput — a setting',
+    'the memory alignment (POSIX_MEM_ALIGNMENT = 16 B, typical 8 B) cost ×1.3 of throughput — a setting',
   );
   assert.equal(
     contributionText({ feature: 'darshan_max_file_not_aligned_posix', value: 16896, shap: -0.3 }, { alike: ['darshan_ave_file_not_aligned_posix'] }),

@@ -1,31 +1,20 @@
 import type { Problem } from '../contract/finding.js';
 import { formatBytes, formatCount, formatPercent } from '../text/format.js';
+import { COUNTER_WORDS, counterStem, featureName, unitText } from '../text/feature-names.js';
 import { problemsOfFeature, roleOfFeature, type FeatureRole } from '../features/problems.js';
 import { featureColumnOf } from './features.js';
 import { HISTORY_FEATURES } from './history.js';
 import { PREDICTED_PREFIX } from './bundle.js';
 
 /**
- * Features in plain words, and the I/O problems they stand for. One table (`STEMS`) maps Darshan counter stems to
- * words; a feature's stem is read from its feature-set documentation (which names the counter it comes from:
+ * Features in plain words, and the I/O problems they stand for. The words are the one name table's
+ * (src/text/feature-names.ts: `featureName`, shared with the dashboard and the SHAP plots); `STEMS` adds to its
+ * counter stems the problems they stand for; a feature's stem is read from its feature-set documentation (which names the counter it comes from:
  * `log10(POSIX_SIZE_WRITE_1K_10K + 1)`) or, for columns of other tables, from its name (`darshan_tot_stats_posix`).
  * The problem tags of a feature-set column come from the feature → problem map (src/features/problems.ts, which
  * covers every column and is what the lab's blame test scores); a column of another table takes its stem's tags.
  * The same words and tags serve `explain` and the blame→finding map of the report's learned section.
  */
-
-const BINS: readonly [string, string][] = [
-  ['0_100', '0–100 B'],
-  ['100_1K', '100 B–1 KiB'],
-  ['1K_10K', '1–10 KiB'],
-  ['10K_100K', '10–100 KiB'],
-  ['100K_1M', '100 KiB–1 MiB'],
-  ['1M_4M', '1–4 MiB'],
-  ['4M_10M', '4–10 MiB'],
-  ['10M_100M', '10–100 MiB'],
-  ['100M_1G', '100 MiB–1 GiB'],
-  ['1G_PLUS', '1 GiB or more'],
-];
 
 /** Requests below 1 MiB are small (Drishti's rule, the report's small-reads/small-writes checks). */
 const SMALL_BINS = new Set(['0_100', '100_1K', '1K_10K', '10K_100K', '100K_1M']);
@@ -39,52 +28,44 @@ interface Stem {
   readonly role?: FeatureRole;
 }
 
-const ORD = ['', 'most', '2nd most', '3rd most', '4th most'];
+/** The problems a counter stem stands for (the words are the name table's, src/text/feature-names.ts). */
+function stemProblems(stem: string): readonly Problem[] {
+  const size = /^SIZE_(READ|WRITE)_(.+)$/.exec(stem);
+  if (size) return SMALL_BINS.has(size[2]) ? [size[1] === 'READ' ? 'small-reads' : 'small-writes'] : [];
+  if (/^STRIDE\d_/.test(stem)) return ['strided-access'];
+  const map: Record<string, readonly Problem[]> = {
+    F_VARIANCE_RANK_BYTES: ['rank-imbalance'],
+    RW_SWITCHES: ['rw-switches'],
+    FILE_NOT_ALIGNED: ['misaligned-file'],
+    MEM_NOT_ALIGNED: ['misaligned-memory'],
+    FDSYNCS: ['excessive-fsync'],
+    FSYNCS: ['excessive-fsync'],
+    SEEKS: ['metadata-heavy'],
+    STATS: ['metadata-heavy'],
+    OPENS: ['metadata-heavy'],
+    FILENOS: ['metadata-heavy'],
+    DUPS: ['metadata-heavy'],
+    RENAME_SOURCES: ['metadata-heavy'],
+    RENAME_TARGETS: ['metadata-heavy'],
+    RENAMED_FROM: ['metadata-heavy'],
+    INDEP_WRITES: ['no-collective'],
+    INDEP_READS: ['no-collective'],
+  };
+  return map[stem] ?? [];
+}
 
-/** Stems, most specific first (the first that matches wins). */
-export const STEMS: readonly Stem[] = [
-  ...(['READ', 'WRITE'] as const).flatMap((d) =>
-    BINS.map(([b, w]): Stem => ({ stem: `SIZE_${d}_${b}`, words: `${d === 'READ' ? 'reads' : 'writes'} of ${w}`, problems: SMALL_BINS.has(b) ? [d === 'READ' ? 'small-reads' : 'small-writes'] : [] })),
-  ),
-  ...[1, 2, 3, 4].flatMap((k): Stem[] => [
-    { stem: `STRIDE${k}_STRIDE`, words: `the ${ORD[k]} common stride`, problems: ['strided-access'] },
-    { stem: `STRIDE${k}_COUNT`, words: `accesses at the ${ORD[k]} common stride`, problems: ['strided-access'] },
-    { stem: `ACCESS${k}_ACCESS`, words: `the ${ORD[k]} common access size`, problems: [] },
-    { stem: `ACCESS${k}_COUNT`, words: `accesses of the ${ORD[k]} common size`, problems: [] },
-  ]),
-  { stem: 'F_VARIANCE_RANK_BYTES', words: 'the variance of bytes across ranks', problems: ['rank-imbalance'] },
-  { stem: 'RW_SWITCHES', words: 'switches between reading and writing', problems: ['rw-switches'] },
-  { stem: 'FILE_NOT_ALIGNED', words: 'accesses not aligned to file blocks', problems: ['misaligned-file'] },
-  { stem: 'MEM_NOT_ALIGNED', words: 'accesses not aligned in memory', problems: ['misaligned-memory'] },
-  { stem: 'MEM_ALIGNMENT', words: 'the memory alignment', problems: [], role: 'configuration' },
-  { stem: 'FILE_ALIGNMENT', words: 'the file alignment', problems: [], role: 'configuration' },
-  { stem: 'CONSEC_READS', words: 'consecutive reads', problems: [] },
-  { stem: 'CONSEC_WRITES', words: 'consecutive writes', problems: [] },
-  { stem: 'SEQ_READS', words: 'sequential reads', problems: [] },
-  { stem: 'SEQ_WRITES', words: 'sequential writes', problems: [] },
-  { stem: 'BYTES_READ', words: 'bytes read', problems: [], role: 'context' },
-  { stem: 'BYTES_WRITTEN', words: 'bytes written', problems: [], role: 'context' },
-  { stem: 'FDSYNCS', words: 'fdatasync calls', problems: ['excessive-fsync'] },
-  { stem: 'FSYNCS', words: 'fsync calls', problems: ['excessive-fsync'] },
-  { stem: 'SEEKS', words: 'seeks', problems: ['metadata-heavy'] },
-  { stem: 'STATS', words: 'stat calls', problems: ['metadata-heavy'] },
-  { stem: 'OPENS', words: 'opens', problems: ['metadata-heavy'] },
-  { stem: 'FILENOS', words: 'fileno calls', problems: ['metadata-heavy'] },
-  { stem: 'DUPS', words: 'dup calls', problems: ['metadata-heavy'] },
-  { stem: 'MMAPS', words: 'mmap calls', problems: [] },
-  { stem: 'RENAME_SOURCES', words: 'files renamed away', problems: ['metadata-heavy'] },
-  { stem: 'RENAME_TARGETS', words: 'rename targets', problems: ['metadata-heavy'] },
-  { stem: 'RENAMED_FROM', words: 'renames', problems: ['metadata-heavy'] },
-  { stem: 'STRIPE_SIZE', words: 'the Lustre stripe size', problems: [], role: 'configuration' },
-  { stem: 'STRIPE_WIDTH', words: 'the Lustre stripe count', problems: [], role: 'configuration' },
-  { stem: 'INDEP_WRITES', words: 'independent MPI-IO writes', problems: ['no-collective'] },
-  { stem: 'INDEP_READS', words: 'independent MPI-IO reads', problems: ['no-collective'] },
-  { stem: 'COLL_WRITES', words: 'collective MPI-IO writes', problems: [] },
-  { stem: 'COLL_READS', words: 'collective MPI-IO reads', problems: [] },
-  { stem: 'READS', words: 'read operations', problems: [] },
-  { stem: 'WRITES', words: 'write operations', problems: [] },
-  { stem: 'NPROCS', words: 'processes', problems: [], role: 'context' },
-];
+const STEM_ROLES: Record<string, FeatureRole> = {
+  MEM_ALIGNMENT: 'configuration',
+  FILE_ALIGNMENT: 'configuration',
+  STRIPE_SIZE: 'configuration',
+  STRIPE_WIDTH: 'configuration',
+  BYTES_READ: 'context',
+  BYTES_WRITTEN: 'context',
+  NPROCS: 'context',
+};
+
+/** Stems, most specific first (the first that matches wins): the name table's counter words with their problems. */
+export const STEMS: readonly Stem[] = COUNTER_WORDS.map((c) => ({ stem: c.stem, words: c.words, problems: stemProblems(c.stem), ...(STEM_ROLES[c.stem] ? { role: STEM_ROLES[c.stem] } : {}) }));
 
 /** The counter a feature-set column documents (`POSIX_SIZE_WRITE_1K_10K` from `log10(POSIX_SIZE_WRITE_1K_10K + 1)`). */
 function documentedCounter(doc: string): string | null {
@@ -93,8 +74,8 @@ function documentedCounter(doc: string): string | null {
 }
 
 function matchStem(upper: string): Stem | null {
-  const parts = `_${upper}_`;
-  return STEMS.find((s) => parts.includes(`_${s.stem}_`)) ?? null;
+  const stem = counterStem(upper);
+  return stem === null ? null : (STEMS.find((s) => s.stem === stem) ?? null);
 }
 
 /** How a feature reads in words, how to print its value, and which problems its blame points to. */
@@ -124,20 +105,10 @@ export function describeFeature(name: string): FeatureWords {
   const loc = featureColumnOf(name);
   if (loc) {
     const counter = documentedCounter(loc.column.doc);
-    const stem = matchStem((counter ?? '').toUpperCase()) ?? matchStem(name.toUpperCase());
     const scale = loc.column.unit === 'log10' ? 'log10' : loc.column.unit === 'ratio' ? 'ratio' : loc.column.unit === 'bytes' ? 'bytes' : 'plain';
     const single = scale !== 'ratio' && counter !== null && (loc.column.doc === counter || new RegExp(`^log10\\(${counter} \\+ 1\\)$`).test(loc.column.doc) || loc.column.doc.startsWith(`${counter} (`));
-    // log10 of a sum or of a count that is no single counter (`log10(distinct POSIX files + 1)`): the name says it.
-    const logOf = /^log10\((.*) \+ 1\)/.exec(loc.column.doc);
-    // One counter: its words; a share: of what; otherwise the column's own documentation, up to its first clause.
-    const words =
-      scale === 'ratio'
-        ? `the share of ${stem ? stem.words : loc.column.name.replace(/_perc$/, '').replace(/_/g, ' ')}`
-        : single && stem
-          ? stem.words
-          : logOf
-            ? (stem && !logOf[1].includes('+') ? stem.words : loc.column.name.replace(/^log10_/, '').replace(/_/g, ' '))
-            : loc.column.doc.split(/[:(,]/)[0].trim();
+    // The words are the name table's (src/text/feature-names.ts), shared with the dashboard and the SHAP plots.
+    const words = featureName(name).name;
     return {
       words,
       label: single ? counter : name,
@@ -149,7 +120,7 @@ export function describeFeature(name: string): FeatureWords {
   // A column of another table (an imported feature table): its name says more than guessed words would (TOKIO's
   // `darshan_num_bytes_read_posix` counts files, not bytes); its counter stem still names the problem.
   const stem = matchStem(name.toUpperCase());
-  return { words: name, label: name, scale: 'plain', problems: stem ? stem.problems : [], role: stem ? (stem.role ?? 'behaviour') : 'context' };
+  return { words: featureName(name).name, label: name, scale: 'plain', problems: stem ? stem.problems : [], role: stem ? (stem.role ?? 'behaviour') : 'context' };
 }
 
 /** The problem tags a feature's blame stands for (empty when it names none). */
@@ -165,7 +136,12 @@ export function valueText(name: string, value: number | string | null): string {
   const d = describeFeature(name);
   const v = d.scale === 'log10' ? 10 ** value - 1 : value;
   if (d.scale === 'ratio') return formatPercent(v);
-  if (d.scale === 'bytes') return formatBytes(v);
+  // The unit of the quantity is the name table's: a log10 column of bytes prints as bytes, of seconds as seconds.
+  // A column of another table is printed as it is (TOKIO's num_bytes columns count files, not bytes).
+  const known = featureName(name.startsWith(PREDICTED_PREFIX) ? name.slice(PREDICTED_PREFIX.length) : name);
+  const unit = known.source === 'table' ? known.unit : 'number';
+  if (d.scale === 'bytes' || unit === 'bytes') return formatBytes(d.scale === 'log10' ? Math.round(v) : v);
+  if (unit === 'seconds' || unit === 'MiB/s' || unit === 'bytes/s') return unitText(unit, v);
   return numberText(v);
 }
 

@@ -6,7 +6,7 @@ import { writeLog } from '../formats/darshan/writer.js';
 import { diagnoseLog } from '../pipeline/diagnose.js';
 import { corpusLogs } from '../testing/corpus.js';
 import type { Report } from '../contract/index.js';
-import { learnedOf, reportPlots, shapWaterfall, WATERFALL_TOP } from './plots.js';
+import { colourBands, jobEnd, learnedOf, reportPlots, shapWaterfall, WATERFALL_TOP } from './plots.js';
 import { plotSvg } from './svg.js';
 import { renderHtml } from './html.js';
 
@@ -94,4 +94,29 @@ test('SHAP waterfall: base + contributions = prediction, largest first, the rest
   assert.deepEqual(o.yAxis.data, ['base value', 'a = 1', 'all other features', 'prediction']);
   assert.deepEqual(o.series[2].data, ['-', 0.25, 0.25, '-']);
   assert.deepEqual(o.series[3].data, [2, '-', '-', 1.5]);
+});
+
+test('time axes end at the job\'s end; heatmap colour bars are labelled in bytes; the waterfall names features in words', () => {
+  const report = diagnoseLog(sample().path, { charts: true });
+  const plots = reportPlots(report);
+  const end = jobEnd(report);
+  const bin = report.charts!.heatmap!.binSeconds;
+  assert.ok(end >= report.io.runTime && end < 1, `${end}`);
+  for (const p of plots.filter((q) => q.id.startsWith('heatmap-'))) {
+    const times = (p.option.xAxis as { data: number[] }).data;
+    // (a bin with bytes is never dropped: Darshan may count bytes into the bin the job's end falls in, or the next)
+    assert.ok(times[times.length - 1] <= end + bin + 1e-9 && times[times.length - 1] > end - bin - 1e-9, `${p.id}: last bin starts at ${times[times.length - 1]}, the job ends at ${end}`);
+    assert.ok(times.length < Math.max(...report.charts!.heatmap!.layers.map((l) => l.read.length)), `${p.id}: the empty bins past the end are gone`);
+  }
+  for (const p of plots.filter((q) => q.id.startsWith('dxt-'))) assert.equal((p.option.xAxis as { max: number }).max, end, p.id);
+  // The colour bar: five bands, each labelled with its range in bytes, the top one ending at the largest cell.
+  const rank = plots.find((p) => p.id === 'heatmap-posix')!;
+  const vm = rank.option.visualMap as { pieces: { label: string; max: number }[] };
+  assert.equal(vm.pieces.length, 5);
+  for (const piece of vm.pieces) assert.match(piece.label, /^\d[\d.]* [KMGT]?i?B – \d[\d.]* [KMGT]?i?B$/);
+  assert.deepEqual(colourBands(5 * 1024).map((b) => b.label).reverse(), ['0 B – 1.00 KiB', '1.00 KiB – 2.00 KiB', '2.00 KiB – 3.00 KiB', '3.00 KiB – 4.00 KiB', '4.00 KiB – 5.00 KiB']);
+  const w = shapWaterfall(learnedOf(handMade([{ feature: 'aiio_posix_size_write_1k_10k', value: Math.log10(52000 + 1), shap: -0.5 }, { feature: 'gauge_bytes_read_perc', value: 0.25, shap: 0.1 }]))!);
+  const labels = (w.option.yAxis as { data: string[]; axisLabel: { overflow: string } });
+  assert.deepEqual(labels.data.slice(1, 3), ['writes of 1–10 KiB = 52,000', 'share of bytes read = 25.0%']);
+  assert.equal(labels.axisLabel.overflow, 'break', 'long labels wrap, never cut');
 });

@@ -1,5 +1,6 @@
 import { ACCESS_SIZE_BINS, FILE_SIZE_BINS, type DxtSegments, type HeatmapLayer, type Report } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
+import { featureName, featureValueText } from '../text/feature-names.js';
 import { formatBytes, formatCount, formatSeconds } from '../text/format.js';
 
 /**
@@ -181,7 +182,13 @@ function filePlots(report: Report): Plot[] {
 function heatmapPlots(report: Report): Plot[] {
   const h = report.charts?.heatmap;
   if (!h || !h.layers.length) return [];
-  const bins = Math.max(...h.layers.map((l) => l.read.length));
+  // The time axis ends at the job's end: Darshan's HEATMAP keeps bins past it (empty); they are dropped, never a
+  // bin with bytes in it.
+  const kept = Math.max(...h.layers.map((l) => l.read.length));
+  let used = 0;
+  for (const l of h.layers) for (let b = 0; b < kept; b++) if ((l.read[b] ?? 0) + (l.write[b] ?? 0) > 0 || l.matrix.some((row) => (row[b] ?? 0) > 0)) used = Math.max(used, b + 1);
+  const end = jobEnd(report);
+  const bins = Math.max(1, Math.min(kept, Math.max(used, end > 0 ? Math.ceil(end / h.binSeconds - 1e-9) : kept)));
   const times = Array.from({ length: bins }, (_, b) => b * h.binSeconds);
   const timeLabel = (v: number | string) => formatSeconds(Number(v));
   const out: Plot[] = [
@@ -197,7 +204,7 @@ function heatmapPlots(report: Report): Plot[] {
         xAxis: { type: 'category', name: 'time since job start', nameLocation: 'middle', nameGap: 30, data: times, axisLabel: { formatter: timeLabel } },
         yAxis: { type: 'value', name: 'bytes', axisLabel: { formatter: bytesAxis } },
         series: h.layers.flatMap((l) =>
-          (['read', 'write'] as const).map((k) => ({ name: `${l.layer} ${k}`, type: 'bar', stack: k, data: [...l[k]] })),
+          (['read', 'write'] as const).map((k) => ({ name: `${l.layer} ${k}`, type: 'bar', stack: k, data: [...l[k]].slice(0, bins) })),
         ),
       },
     },
@@ -213,7 +220,7 @@ function rankHeatmap(l: HeatmapLayer, times: number[], timeLabel: (v: number | s
   let max = 0;
   l.matrix.forEach((row, r) =>
     row.forEach((v, b) => {
-      if (v > 0) data.push([b, r, v]);
+      if (v > 0 && b < times.length) data.push([b, r, v]);
       if (v > max) max = v;
     }),
   );
@@ -224,14 +231,32 @@ function rankHeatmap(l: HeatmapLayer, times: number[], timeLabel: (v: number | s
     height: Math.min(520, 120 + 14 * rows),
     option: {
       ...base(`${l.layer} heatmap`),
-      grid: { ...GRID, right: 90 },
+      grid: { ...GRID, right: 170 },
       tooltip: { formatter: (p: { value: [number, number, number] }) => `${H(label(p.value[1]))}<br>${timeLabel(times[p.value[0]])}: ${formatBytes(p.value[2])}` },
       xAxis: { type: 'category', name: 'time since job start', nameLocation: 'middle', nameGap: 30, data: times, axisLabel: { formatter: timeLabel } },
       yAxis: { type: 'category', name: l.ranksPerRow === 1 ? 'rank' : 'ranks', data: Array.from({ length: rows }, (_, r) => String(r * l.ranksPerRow)) },
-      visualMap: { min: 0, max: Math.max(1, max), calculable: false, orient: 'vertical', right: 5, top: 'middle', itemHeight: 120, formatter: (v: number) => formatBytes(v), inRange: { color: ['#f7fbff', '#6baed6', '#08306b'] } },
+      // The colour bar reads in bytes: five bands, each labelled with its range.
+      visualMap: { type: 'piecewise', pieces: colourBands(Math.max(1, max)), orient: 'vertical', right: 5, top: 'middle', itemWidth: 14, itemHeight: 10, itemGap: 4, textStyle: { fontSize: 10 }, inRange: { color: ['#c6dbef', '#6baed6', '#2171b5', '#08306b'] } },
       series: [{ type: 'heatmap', name: l.layer, data }],
     },
   };
+}
+
+/** Five equal bands from 0 to `max` bytes, labelled with their ranges in bytes (the colour bar of a heatmap). */
+export function colourBands(max: number): { min: number; max: number; label: string }[] {
+  const step = max / 5;
+  return Array.from({ length: 5 }, (_, i) => {
+    const lo = i * step;
+    const hi = i === 4 ? max : (i + 1) * step;
+    return { min: lo, max: hi, label: `${formatBytes(lo)} – ${formatBytes(hi)}` };
+  }).reverse();
+}
+
+/** The job's end in seconds since its start: its run time, or the last traced call when that ends later. */
+export function jobEnd(report: Report): number {
+  let end = Number.isFinite(report.io.runTime) ? report.io.runTime : 0;
+  for (const d of report.charts?.dxt ?? []) for (let i = 0; i < d.shown; i++) if (d.end[i] > end) end = d.end[i];
+  return end;
 }
 
 /** DXT segment tooltip: rank, file (escaped), operation, offset, length, times. */
@@ -246,6 +271,9 @@ function segmentTip(d: DxtSegments, i: number): string {
 
 function dxtPlots(report: Report): Plot[] {
   const out: Plot[] = [];
+  // Time axes from the job's start to its end (not to the next round number past it).
+  const end = jobEnd(report);
+  const timeAxis = { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis, hideOverlap: true }, splitNumber: 5, min: 0, ...(end > 0 ? { max: end } : { scale: true }) };
   for (const d of report.charts?.dxt ?? []) {
     if (!d.shown) continue;
     const m = slug(d.module);
@@ -274,7 +302,7 @@ function dxtPlots(report: Report): Plot[] {
         legend: { bottom: 0 },
         tooltip: { formatter: (p: { value: number[] }) => segmentTip(d, p.value[3]) },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
-        xAxis: { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis, hideOverlap: true }, splitNumber: 5, scale: true },
+        xAxis: timeAxis,
         yAxis: { type: 'category', name: 'rank', data: ranks.map(String) },
         series: (['read', 'write'] as const).map((k) => ({
           name: k,
@@ -302,7 +330,7 @@ function dxtPlots(report: Report): Plot[] {
           legend: { bottom: 0 },
           tooltip: { formatter: (p: { value: number[] }) => segmentTip(d, p.value[2]) },
           dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'inside', yAxisIndex: 0 }],
-          xAxis: { type: 'value', name: 'seconds since job start', nameLocation: 'middle', nameGap: 30, axisLabel: { formatter: secondsAxis, hideOverlap: true }, splitNumber: 5, scale: true },
+          xAxis: timeAxis,
           yAxis: { type: 'value', name: 'offset', axisLabel: { formatter: bytesAxis } },
           series: (['read', 'write'] as const).map((k) => ({ name: k, type: 'scatter', symbolSize: 4, itemStyle: { color: COLORS[k] }, data: points(k === 'write' ? 1 : 0) })),
         },
@@ -310,6 +338,16 @@ function dxtPlots(report: Report): Plot[] {
     }
   }
   return out;
+}
+
+/** Width of the waterfall's feature labels (pixels); longer labels wrap. */
+const WATERFALL_LABEL = 280;
+
+/** A contribution's value as the waterfall shows it: in the unit of its feature. */
+function contributionValue(feature: string, v: number | string | null): string {
+  if (v === null || (typeof v === 'number' && !Number.isFinite(v))) return 'n/a';
+  if (typeof v === 'string') return v === '' ? '(none)' : v;
+  return featureValueText(feature, v);
 }
 
 /** Contributions shown one by one in the waterfall; the rest are summed into one bar. */
@@ -326,12 +364,16 @@ export function shapWaterfall(l: LearnedView): Plot {
   const total = output - start;
   const sorted = [...l.contributions].filter((c) => c.shap !== 0).sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap) || a.feature.localeCompare(b.feature));
   const shown = sorted.slice(0, WATERFALL_TOP);
-  const steps = shown.map((c) => ({ label: `${c.feature} = ${c.value === null ? 'n/a' : String(c.value)}`, shap: c.shap }));
+  // Each feature by its name in words and its value in its unit (the one name table, src/text/feature-names.ts).
+  const steps = shown.map((c) => {
+    const name = featureName(c.feature).name;
+    return { label: `${name} = ${contributionValue(c.feature, c.value)}`, feature: name === c.feature ? '' : c.feature, shap: c.shap };
+  });
   // Everything not drawn one by one: listed features past the top, and (with a given base) the features the section
   // does not list; together they close the gap to the output.
   const rest = total - steps.reduce((s, c) => s + c.shap, 0);
   const more = sorted.length - shown.length;
-  if (more > 0 || Math.abs(rest) > 1e-9) steps.push({ label: l.base === undefined ? `${more} other features` : 'all other features', shap: rest });
+  if (more > 0 || Math.abs(rest) > 1e-9) steps.push({ label: l.base === undefined ? `${more} other features` : 'all other features', feature: '', shap: rest });
   const labels = ['base value', ...steps.map((s) => s.label), 'prediction'];
   const invisible: number[] = [0];
   const up: (number | string)[] = ['-'];
@@ -357,10 +399,10 @@ export function shapWaterfall(l: LearnedView): Plot {
     id: 'shap-waterfall',
     title: 'Learned diagnosis: what moved the prediction',
     caption: `From the model's base value (${mibs(start)}) to its prediction (${mibs(start + total)}${l.measured !== null ? `; measured ${mibs(Math.log10(1 + l.measured))}` : ''}), each feature's SHAP value in log10(1 + ${unit || 'y'}); green raises the predicted throughput, red lowers it.`,
-    height: 120 + 28 * labels.length,
+    height: 120 + 36 * labels.length,
     option: {
       ...base('SHAP waterfall'),
-      grid: { ...GRID, left: 230 },
+      grid: { ...GRID, left: WATERFALL_LABEL + 20 },
       tooltip: {
         trigger: 'axis',
         axisPointer: { type: 'shadow' },
@@ -369,11 +411,12 @@ export function shapWaterfall(l: LearnedView): Plot {
           if (i === 0) return `base value: ${fmt(start)} (${mibs(start)})`;
           if (i === labels.length - 1) return `prediction: ${fmt(start + total)} (${mibs(start + total)})`;
           const s = steps[i - 1];
-          return `${H(s.label)}<br>SHAP ${s.shap >= 0 ? '+' : ''}${fmt(s.shap)}`;
+          return `${H(s.label)}${s.feature ? ` (${H(s.feature)})` : ''}<br>SHAP ${s.shap >= 0 ? '+' : ''}${fmt(s.shap)}`;
         },
       },
       xAxis: { type: 'value', name: `log10(1 + ${unit || 'y'})`, nameLocation: 'middle', nameGap: 28, scale: true },
-      yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { width: 210, overflow: 'truncate' } },
+      // Labels wrap onto a second line rather than being cut.
+      yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { width: WATERFALL_LABEL, overflow: 'break', lineHeight: 13, fontSize: 11 } },
       series: [
         { name: 'offset', type: 'bar', stack: 'w', silent: true, itemStyle: { color: 'transparent' }, data: invisible },
         { name: 'raises', type: 'bar', stack: 'w', itemStyle: { color: COLORS.up }, data: up },

@@ -12,11 +12,14 @@ import { reportPlots } from '../render/plots.js';
 import { verdicts } from '../render/compare.js';
 import type { Comparison } from '../contract/index.js';
 import { formatPercent, formatSeconds } from '../text/format.js';
+import { featureName } from '../text/feature-names.js';
+import type { Report } from '../contract/index.js';
 import { makeArchive } from '../store/synth-archive.js';
 import { saveBundle } from '../models/index.js';
-import { corpusLogs, SHARED } from '../testing/corpus.js';
+import { corpusLogs, REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { startServer } from './app.js';
 import { prepareStore } from './sample.js';
+import { clusterStore } from '../clustering/index.js';
 
 // The web pages in a real browser (Debian's Chromium driven by playwright-core; .ci/run installs it): upload
 // through the page, the job page's plots, a hostile log's names as text, the jobs explorer, the dashboard over a
@@ -29,6 +32,8 @@ declare const DragEvent: any; // eslint-disable-line @typescript-eslint/no-expli
 const available = existsSync(CHROMIUM);
 if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
 const SHOTS = join(tmpdir(), 'iolens-serve-screenshots');
+// IOLENS_UPDATE_SCREENSHOTS=1: also write the screenshots of docs/serve.md (docs/img/, the viewport only).
+const DOCS_IMG = process.env.IOLENS_UPDATE_SCREENSHOTS ? join(REPO_ROOT, 'docs', 'img') : null;
 
 const HOSTILE = '<script>alert(1)</script>';
 const HOSTILE_EXE = `<img src=x onerror=alert(2)>`;
@@ -61,6 +66,35 @@ function watch(page: Page, origin: string): Watch {
   return w;
 }
 
+/** The texts of a plot's SVG with their boxes (page coordinates). */
+const texts = (page: Page, id: string) =>
+  page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(`${sel} svg text`)].map((t: any) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent as string, x: r.x as number, y: r.y as number, w: r.width as number, h: r.height as number };
+      }),
+    `[data-plot="${id}"]`,
+  );
+
+/** Pairs of boxes that overlap (by more than half a pixel each way). */
+function overlaps(boxes: { text: string; x: number; y: number; w: number; h: number }[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i];
+      const b = boxes[j];
+      if (a.x + a.w - 0.5 > b.x && b.x + b.w - 0.5 > a.x && a.y + a.h - 0.5 > b.y && b.y + b.h - 0.5 > a.y) out.push(`${a.text} / ${b.text}`);
+    }
+  return out;
+}
+
+/** Seconds of a time-axis label (`600.00 ms`, `1.20 s`, `0 s`), else null. */
+function seconds(label: string): number | null {
+  const m = /^(\d+(?:\.\d+)?) (µs|ms|s)$/.exec(label.trim());
+  return m ? Number(m[1]) * (m[2] === 's' ? 1 : m[2] === 'ms' ? 1e-3 : 1e-6) : null;
+}
+
 /** SVG shapes drawn inside a plot box. */
 const shapes = (page: Page, id: string) => page.evaluate((sel) => document.querySelectorAll(`${sel} svg path, ${sel} svg rect, ${sel} svg text`).length, `[data-plot="${id}"]`);
 
@@ -73,6 +107,8 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
   const db = join(dir, 'web.duckdb');
   const model = join(dir, 'model.json');
   saveBundle(model, await prepareStore(db, [arch]));
+  // A second, finer clustering (run-2): a deep hierarchy of many small nodes, whose labels must not pile up.
+  await clusterStore({ db, minClusterSize: 5, models: { minRows: 30 }, note: 'fine', threads: 1 });
   const server = await startServer({ db, write: true, model, port: 0, threads: 2 });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -108,6 +144,37 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     assert.ok(text.includes(own.verdict!.text), 'the verdict');
     assert.ok(text.includes(formatSeconds(own.io.ioTime)), 'the I/O time');
     t.diagnostic(`screenshot ${await shot('job-upload')}`);
+
+    // 1b. Pictures people read. The waterfall names each feature in words (the one name table) and cuts none.
+    const served = ((await (await fetch(`${server.url}/api/jobs/${uploaded}`)).json()) as { report: Report }).report;
+    const waterfall = (await texts(page, 'shap-waterfall')).map((x) => x.text);
+    assert.ok(!waterfall.some((x) => /…|\.\.\.$/.test(x)), `no label cut: ${waterfall.join(' | ')}`);
+    const joined = waterfall.join(' ').replace(/\s+/g, ' ');
+    const named = served.learned!.contributors.filter((c) => c.shap !== 0).slice(0, 12).map((c) => featureName(c.feature).name);
+    for (const n of named) assert.ok(joined.includes(`${n} = `), `waterfall names ${n}`);
+    assert.ok(!/\b(aiio|gauge)_/.test(joined), 'no raw column names');
+    // Each rank heatmap's colour bar has five labels with byte values.
+    const heatmaps = expected.filter((p) => /^heatmap-(?!timeline)/.test(p.id)).map((p) => p.id);
+    assert.ok(heatmaps.length >= 2);
+    for (const id of heatmaps) {
+      const bands = (await texts(page, id)).filter((x) => /^\d[\d.]* [KMGT]?i?B – \d[\d.]* [KMGT]?i?B$/.test(x.text));
+      assert.equal(bands.length, 5, `${id}: colour bar labels ${bands.map((b) => b.text).join(', ')}`);
+    }
+    // Time axes end at the job's end: no tick past it by more than one tick step (a HEATMAP bin of 0.1 s).
+    const end = Math.max(served.io.runTime, ...(served.charts?.dxt ?? []).flatMap((d) => [...d.end.slice(0, d.shown)]));
+    for (const id of ['heatmap-timeline', ...heatmaps, 'dxt-timeline-dxt-posix', 'dxt-offsets-dxt-posix']) {
+      const ticks = (await texts(page, id)).map((x) => seconds(x.text)).filter((v): v is number => v !== null);
+      assert.ok(ticks.length >= 3, `${id}: time ticks`);
+      const step = Math.min(...ticks.slice(1).map((v, i) => v - ticks[i]).filter((d) => d > 0));
+      assert.ok(Math.max(...ticks) <= end + Math.max(step, 0.1) + 1e-6, `${id}: last tick ${Math.max(...ticks)} s, the job ends at ${end} s`);
+    }
+    if (DOCS_IMG) {
+      mkdirSync(DOCS_IMG, { recursive: true });
+      await page.evaluate(() => document.getElementById('plots')!.scrollIntoView({ block: 'start' }));
+      writeFileSync(join(DOCS_IMG, 'serve-job.png'), await page.screenshot({ clip: { x: 0, y: 0, width: 1400, height: 900 } }));
+      await page.evaluate(() => document.getElementById('plot-heatmap-timeline')!.scrollIntoView({ block: 'start' }));
+      writeFileSync(join(DOCS_IMG, 'serve-job-time.png'), await page.screenshot({ clip: { x: 0, y: 0, width: 1400, height: 900 } }));
+    }
 
     // 2. A hostile log dropped on the page: its names are text, nothing runs.
     const hostile = Buffer.from(hostileLog()).toString('base64');
@@ -150,20 +217,83 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     const row = cells.slice(cells.length / 2);
     assert.equal(row[head.indexOf('I/O time (slowest rank)')], formatSeconds(own.io.ioTime));
     assert.equal(row[head.indexOf('of the run')], formatPercent(own.io.ioShare!));
+    // An ingested job of many ranks: its I/O time is the time model's slowest rank, as its report says, not the sum.
+    const many = ((await (await fetch(`${server.url}/api/jobs?sort=nprocs&order=desc&limit=20`)).json()) as { jobs: { hash: string; job_id: number; io_time: number; io_time_cumulative: number }[] }).jobs.find(
+      (j) => j.io_time_cumulative > 1.5 * j.io_time,
+    )!;
+    assert.ok(many, 'a job whose summed I/O time differs from its slowest rank');
+    const manyReport = ((await (await fetch(`${server.url}/api/jobs/${many.hash}`)).json()) as { report: Report }).report;
+    await page.goto(`${server.url}/jobs?q=${many.job_id}`);
+    await page.waitForSelector('#jobs tbody tr');
+    const manyHead = await page.evaluate(() => [...document.querySelectorAll('#jobs thead th')].map((th) => th.textContent));
+    const manyRow = await page.evaluate((id) => [...document.querySelectorAll('#jobs tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)).find((r) => r[0] === id), String(many.job_id));
+    assert.ok(manyRow, `the row of job ${many.job_id}`);
+    assert.equal(manyRow[manyHead.indexOf('I/O time (slowest rank)')], formatSeconds(manyReport.io.ioTime));
+    assert.notEqual(formatSeconds(manyReport.io.ioTime), formatSeconds(manyReport.io.cumulativeIoTime));
     t.diagnostic(`screenshot ${await shot('jobs')}`);
 
     // 4. The dashboard over the clustered store, then down to a job.
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${server.url}/dashboard?run=run-1`);
     await page.waitForSelector('[data-plot="cluster-tree"] svg');
     for (const id of ['parallel', 'shap-summary', 'predicted-measured']) {
       await page.waitForSelector(`[data-plot="${id}"] svg`);
       assert.ok((await shapes(page, id)) > 10, `${id} drawn`);
     }
-    const api = (await (await fetch(`${server.url}/api/clusters`)).json()) as { nodes: { id: number; jobs: number; selected: boolean; parent: number | null }[] };
+    const api = (await (await fetch(`${server.url}/api/clusters?run=run-1`)).json()) as { nodes: { id: number; jobs: number; selected: boolean; parent: number | null }[] };
     const sel = api.nodes.find((n) => n.selected)!;
     assert.ok((await shapes(page, 'cluster-tree')) >= api.nodes.filter((n) => n.parent !== null).length, 'a box per node');
     assert.match(await page.evaluate(() => document.getElementById('drill')!.textContent!), new RegExp(`^${sel.jobs} jobs →$`));
+    // The hierarchy's labels: some shown, none overlapping another, at the full width and at a narrow one.
+    const treeLabels = async () => {
+      const ls = await texts(page, 'cluster-tree');
+      assert.ok(ls.length >= 3, `labels: ${ls.map((l) => l.text).join(', ')}`);
+      assert.deepEqual(overlaps(ls), [], 'hierarchy labels overlap');
+      // … and are not stacked line on line (the treemap piled nested nodes' headers 4 px apart in their shared
+      // corner) nor cut: labels above one another are at least half a line apart.
+      assert.deepEqual(ls.filter((l) => /…|\.\.\.$/.test(l.text)).map((l) => l.text), [], 'cut labels');
+      const stacked = ls.flatMap((a) => ls.filter((b) => b !== a && a.x < b.x + b.w && b.x < a.x + a.w && b.y >= a.y && b.y - (a.y + a.h) < a.h / 2).map((b) => `${a.text} / ${b.text}`));
+      assert.deepEqual(stacked, [], 'labels stacked');
+      return ls.length;
+    };
+    const wide = await treeLabels();
+    // The hierarchy's colour bar: five values, in MiB/s, then in seconds when coloured by I/O time.
+    const ticks = () => page.evaluate(() => [...document.querySelectorAll('#colour-bar .tick')].map((x) => x.textContent as string));
+    const mibs = await ticks();
+    assert.equal(mibs.filter((x) => /^\d[\d.]* MiB\/s$/.test(x)).length, 5, mibs.join(', '));
+    await page.selectOption('#colour', 'io');
+    const secs = await ticks();
+    assert.equal(secs.filter((x) => seconds(x) !== null || /^\d+ h \d+ min$/.test(x)).length, 5, secs.join(', '));
+    await page.selectOption('#colour', 'throughput');
+    // The parallel coordinates: an axis per feature named in words, ticks in units (bytes, %, counts), no sign·log10.
+    const nodeRows = (await (await fetch(`${server.url}/api/clusters/run-1/nodes/${sel.id}`)).json()) as { features: string[] };
+    const parallel = (await texts(page, 'parallel')).map((x) => x.text);
+    const axisNames = nodeRows.features.map((f) => featureName(f).name).filter((n) => parallel.some((x) => x.replace(/\s+/g, ' ') === n) || parallel.join(' ').includes(n));
+    assert.ok(axisNames.length >= Math.min(12, nodeRows.features.length), `axes named in words: ${axisNames.join(', ')}`);
+    assert.ok(!parallel.some((x) => /\b(gauge|aiio)_/.test(x)), 'no raw column names');
+    assert.ok(parallel.filter((x) => /\d(%| [KMGT]?i?B)$/.test(x)).length >= 5, 'ticks in units');
+    assert.ok(!(await page.evaluate(() => document.body.innerText)).includes('sign·log10'));
+    const summary = (await texts(page, 'shap-summary')).map((x) => x.text);
+    assert.ok(!summary.some((x) => /…|\.\.\.$/.test(x)), `SHAP summary labels not cut: ${summary.join(' | ')}`);
+    assert.ok((await page.evaluate(() => document.body.innerText)).includes('Predicted vs measured I/O throughput'));
+    assert.deepEqual((await texts(page, 'predicted-measured')).map((x) => x.text).filter((x) => /^(measured|predicted) /.test(x)).sort(), ['measured (MiB/s)', 'predicted (MiB/s)']);
     t.diagnostic(`screenshot ${await shot('dashboard')}`);
+    if (DOCS_IMG) writeFileSync(join(DOCS_IMG, 'serve-dashboard.png'), await page.screenshot({ clip: { x: 0, y: 0, width: 1400, height: 860 } }));
+    await page.setViewportSize({ width: 520, height: 1000 });
+    await page.waitForTimeout(300);
+    const narrow = await treeLabels();
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    // The finer run's deep hierarchy, at both widths.
+    const fine = (await (await fetch(`${server.url}/api/clusters?run=run-2`)).json()) as { nodes: unknown[] };
+    await page.goto(`${server.url}/dashboard?run=run-2`);
+    await page.waitForSelector('[data-plot="cluster-tree"] svg text');
+    const deepWide = await treeLabels();
+    await page.setViewportSize({ width: 520, height: 1000 });
+    await page.waitForTimeout(300);
+    const deepNarrow = await treeLabels();
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    t.diagnostic(`hierarchy labels, none overlapping: run-1 ${wide} at 1400 px, ${narrow} at 520 px; run-2 (${fine.nodes.length} nodes) ${deepWide} and ${deepNarrow}`);
+    await page.goto(`${server.url}/dashboard?run=run-1&node=${sel.id}`);
+    await page.waitForSelector('#drill');
     await page.click('#drill');
     await page.waitForURL(/\/jobs\?run=run-1&node=\d+$/);
     await page.waitForSelector('#jobs tbody tr');
@@ -226,6 +356,7 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     for (const id of ['trace-categories', 'trace-functions', 'trace-timeline']) await page.waitForSelector(`[data-plot="${id}"] svg`);
     for (const id of ['trace-categories', 'trace-functions', 'trace-timeline']) assert.ok((await shapes(page, id)) > 5, `${id} drawn`);
     t.diagnostic(`screenshot ${await shot('trace')}`);
+    if (DOCS_IMG) writeFileSync(join(DOCS_IMG, 'serve-trace.png'), await page.screenshot());
 
     assert.deepEqual(w.errors, [], 'no console errors');
     assert.deepEqual(w.dialogs, [], 'no script from a log ran');
