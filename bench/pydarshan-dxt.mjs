@@ -113,7 +113,10 @@ function measure(tool, log) {
   if (signal) status = Number(signal) === 9 && wall >= timeoutS - 1 ? `killed at the ${timeoutS} s timeout` : `killed by signal ${signal} (${SIG[signal] ?? 'see stderr'})`;
   else if (exit !== 0) {
     const last = stderr.split('\n').filter((l) => l.trim()).pop() ?? '';
-    status = /MemoryError|Unable to allocate|Cannot allocate|out of memory|std::bad_alloc|heap out of memory/i.test(stderr) ? `out of memory at the ${capText} cap (exit ${exit}: ${last.slice(0, 120)})` : `exit ${exit}: ${last.slice(0, 160)}`;
+    // a Python traceback's innermost frame says where it failed (e.g. in log_get_dxt_record)
+    const frame = [...stderr.matchAll(/File "([^"]*)", line (\d+), in (\S+)/g)].pop();
+    const where = frame ? ` in ${frame[3]} (${frame[1].split('/').slice(-1)[0]}:${frame[2]})` : '';
+    status = /MemoryError|Unable to allocate|Cannot allocate|out of memory|std::bad_alloc|heap out of memory/i.test(stderr) ? `out of memory at the ${capText} cap (exit ${exit}: ${last.slice(0, 120)}${where})` : `exit ${exit}: ${last.slice(0, 160)}${where}`;
   }
   let read = null;
   if (tool.stdout && status === 'ok') {
@@ -194,7 +197,7 @@ for (const g of groups) {
     }
     const mine = r.tool.name === 'iolens';
     const rs = (a, b) => (mine || !io || r.status !== 'ok' ? '' : ratio(a, b));
-    console.log(`${head} ${sec(r.wall)} | ${sec(r.cpu)} | ${r.rssMiB.toFixed(0)} MiB | ${r.load} | ${rs(r.cpu, io?.cpu)} | ${rs(r.wall, io?.wall)} | ${rs(r.rssMiB, io?.rssMiB)} | ${r.status} |`);
+    console.log(`${head} ${sec(r.wall)} | ${sec(r.cpu)} | ${r.rssMiB >= 1024 ? `${(r.rssMiB / 1024).toFixed(1)} GiB` : `${r.rssMiB.toFixed(0)} MiB`} | ${r.load} | ${rs(r.cpu, io?.cpu)} | ${rs(r.wall, io?.wall)} | ${rs(r.rssMiB, io?.rssMiB)} | ${r.status} |`);
   }
 }
 if (skipped.length) console.log(`\nLeft out: ${skipped.join('; ')}.`);
