@@ -1,13 +1,13 @@
 // ECharts for the pages: the modules the plots use, drawn with the SVG renderer (crisp, countable elements), each
 // chart resized with its container.
 import * as echarts from 'echarts/core';
-import { BarChart, CustomChart, HeatmapChart, ParallelChart, ScatterChart, TreemapChart, LineChart } from 'echarts/charts';
+import { BarChart, CustomChart, HeatmapChart, ParallelChart, ScatterChart, LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, ParallelComponent, TitleComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { Plot } from '../render/plots.js';
 import { el } from './dom.js';
 
-echarts.use([BarChart, CustomChart, HeatmapChart, ParallelChart, ScatterChart, TreemapChart, LineChart, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, ParallelComponent, TitleComponent, TooltipComponent, VisualMapComponent, SVGRenderer]);
+echarts.use([BarChart, CustomChart, HeatmapChart, ParallelChart, ScatterChart, LineChart, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, ParallelComponent, TitleComponent, TooltipComponent, VisualMapComponent, SVGRenderer]);
 
 const charts: echarts.ECharts[] = [];
 window.addEventListener('resize', () => charts.forEach((c) => c.resize()));
