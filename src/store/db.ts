@@ -176,6 +176,20 @@ export function writerWaiting(path: string): boolean {
 /** Readers hold back this long at most for a waiting writer, then open anyway (a writer may wait on someone else). */
 const YIELD_MS = 2_000;
 
+/** How a store is opened. */
+export interface StoreOpenOptions {
+  readonly readOnly?: boolean;
+  readonly create?: boolean;
+  readonly external?: boolean;
+  /** How long to wait for another process's lock (ms; default `storeWaitMs()`). */
+  readonly waitMs?: number;
+  /**
+   * DuckDB's memory limit (`'256MiB'`). Its default, 80 % of the machine, lets every page a long writer touches stay
+   * cached; an ingest caps it.
+   */
+  readonly memoryLimit?: string;
+}
+
 /**
  * Opens (creating if needed) a store and brings its schema to SCHEMA_VERSION. `readOnly` opens an existing
  * database for queries; it fails clearly when the file is missing.
@@ -186,7 +200,7 @@ const YIELD_MS = 2_000;
  * that open and close the store per request (the web service) hold back and let it in; readers honour the mark for
  * at most 2 s.
  */
-export async function openStore(path: string, opts: { readOnly?: boolean; create?: boolean; external?: boolean; waitMs?: number } = {}): Promise<Store> {
+export async function openStore(path: string, opts: StoreOpenOptions = {}): Promise<Store> {
   const full = resolve(path);
   if (opts.readOnly && !existsSync(full)) throw new InputError(`no database at ${path} (run iolens ingest first, or pass --db)`);
   let instance: DuckDBInstance | undefined;
@@ -205,7 +219,7 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
       }
       try {
         tried = Date.now();
-        instance = await DuckDBInstance.create(full, opts.readOnly ? readOnlyConfig(!!opts.external) : {});
+        instance = await DuckDBInstance.create(full, { ...(opts.readOnly ? readOnlyConfig(!!opts.external) : {}), ...(opts.memoryLimit ? { memory_limit: opts.memoryLimit } : {}) });
         break;
       } catch (err) {
         const e = openError(path, err);
@@ -253,7 +267,7 @@ export async function openStore(path: string, opts: { readOnly?: boolean; create
 }
 
 /** Runs `fn` on the store opened for as long as it runs (`openStore`'s options), then closes it. */
-export async function withStore<T>(path: string, opts: { readOnly?: boolean; waitMs?: number }, fn: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(path: string, opts: StoreOpenOptions, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(path, opts);
   try {
     return await fn(store);

@@ -9,7 +9,7 @@ import { writeLog } from '../formats/darshan/writer.js';
 import { REPO_ROOT } from '../testing/corpus.js';
 import { openStore } from './db.js';
 import { ingest } from './ingest.js';
-import { expandInputs } from './walk.js';
+import { expandInputs, walkInputs } from './walk.js';
 
 /**
  * A log tree with every kind of trap: two symbolic links back to the top (a walk that follows them never ends),
@@ -39,6 +39,28 @@ const SKIPS = [
 ];
 
 const asRoot = process.getuid?.() === 0;
+
+test('walkInputs yields as it walks (the listing is never held whole) and names each path once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-walk-lazy-'));
+  try {
+    for (const d of ['a', 'b']) mkdirSync(join(dir, d));
+    writeFileSync(join(dir, 'a', '1.darshan'), 'x');
+    const walk = walkInputs([dir]);
+    assert.equal(walk.next().value?.path, join(dir, 'a', '1.darshan'));
+    // b is read only after a: a file made there now is found by this walk
+    writeFileSync(join(dir, 'b', '2.darshan'), 'x');
+    assert.deepEqual([...walk].map((c) => c.path), [join(dir, 'b', '2.darshan')]);
+    // a file named before or after the directory that holds it is one candidate
+    const once = (args: string[]) => expandInputs(args).map((c) => c.path.slice(dir.length + 1));
+    assert.deepEqual(once([join(dir, 'a', '1.darshan'), dir]), ['a/1.darshan', 'b/2.darshan']);
+    assert.deepEqual(once([dir, join(dir, 'b', '2.darshan')]), ['a/1.darshan', 'b/2.darshan']);
+    // … but a file the walk did not take (not named like a log) is taken when named
+    writeFileSync(join(dir, 'a', 'other.bin'), 'x');
+    assert.deepEqual(once([dir, join(dir, 'a', 'other.bin')]), ['a/1.darshan', 'b/2.darshan', 'a/other.bin']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('item 8: the walk visits each directory once and lists every skipped path with its reason', { timeout: 60_000 }, () => {
   const dir = trapTree();

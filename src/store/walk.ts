@@ -1,5 +1,5 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
 
 /**
@@ -30,17 +30,28 @@ function notRegular(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDev
 }
 
 /**
- * Walks `root` depth-first in name order. Directories are remembered by device and inode, so a symbolic link loop
- * or a second link to a directory is walked once; every path skipped on the way is a candidate with its reason.
+ * What a walk has emitted, kept small enough for an archive of millions of logs: the walked directories (by device
+ * and inode, and by the path they were walked under, with the test their entries passed) and the file arguments.
+ * A path is emitted at most once: a file argument inside a directory walked before (or after) it is not repeated.
  */
-function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<string>, visited: Set<string>, match?: RegExp): void {
+interface WalkState {
+  /** Directories walked, by `dev:ino`. */
+  readonly visited: Set<string>;
+  /** Directory path walked → which of its entries the walk took. */
+  readonly walked: Map<string, (p: string, name: string) => boolean>;
+  /** Paths given as file arguments. */
+  readonly fileArgs: Set<string>;
+}
+
+/**
+ * Walks `root` depth-first in name order, yielding candidates as it goes (the listing is never held whole).
+ * Directories are remembered by device and inode, so a symbolic link loop or a second link to a directory is walked
+ * once; every path skipped on the way is a candidate with its reason.
+ */
+function* walkDir(root: string, opts: WalkOptions, state: WalkState, match?: RegExp): Generator<Candidate> {
   const stack: string[] = [root];
   const wanted = (p: string, name: string) => (match ? match.test(p) : opts.allFiles || LOG_NAME.test(name));
-  const skip = (p: string, error: string) => {
-    if (seen.has(p)) return;
-    seen.add(p);
-    out.push({ path: p, key: relative(root, p).split(sep).join('/'), error });
-  };
+  const key = (p: string) => relative(root, p).split(sep).join('/');
   while (stack.length > 0) {
     const dir = stack.pop()!;
     let id: string;
@@ -48,18 +59,19 @@ function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<st
     try {
       const st = statSync(dir);
       id = `${st.dev}:${st.ino}`;
-      if (visited.has(id)) {
-        if (dir !== root) skip(dir, 'directory already walked under another path (a symbolic link loop or a second link to it)');
+      if (state.visited.has(id)) {
+        if (dir !== root && !state.fileArgs.has(dir)) yield { path: dir, key: key(dir), error: 'directory already walked under another path (a symbolic link loop or a second link to it)' };
         continue;
       }
-      visited.add(id);
+      state.visited.add(id);
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (dir === root) throw new InputError(`${dir}: cannot read directory (${e.code ?? e.message})`);
-      skip(dir, `cannot read directory (${e.code ?? e.message})`);
+      if (!state.fileArgs.has(dir)) yield { path: dir, key: key(dir), error: `cannot read directory (${e.code ?? e.message})` };
       continue;
     }
+    state.walked.set(dir, wanted);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const e of entries) {
@@ -70,16 +82,14 @@ function walkDir(root: string, opts: WalkOptions, out: Candidate[], seen: Set<st
           st = statSync(p);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
-          if (wanted(p, e.name)) skip(p, code === 'ELOOP' ? 'symbolic link loop' : `dangling symbolic link (${code ?? 'unreadable target'})`);
+          if (wanted(p, e.name) && !state.fileArgs.has(p)) yield { path: p, key: key(p), error: code === 'ELOOP' ? 'symbolic link loop' : `dangling symbolic link (${code ?? 'unreadable target'})` };
           continue;
         }
       }
       if (st.isDirectory()) subdirs.push(p);
-      else if (!wanted(p, e.name) || seen.has(p)) continue;
-      else if (st.isFile()) {
-        seen.add(p);
-        out.push({ path: p, key: relative(root, p).split(sep).join('/') });
-      } else skip(p, notRegular(st));
+      else if (!wanted(p, e.name) || state.fileArgs.has(p)) continue;
+      else if (st.isFile()) yield { path: p, key: key(p) };
+      else yield { path: p, key: key(p), error: notRegular(st) };
     }
     // Depth-first in name order: push in reverse so the first sub-directory is walked first.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
@@ -119,9 +129,15 @@ export function globToRegExp(glob: string): RegExp {
  * (sub-directories in name order), globs (quoted so the shell leaves them) matched under their fixed prefix.
  */
 export function expandInputs(args: readonly string[], opts: WalkOptions = {}): Candidate[] {
-  const out: Candidate[] = [];
-  const seen = new Set<string>();
-  const visited = new Set<string>();
+  return [...walkInputs(args, opts)];
+}
+
+/**
+ * `expandInputs` one candidate at a time, holding only the directories walked (not the files found): what an ingest
+ * of millions of logs iterates. An argument that names nothing throws when the walk reaches it.
+ */
+export function* walkInputs(args: readonly string[], opts: WalkOptions = {}): Generator<Candidate> {
+  const state: WalkState = { visited: new Set(), walked: new Map(), fileArgs: new Set() };
   for (const arg of args) {
     let st;
     try {
@@ -131,10 +147,10 @@ export function expandInputs(args: readonly string[], opts: WalkOptions = {}): C
     }
     if (st) {
       const p = resolve(arg);
-      if (st.isDirectory()) walkDir(p, opts, out, seen, visited);
-      else if (!seen.has(p)) {
-        seen.add(p);
-        out.push({ path: p, key: p.split(sep).pop()!, ...(st.isFile() ? {} : { error: notRegular(st) }) });
+      if (st.isDirectory()) yield* walkDir(p, opts, state);
+      else if (!state.fileArgs.has(p) && !state.walked.get(dirname(p))?.(p, basename(p))) {
+        state.fileArgs.add(p);
+        yield { path: p, key: p.split(sep).pop()!, ...(st.isFile() ? {} : { error: notRegular(st) }) };
       }
       continue;
     }
@@ -154,14 +170,16 @@ export function expandInputs(args: readonly string[], opts: WalkOptions = {}): C
         bst = null;
       }
       if (!bst || !bst.isDirectory()) throw new InputError(`${arg}: no such file or directory`);
-      const before = out.length;
-      walkDir(base, { allFiles: true }, out, seen, visited, globToRegExp(abs));
-      if (out.length === before) throw new InputError(`${arg}: no file matches`);
+      let found = 0;
+      for (const c of walkDir(base, { allFiles: true }, state, globToRegExp(abs))) {
+        found++;
+        yield c;
+      }
+      if (found === 0) throw new InputError(`${arg}: no file matches`);
       continue;
     }
     throw new InputError(`${arg}: no such file or directory`);
   }
-  return out;
 }
 
 /** Parses `--shard i/N` (0-based i). */

@@ -69,3 +69,65 @@ test('TaskPool: answers in any order, refuses past its queue, replaces a thread 
     await pool.close();
   }
 });
+
+test('runTasks: an iterable is taken as workers are free, and a slow onResult holds it back at maxQueued', async () => {
+  // (count-based: however slow the machine, the tasks taken never run ahead of those handled by more than the pool
+  // in flight plus the results allowed to wait)
+  const threads = 2;
+  const inFlight = 2;
+  const maxQueued = 3;
+  let taken = 0;
+  let handled = 0;
+  let aheadMax = 0;
+  function* tasks(): Generator<{ n: number }> {
+    for (let n = 0; n < 200; n++) {
+      taken++;
+      aheadMax = Math.max(aheadMax, taken - handled);
+      yield { n };
+    }
+  }
+  const seen = new Set<number>();
+  await runTasks<{ n: number }, { n: number; by: number }>({
+    script,
+    workerData: { id: 3 },
+    threads,
+    inFlight,
+    maxQueued,
+    tasks: tasks(),
+    async onResult(r, task, i) {
+      assert.equal(r.n, task.n * 2);
+      assert.equal(i, task.n);
+      seen.add(task.n);
+      await new Promise((res) => setTimeout(res, 2));
+      handled++;
+    },
+  });
+  assert.equal(seen.size, 200);
+  assert.equal(taken, 200);
+  assert.ok(aheadMax <= threads * inFlight + maxQueued, `tasks taken ran ${aheadMax} ahead of those handled (bound ${threads * inFlight + maxQueued})`);
+  // Without the bound the pool takes every task while the writer is stalled on its first result.
+  let release!: () => void;
+  const stalled = new Promise<void>((res) => (release = res));
+  let takenFree = 0;
+  function* free(): Generator<{ n: number }> {
+    for (let n = 0; n < 200; n++, takenFree++) yield { n };
+    release();
+  }
+  let handledFree = 0;
+  await runTasks<{ n: number }, { n: number; by: number }>({
+    script, workerData: { id: 3 }, threads, inFlight, tasks: free(),
+    async onResult() {
+      await stalled;
+      handledFree++;
+    },
+  });
+  assert.equal(takenFree, 200);
+  assert.equal(handledFree, 200);
+});
+
+test('runTasks: an empty iterable resolves at once; one task from a generator runs', async () => {
+  await runTasks({ script, workerData: { id: 1 }, threads: 2, tasks: (function* () {})(), onResult: () => assert.fail('no task') });
+  const got: number[] = [];
+  await runTasks<{ n: number }, { n: number; by: number }>({ script, workerData: { id: 1 }, threads: 2, tasks: (function* () { yield { n: 21 }; })(), onResult: (r) => void got.push(r.n) });
+  assert.deepEqual(got, [42]);
+});

@@ -51,9 +51,15 @@ export interface RunTasksOptions<T, R> {
   readonly workerData?: unknown;
   /** Worker threads (at most one per task). */
   readonly threads: number;
-  readonly tasks: readonly T[];
+  /** The tasks: an array, or any iterable, taken one at a time as workers are free (never listed whole). */
+  readonly tasks: readonly T[] | Iterable<T>;
   /** Tasks sent ahead to each worker, so it never waits for the next one (default 1). */
   readonly inFlight?: number;
+  /**
+   * Results received but not yet handled by `onResult` beyond which no further task is sent (default: no bound).
+   * With it, a slow `onResult` holds the workers back instead of letting results pile up in memory.
+   */
+  readonly maxQueued?: number;
   /** Called once per finished task, serially, in arrival order; a rejection stops the pool. */
   onResult(result: R, task: T, index: number): void | Promise<void>;
   /** Buffers of a task to move rather than copy. */
@@ -64,14 +70,32 @@ export interface RunTasksOptions<T, R> {
 
 /** Runs every task on a pool of worker threads; resolves when all results were handled. */
 export async function runTasks<T, R>(opts: RunTasksOptions<T, R>): Promise<void> {
-  const tasks = opts.tasks;
-  if (tasks.length === 0) return;
-  const n = Math.max(1, Math.min(opts.threads, tasks.length));
+  const it = opts.tasks[Symbol.iterator]();
+  let first: IteratorResult<T> | undefined = it.next();
+  if (first.done) return;
+  const count = Array.isArray(opts.tasks) ? (opts.tasks as readonly T[]).length : Infinity;
+  const n = Math.max(1, Math.min(opts.threads, count));
   const inFlight = Math.max(1, opts.inFlight ?? 1);
+  const maxQueued = opts.maxQueued ?? Infinity;
   const workers = Array.from({ length: n }, () => new Worker(opts.script, { workerData: opts.workerData }));
+  // Tasks sent and not yet handled, by sequence number (what `onResult` is given back).
+  const sent = new Map<number, T>();
   let next = 0;
+  let exhausted = false;
   let outstanding = 0;
+  let queued = 0;
+  const parked: Worker[] = [];
   let chain: Promise<void> = Promise.resolve();
+  const take = (): T | undefined => {
+    if (exhausted) return undefined;
+    const r = first ?? it.next();
+    first = undefined;
+    if (r.done) {
+      exhausted = true;
+      return undefined;
+    }
+    return r.value;
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
@@ -82,27 +106,50 @@ export async function runTasks<T, R>(opts: RunTasksOptions<T, R>): Promise<void>
       };
       const stopped = () => opts.signal?.aborted === true;
       const send = (w: Worker) => {
-        if (failed || stopped() || next >= tasks.length) return;
+        if (failed || stopped() || exhausted) return;
+        if (queued >= maxQueued) {
+          parked.push(w);
+          return;
+        }
+        const task = take();
+        if (task === undefined) return;
         const seq = next++;
+        sent.set(seq, task);
         outstanding++;
-        const msg: TaskMessage<T> = { seq, task: tasks[seq] };
-        w.postMessage(msg, opts.transfer ? opts.transfer(tasks[seq]) : []);
+        const msg: TaskMessage<T> = { seq, task };
+        w.postMessage(msg, opts.transfer ? opts.transfer(task) : []);
+      };
+      const settle = () => {
+        if (outstanding === 0 && (exhausted || stopped())) chain.then(() => resolve(), fail);
       };
       for (const w of workers) {
         w.on('message', (reply: ReplyMessage<R>) => {
           outstanding--;
           if (!reply.ok) return fail(restoreError(reply.error));
-          chain = chain.then(() => opts.onResult(reply.result, tasks[reply.seq], reply.seq));
+          queued++;
+          const task = sent.get(reply.seq)!;
+          chain = chain.then(async () => {
+            try {
+              await opts.onResult(reply.result, task, reply.seq);
+            } finally {
+              sent.delete(reply.seq);
+              queued--;
+            }
+            while (parked.length > 0 && queued < maxQueued && !exhausted) send(parked.shift()!);
+            if (parked.length > 0 && (exhausted || stopped())) parked.length = 0;
+            settle();
+          });
           chain.catch(fail);
           send(w);
-          if (outstanding === 0 && (next >= tasks.length || stopped())) chain.then(() => resolve(), fail);
+          settle();
         });
         w.on('error', fail);
         w.on('exit', (code) => {
-          if (outstanding > 0 || (next < tasks.length && !stopped())) fail(new Error(`task worker exited with code ${code}`));
+          if (outstanding > 0 || (!exhausted && !stopped())) fail(new Error(`task worker exited with code ${code}`));
         });
         for (let k = 0; k < inFlight; k++) send(w);
       }
+      settle();
     });
     await chain;
   } finally {
