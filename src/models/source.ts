@@ -51,7 +51,8 @@ export interface StoreRead extends LoadedTable {
 
 /**
  * Reads columns of a store table (all of them when `wanted` is omitted), read-only. Names not in the table fail
- * with one line. Rows come in the table's own order.
+ * with one line. Rows come in the order of the table's natural key when it has one (so a model trained on the same
+ * rows is the same model however an ingest happened to order them), else in the table's own order.
  */
 export async function readStoreTable(db: string, tableName: string, wanted?: readonly string[], optional: readonly string[] = [], where?: string): Promise<StoreRead> {
   const store = await openStore(db, { readOnly: true });
@@ -69,7 +70,7 @@ export async function readStoreTable(db: string, tableName: string, wanted?: rea
     const out: Record<string, Column> = {};
     const kinds: Record<string, ColumnKind> = {};
     if (cols.length > 0) {
-      const values = await readColumns(store, name, cols.map((c) => ({ name: c.name, type: c.type, read: readOf(c) })), where);
+      const values = await readColumns(store, name, cols.map((c) => ({ name: c.name, type: c.type, read: readOf(c) })), where, defaultKey && byName.has(defaultKey) ? defaultKey : undefined);
       cols.forEach((c, i) => {
         kinds[c.name] = c.kind;
         out[c.name] = values[i] as Column;

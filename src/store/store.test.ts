@@ -146,6 +146,12 @@ test('idempotent, and bad files land in ingest_errors without stopping the batch
     assert.deepEqual([third.inserted, third.duplicates], [0, 1]);
     const [[jobs, dups, errors]] = await q(db, `SELECT (SELECT count(*) FROM jobs), (SELECT count(*) FROM sources WHERE status = 'duplicate'), (SELECT count(*) FROM ingest_errors)`);
     assert.deepEqual([jobs, dups, errors].map(n), [1, 2, 3]);
+    // A file changed since it was seen is read again: its old outcome (an error) is forgotten, the rest skipped.
+    writeFileSync(join(arch, 'not-a-log.darshan'), writeLog(synthesizeLog({ seed: 11, posixFiles: 2 })));
+    const fourth = await ingest({ db, inputs: [join(dir, 'arch')], jobs: 0 });
+    assert.deepEqual([fourth.candidates, fourth.skipped, fourth.inserted, fourth.duplicates, fourth.errors], [6, 5, 1, 0, 0]);
+    const after = await q(db, `SELECT (SELECT count(*) FROM jobs), (SELECT count(*) FROM ingest_errors), (SELECT status FROM sources WHERE path LIKE '%/not-a-log.darshan')`);
+    assert.deepEqual([n(after[0][0]), n(after[0][1]), after[0][2]], [2, 2, 'ingested']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
