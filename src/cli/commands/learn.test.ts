@@ -9,6 +9,7 @@ import { reportSchemaErrors } from '../../testing/schema.js';
 import { constantColumns, logMetrics, toModelSpace, typicalRow } from '../../learn/index.js';
 import { readTokio, TOKIO_CORI, TOKIO_TARGET, tokioSplit } from '../../learn/testing/tokio.js';
 import { explainRows, loadBundle, predictRows, readRows, zeroFeatures } from '../../models/index.js';
+import { openStore } from '../../store/db.js';
 
 /** `iolens train | predict | explain | report --model` run as a user runs them, on real data. */
 
@@ -46,6 +47,22 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   const b = join(dir, 'b.json');
   assert.equal(cli('train', '--db', db, '--models', 'gbdt,ridge', '--seed', '7', '--out', b, '-q').status, 0);
   assert.equal(readFileSync(b, 'utf8'), readFileSync(a, 'utf8'));
+  // The same jobs stored in another order (other inputs first, one worker): the same model.
+  const db2 = join(dir, 'jobs-reversed.duckdb');
+  assert.equal(cli('ingest', ...[...LOG_DIRS].reverse(), '--db', db2, '-q', '-j', '1').status, 0);
+  const [first, last] = await Promise.all([db, db2].map(async (d) => {
+    const s = await openStore(d, { readOnly: true });
+    try {
+      return (await s.con.runAndReadAll('SELECT first(hash), last(hash) FROM jobs')).getRows()[0].join(' ');
+    } finally {
+      s.close();
+    }
+  }));
+  assert.notEqual(first, last, 'the two stores hold their rows in different orders');
+  const c = join(dir, 'c.json');
+  assert.equal(cli('train', '--db', db2, '--models', 'gbdt,ridge', '--seed', '7', '--out', c, '-q').status, 0);
+  const withoutDb = (f: string) => ({ ...JSON.parse(readFileSync(f, 'utf8')), inputs: null });
+  assert.deepEqual(withoutDb(c), withoutDb(a));
   const again = cli('train', '--db', db, '--models', 'ridge', '--out', b);
   assert.equal(again.status, 2);
   assert.match(again.stderr, /^iolens: .*b\.json already exists; not overwriting \(use --force\)\n$/);
