@@ -22,6 +22,8 @@ export interface Store {
   readonly path: string;
   readonly instance: DuckDBInstance;
   readonly con: DuckDBConnection;
+  /** DuckDB's memory limit this store was opened with (bytes), or null for DuckDB's default. */
+  readonly memoryLimit: number | null;
   close(): void;
 }
 
@@ -184,10 +186,10 @@ export interface StoreOpenOptions {
   /** How long to wait for another process's lock (ms; default `storeWaitMs()`). */
   readonly waitMs?: number;
   /**
-   * DuckDB's memory limit (`'256MiB'`). Its default, 80 % of the machine, lets every page a long writer touches stay
-   * cached; an ingest caps it.
+   * DuckDB's memory limit in bytes (whole MiB). Its default, 80 % of the machine, lets every page a long writer
+   * touches stay cached; an ingest caps it.
    */
-  readonly memoryLimit?: string;
+  readonly memoryLimit?: number;
 }
 
 /**
@@ -219,7 +221,7 @@ export async function openStore(path: string, opts: StoreOpenOptions = {}): Prom
       }
       try {
         tried = Date.now();
-        instance = await DuckDBInstance.create(full, { ...(opts.readOnly ? readOnlyConfig(!!opts.external) : {}), ...(opts.memoryLimit ? { memory_limit: opts.memoryLimit } : {}) });
+        instance = await DuckDBInstance.create(full, { ...(opts.readOnly ? readOnlyConfig(!!opts.external) : {}), ...(opts.memoryLimit ? { memory_limit: `${Math.ceil(opts.memoryLimit / 2 ** 20)}MiB` } : {}) });
         break;
       } catch (err) {
         const e = openError(path, err);
@@ -245,6 +247,7 @@ export async function openStore(path: string, opts: StoreOpenOptions = {}): Prom
     path: full,
     instance: inst,
     con,
+    memoryLimit: opts.memoryLimit ?? null,
     close() {
       con.closeSync();
       inst.closeSync();

@@ -84,17 +84,6 @@ export function ingestMemoryLimit(logs: number, poolMib = INGEST_POOL_MIB): numb
   return (poolMib + Math.ceil((INGEST_INDEX_BYTES_PER_LOG * logs) / 2 ** 20)) * 2 ** 20;
 }
 
-/** Stores opened with a memory limit (bytes): `withStaged` raises it for a row too large to read under it. */
-const memoryLimits = new WeakMap<Store, number>();
-
-/** Opens the store for one step of an ingest under the run's memory limit (bytes), then closes it. */
-function withIngestStore<T>(db: string, limit: number, fn: (store: Store) => Promise<T>): Promise<T> {
-  return withStore(db, { memoryLimit: `${limit / 2 ** 20}MiB` }, (store) => {
-    memoryLimits.set(store, limit);
-    return fn(store);
-  });
-}
-
 /**
  * Ingests logs into a store. Safe to kill at any point: each batch commits atomically with its `sources` rows.
  * Memory does not grow with the archive: the walk goes to a spill file, which the store's own tables filter
@@ -187,9 +176,10 @@ async function plan(store: Store, walkFile: string, todoFile: string, poolMib: n
   const same = 's.path = c.p AND s.file_bytes = c.s AND s.mtime_ms = CAST(c.m AS DOUBLE)';
   const con = store.con;
   const count = async (sql: string) => Number((await con.runAndReadAll(sql)).getRows()[0][0]);
-  const skipped = await count(`SELECT count(*) FROM ${cands} c JOIN sources s ON ${same}`);
+  // Seen before (by path): unchanged (skipped) or changed (forgotten here, then read again).
+  const [skipped, changed] = (await con.runAndReadAll(`SELECT count(*) FILTER (WHERE ${same}), count(*) FILTER (WHERE NOT (${same})) FROM ${cands} c JOIN sources s ON s.path = c.p`)).getRows()[0].map(Number);
   const staleSql = `SELECT c.p FROM ${cands} c JOIN sources s ON s.path = c.p WHERE NOT (${same})`;
-  if ((await count(`SELECT count(*) FROM (${staleSql})`)) > 0) {
+  if (changed > 0) {
     // Changed since last seen: forget the old outcome (committed alone; a kill here just means it is retried).
     await con.run('BEGIN TRANSACTION');
     try {
@@ -221,7 +211,7 @@ async function run(db: string, walk: { file: string; candidates: number }, todoF
   lockWaits.maxMs = 0;
   const staging = `${resolve(db)}.ingest-tmp`;
   rmSync(staging, { recursive: true, force: true });
-  const { skipped, total, unreadable, limit } = await withIngestStore(db, (opts.poolMib ?? INGEST_POOL_MIB) * 2 ** 20, (store) => plan(store, walk.file, todoFile, opts.poolMib));
+  const { skipped, total, unreadable, limit } = await withStore(db, { memoryLimit: (opts.poolMib ?? INGEST_POOL_MIB) * 2 ** 20 }, (store) => plan(store, walk.file, todoFile, opts.poolMib));
   const readable = total - unreadable;
   const todo = (function* (): Generator<Pending> {
     for (const t of readLines<{ path: string; size: number; mtime: string; error?: string | null }>(todoFile)) {
@@ -243,7 +233,7 @@ async function run(db: string, walk: { file: string; candidates: number }, todoF
     const batch = buffer;
     buffer = [];
     let held = 0;
-    await withIngestStore(db, limit, async (store) => {
+    await withStore(db, { memoryLimit: limit }, async (store) => {
       held = Date.now();
       await commitBatch(store, batch, info, stats, !!opts.files);
     });
@@ -457,11 +447,11 @@ async function withStaged(store: Store, table: 'jobs' | 'files', lines: readonly
   let objectSize = JSON_OBJECT_MIN;
   while (objectSize < 3 * longest + 2) objectSize *= 2;
   const con = store.con;
-  const limit = memoryLimits.get(store);
+  const limit = store.memoryLimit;
   const need = 4 * objectSize + 256 * 2 ** 20;
   let restore: string | undefined;
   try {
-    if (limit !== undefined && need > limit) {
+    if (limit !== null && need > limit) {
       restore = `${limit / 2 ** 20}MiB`;
       await con.run(`SET memory_limit = '${need / 2 ** 20}MiB'`);
     }

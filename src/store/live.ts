@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../contract/errors.js';
-import { lockWaits, openStore, writerWaiting, type Store } from './db.js';
+import { openStore, writerWaiting, type Store } from './db.js';
 
 /** Where a long-running reader (the web service, the MCP server) gets the store from for one piece of work. */
 export interface StoreSource {
@@ -38,8 +38,8 @@ export class StoreLeases implements StoreSource {
   readonly path: string;
   private cur: Handle | null = null;
   private closing = false;
-  /** Opens made; the longest an open took, lock wait included, and the longest lock wait of this process (ms). */
-  readonly stats = { opens: 0, maxOpenMs: 0, maxWaitMs: 0 };
+  /** Opens made, and the longest an open took, lock wait included (ms); the process's lock waits: `lockWaits`. */
+  readonly stats = { opens: 0, maxOpenMs: 0 };
 
   private constructor(
     path: string,
@@ -90,7 +90,6 @@ export class StoreLeases implements StoreSource {
       () => {
         this.stats.opens++;
         this.stats.maxOpenMs = Math.max(this.stats.maxOpenMs, Date.now() - t0);
-        this.stats.maxWaitMs = lockWaits.maxMs;
       },
       () => undefined,
     );

@@ -70,7 +70,7 @@ test('TaskPool: answers in any order, refuses past its queue, replaces a thread 
   }
 });
 
-test('runTasks: an iterable is taken as workers are free, and a slow onResult holds it back at maxQueued', async () => {
+test('runTasks: an iterable is taken as workers are free, and a slow onResult holds it back at maxQueued', { timeout: 120_000 }, async () => {
   // (count-based: however slow the machine, the tasks taken never run ahead of those handled by more than the pool
   // in flight plus the results allowed to wait)
   const threads = 2;
