@@ -138,6 +138,23 @@ export interface Cost {
   readonly basis: 'time' | 'bound';
 }
 
+/**
+ * What fixing a problem would save, in seconds of the job's I/O time (the one time model): the time of the problem's
+ * calls minus what the same work would take done well, in the semantics of the finding's cost. `basis` says where
+ * "done well" comes from: `job` the job's own evidence (its large requests' bandwidth, its median rank or target, one
+ * open per file), `reference` a stated reference (a documented per-call latency or bandwidth), `bound` an upper bound
+ * (the counters cannot separate the problem's share). `low`–`high` is the range the estimate allows.
+ */
+export interface Savings {
+  readonly seconds: number;
+  readonly low: number;
+  readonly high: number;
+  readonly semantics: CostSemantics;
+  readonly basis: 'job' | 'reference' | 'bound';
+  /** What "done well" was taken to be, in words (`the job's 4 MiB writes at 812 MiB/s`). */
+  readonly reference: string;
+}
+
 /** One finding (JSON: an entry of the report's `insights`, Drishti's word). */
 export interface Finding {
   /** Stable code of the check that produced it (`P05`, `D03`, `T04` …). */
@@ -147,6 +164,8 @@ export interface Finding {
   readonly problem?: Problem;
   /** Set where the check measures it: the report lists the costliest problems first (default mode). */
   readonly cost?: Cost;
+  /** What fixing it would save (issue "savings"): set on every HIGH/WARN finding that states a cost. */
+  readonly savings?: Savings;
   readonly messageId: string;
   readonly message: string;
   readonly data: MessageData;
