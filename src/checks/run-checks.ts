@@ -4,7 +4,8 @@ import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import type { FactName } from '../facts/types.js';
 import { renderTemplate, type TemplateStyle } from '../text/template.js';
 import { completeCost, LEVEL_KNOBS, ruleLevel, type Yardstick } from './level-policy.js';
-import type { CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
+import type { Advice, CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
+import { contradictedAdvice } from './advice.js';
 import type { TraceViews } from '../trace/score.js';
 import type { AnyCheck, CheckContext, CheckEnvironment, FindingInput } from './types.js';
 
@@ -85,6 +86,8 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   } catch {
     // completeness unknown: no caveats
   }
+  // Advice the job's own facts show it follows already is not given (Drishti's mode prints Drishti's bullets).
+  const contradicted = opts.mode === 'default' ? contradictedAdvice(facts) : new Map<Advice, string>();
   const wholeInputCaveats = [...new Map((opts.gaps ?? []).map((g) => [g.module, g.status])).entries()].sort().map(([m, st]) => `rests on ${m} data that is ${st} (see the report's completeness)`);
   // Checks of other modes do not run at all; checks superseded by a check of this mode are skipped.
   const active = checks.filter((c) => !c.meta.modes || c.meta.modes.includes(opts.mode));
@@ -147,7 +150,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
         // The default mode's level rule caps what a check proposes by what the finding costs (level-policy.ts).
         const ruled = opts.mode === 'default' && !override?.level && (proposed === 'HIGH' || proposed === 'WARN');
         const final = override?.level ?? (ruled ? ruleLevel(proposed, cost, opts.config.knobs) : proposed);
-        emitted.push(buildInsight(check, final, input, cost, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit));
+        emitted.push(buildInsight(check, final, input, cost, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit, contradicted));
       },
     };
     try {
@@ -217,10 +220,11 @@ function buildInsight(
   qualify: (id: string) => string,
   style: TemplateStyle,
   detailLimit: number,
+  contradicted: ReadonlyMap<Advice, string>,
 ): Finding {
   const meta = check.meta;
   const templates = meta.messages as Record<string, string>;
-  const recs = meta.recommendations as Record<string, { text: string; snippet?: string }>;
+  const recs = meta.recommendations as Record<string, { text: string; snippet?: string; advises?: Advice }>;
   const given = input.details ?? [];
   const kept = given.length > detailLimit ? given.slice(0, detailLimit) : given;
   // A check that stopped building details at the limit says how many it has; one that built them all is cut here.
@@ -245,10 +249,13 @@ function buildInsight(
     details,
     ...(omitted > 0 ? { detailsOmitted: omitted } : {}),
     ...(meta.docsUrl ? { docs: meta.docsUrl } : {}),
-    recommendations: (input.recommendations ?? []).map((id) => ({
-      id: `${meta.code}.${id}`,
-      text: recs[id].text,
-      ...(recs[id].snippet ? { snippet: recs[id].snippet } : {}),
-    })),
+    recommendations: (input.recommendations ?? [])
+      .filter((id) => !(recs[id].advises && contradicted.has(recs[id].advises)))
+      .map((id) => ({
+        id: `${meta.code}.${id}`,
+        text: recs[id].text,
+        ...(recs[id].snippet ? { snippet: recs[id].snippet } : {}),
+        ...(recs[id].advises ? { advises: recs[id].advises } : {}),
+      })),
   };
 }

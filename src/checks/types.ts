@@ -1,7 +1,7 @@
 import type { Knob } from '../config/knobs.js';
 import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
-import type { CheckWording, CostSemantics, Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
+import type { Advice, CheckWording, CostSemantics, Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
 import type { TraceViews } from '../trace/score.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
@@ -15,6 +15,8 @@ export interface OptionSpec {
 export interface RecommendationSpec {
   readonly text: string;
   readonly snippet?: SnippetId;
+  /** What it asks the job to do, when another fact of the report can show it is done already (src/checks/advice.ts). */
+  readonly advises?: Advice;
 }
 
 /** Snippet files under `snippets/` (a meta-test checks each exists). */

@@ -112,9 +112,18 @@ export interface Detail {
   readonly subject: Subject;
 }
 
+/**
+ * What a recommendation asks the job to do, where another fact of the same report can show it is done already (then
+ * the recommendation is not given: src/checks/advice.ts). Recommendations that name none of these are not checked.
+ */
+export const ADVICE = ['collective-writes', 'collective-reads', 'collective-io', 'open-once', 'align-requests', 'non-blocking-writes', 'non-blocking-reads', 'striping'] as const;
+export type Advice = (typeof ADVICE)[number];
+
 export interface Recommendation {
   readonly id: string;
   readonly text: string;
+  /** What it asks the job to do (ADVICE), when a fact of the report can contradict it. */
+  readonly advises?: Advice;
   /** Snippet id (file name under `snippets/`), shown with `--verbose`. */
   readonly snippet?: string;
 }

@@ -1,4 +1,4 @@
-import { COST_SEMANTICS, LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
+import { ADVICE, COST_SEMANTICS, LEVELS, PANELS, PROBLEMS, UNITS, MODES } from './finding.js';
 import { ACCESS_SIZE_BINS, FILE_SIZE_BINS } from './charts.js';
 import { INPUT_FORMATS, IO_OPS, REPORT_SCHEMA_VERSION, TRACE_DIMS, TRACE_METRICS } from './report.js';
 
@@ -50,7 +50,7 @@ const finding = obj(
     evidence: arr(obj({ name: str, value: num, unit, source: str })),
     thresholds: arr(obj({ option: str, knob: str, value: num, unit })),
     details: arr(obj({ messageId: str, message: str, data: messageData, subject })),
-    recommendations: arr(obj({ id: str, text: str }, { snippet: str })),
+    recommendations: arr(obj({ id: str, text: str }, { snippet: str, advises: oneOfEnum(ADVICE) })),
   },
   {
     problem: oneOfEnum(PROBLEMS),
@@ -115,6 +115,8 @@ const io = obj({
   ranks: nullable(obj({ count: int, slowest: obj({ rank: int, seconds: num }), fastest: obj({ rank: int, seconds: num }), median: num, exact: bool })),
   source: oneOfEnum(['counters', 'counters+dxt', 'trace']),
   layers: arr(obj({ layer: str, bytesRead: num, bytesWritten: num, cumulativeTime: num, slowestRankTime: num, throughput: nullable(num) })),
+}, {
+  notStorage: obj({ seconds: num, cumulativeSeconds: num, count: int, files: arr(obj({ name: str, reason: str, seconds: num, cumulativeSeconds: num })) }),
 });
 
 const verdict = obj({

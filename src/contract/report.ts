@@ -185,6 +185,22 @@ export interface IoSummary {
   readonly source: 'counters' | 'counters+dxt' | 'trace';
   /** Each layer's own totals and darshan-parser --perf estimate (a layer's time contains the layers beneath it). */
   readonly layers: readonly LayerIo[];
+  /**
+   * Time on files that are not storage (named pipes, sockets, devices, /proc, the standard streams), set apart from
+   * the I/O time above: the job was waiting on other processes or devices. Present when there is such time.
+   */
+  readonly notStorage?: NotStorageTime;
+}
+
+/** Time on files that are not storage (`IoSummary.notStorage`), in both semantics. */
+export interface NotStorageTime {
+  /** The slowest rank's seconds in such calls (at most the run time). */
+  readonly seconds: number;
+  readonly cumulativeSeconds: number;
+  /** How many files are not storage. */
+  readonly count: number;
+  /** The costliest (at most 10): name, why it is not storage, seconds in both semantics. */
+  readonly files: readonly { readonly name: string; readonly reason: string; readonly seconds: number; readonly cumulativeSeconds: number }[];
 }
 
 /** The answer the report opens with: where the time went, in a sentence or two with numbers. */

@@ -37,6 +37,16 @@ export function ioSummaryOf(m: TimeModel, layers: IoSummaryFact['layers'], bytes
     ranks: rankTimes(m),
     source: m.source,
     layers,
+    ...(m.apart.cumulativeSeconds > 0
+      ? {
+          notStorage: {
+            seconds: m.apart.seconds,
+            cumulativeSeconds: m.apart.cumulativeSeconds,
+            count: m.apart.files.length,
+            files: m.apart.files.slice(0, 10).map((f) => ({ name: (m.fileName ?? fileName)(f.key), reason: f.reason, seconds: f.seconds, cumulativeSeconds: f.cumulativeSeconds })),
+          },
+        }
+      : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { NotRecorded } from '../contract/index.js';
 import { defineFact, type FactReader } from './define-fact.js';
 import type { FactSource } from './source.js';
 import { TimeModelBuilder, type TimeLayer, type TimeModel } from './time-model.js';
+import { notStorageReason } from './not-storage.js';
 
 /**
  * `io.time`: the job's time model (src/facts/time-model.ts) — from a trace's calls when the input was derived from
@@ -155,5 +156,9 @@ function fromCounters(src: FactSource, facts: FactReader): TimeModel {
   }
   // A rank cannot wait in I/O longer than the job ran: calls whose times sum to more ran at once (threads blocked on
   // pipes, asynchronous I/O), which Darshan's counters add up.
-  return b.build({ runTime: job.runSeconds, processes: Math.max(0, job.processes), notRecorded, source: refined ? 'counters+dxt' : 'counters', ...(job.runSeconds > 0 ? { rankCap: job.runSeconds } : {}) });
+  const apart = (key: bigint) => {
+    const name = src.log.names.get(key);
+    return name === null ? null : notStorageReason(name, src.log.mountOf(name)?.fsType ?? null);
+  };
+  return b.build({ runTime: job.runSeconds, processes: Math.max(0, job.processes), notRecorded, source: refined ? 'counters+dxt' : 'counters', apart, ...(job.runSeconds > 0 ? { rankCap: job.runSeconds } : {}) });
 }

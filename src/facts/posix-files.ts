@@ -1,6 +1,7 @@
 import type { FixedTable } from '../formats/darshan/index.js';
 import { defineFact } from './define-fact.js';
 import { groupById, maxByGroup, sumByGroup } from './group.js';
+import { storageRow } from './not-storage.js';
 
 /** Upper bounds (inclusive) of Darshan's request-size bins, in bytes; the last bin is open. */
 export const SIZE_BIN_UPPER = [100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824, Infinity] as const;
@@ -79,7 +80,7 @@ export const SMALL_REQUEST_BYTES = 1048576;
 
 export default defineFact({
   name: 'posix.files',
-  description: 'POSIX counters per file (every rank and the shared record summed), with shared-record rank extremes and small / sub-block request estimates.',
+  description: 'POSIX counters per file (every rank and the shared record summed), with shared-record rank extremes and small / sub-block request estimates; files that are not storage (pipes, devices, standard streams) left out.',
   fieldCounters: {
     opens: ['POSIX_OPENS'],
     stats: ['POSIX_STATS'],
@@ -115,7 +116,8 @@ export default defineFact({
     const t = src.fixed('POSIX');
     if (!t) return null;
     const n = t.length;
-    const g = groupById(t.ids);
+    // Files that are not storage (pipes, devices, the standard streams) are left out: their time is waiting.
+    const g = groupById(t.ids, storageRow(src, t.ids));
     const k = g.keys.length;
     const ranks = t.ranks.col(0);
     const rb = sizeBins(t, 'POSIX_SIZE_READ_');

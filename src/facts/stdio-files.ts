@@ -1,5 +1,6 @@
 import { defineFact } from './define-fact.js';
 import { groupById, maxByGroup, sumByGroup } from './group.js';
+import { storageRow } from './not-storage.js';
 
 /** Darshan's pseudo-files for the standard streams (`<STDOUT>`, `<STDERR>`, `<STDIN>`): console, not file I/O. */
 export function isStdStream(name: string | null): boolean {
@@ -8,7 +9,7 @@ export function isStdStream(name: string | null): boolean {
 
 export default defineFact({
   name: 'stdio.files',
-  description: 'STDIO counters per file, standard streams (<STDOUT>, <STDERR>, <STDIN>) left out.',
+  description: 'STDIO counters per file; standard streams (<STDOUT>, <STDERR>, <STDIN>) and other files that are not storage left out.',
   fieldCounters: {
     opens: ['STDIO_OPENS'],
     reads: ['STDIO_READS'],
@@ -25,9 +26,8 @@ export default defineFact({
   compute(src) {
     const t = src.fixed('STDIO');
     if (!t) return null;
-    const std = new Map<bigint, boolean>();
-    for (const id of t.ids) if (!std.has(id)) std.set(id, isStdStream(src.log.names.get(id)));
-    const g = groupById(t.ids, (r) => !std.get(t.ids[r]));
+    // The standard streams and every other file that is not storage (src/facts/not-storage.ts) are left out.
+    const g = groupById(t.ids, storageRow(src, t.ids));
     const sum = (name: string) => sumByGroup(g, t.int(name as never));
     const fsum = (name: string) => sumByGroup(g, t.float(name as never));
     const mbr = maxByGroup(g, t.int('STDIO_MAX_BYTE_READ' as never));

@@ -33,6 +33,9 @@ const NOPS = IO_OPS.length;
 const OP = Object.fromEntries(IO_OPS.map((o, i) => [o, i])) as Record<IoOp, number>;
 export const OP_INDEX: Readonly<Record<IoOp, number>> = OP;
 const LAYER_INDEX = new Map<string, number>(TIME_LAYERS.map((l, i) => [l, i]));
+/** Operation classes that move data, and those that do not (a close that flushes data is reclassified by it). */
+const DATA_OPS = [OP.read, OP.write] as const;
+const NON_DATA_OPS = [OP.metadata, OP.sync, OP.other] as const;
 
 export function timeLayerIndex(layer: TimeLayer): number {
   return LAYER_INDEX.get(layer)!;
@@ -77,10 +80,24 @@ export interface TimeModel {
    */
   readonly overlapSeconds: number;
   readonly source: 'counters' | 'counters+dxt' | 'trace';
+  /**
+   * Time on files that are not storage (pipes, sockets, devices, the standard streams: src/facts/not-storage.ts),
+   * set apart: it is in none of the times above (the job was waiting on another process or a device, not on the file
+   * system). `seconds` is the slowest rank's (at most the run time), `cumulativeSeconds` the sum over ranks.
+   */
+  readonly apart: ApartTime;
   /** The display name of a file key, when the model's inputs name files themselves (traces); else the input's names. */
   readonly fileName?: (key: bigint) => string;
   /** How a trace labels each rank (its process label: a rank number, or `host:pid`); absent for logs (the rank number). */
   readonly rankLabels?: readonly string[];
+}
+
+/** Time set apart on files that are not storage (`TimeModel.apart`). */
+export interface ApartTime {
+  readonly seconds: number;
+  readonly cumulativeSeconds: number;
+  /** Every such file, the costliest first: its key, why it is not storage, its seconds in both semantics. */
+  readonly files: readonly { readonly key: bigint; readonly reason: string; readonly seconds: number; readonly cumulativeSeconds: number }[];
 }
 
 interface Rec {
@@ -150,7 +167,32 @@ function compose(byLayer: (Float64Array | null)[]): Composed {
     }
     if (left > 0 && roomSum > 0) {
       const f = Math.min(1, left / roomSum);
+      // What of the inner layer is still to place, per operation: its data share moves data wherever it sits.
+      let rest = 0;
+      const spill = new Float64Array(NOPS);
+      for (let o = 0; o < NOPS; o++) {
+        spill[o] = Math.max(0, t[o] - put[o]);
+        rest += spill[o];
+      }
       for (let o = 0; o < NOPS; o++) put[o] += room[o] * f;
+      // Attribution by what the call did: the inner layer's data time (reads, writes) that lands in the outer
+      // layer's non-data calls (an H5Fclose or H5Dclose flushing datasets through collective MPI-IO writes, a
+      // PnetCDF wait or close, an MPI_File_close flushing ROMIO's buffers) moved data, so that much of the outer
+      // call's time is the outer layer's data I/O, of the class the inner layer moved, not its metadata or sync.
+      if (rest > 0) {
+        for (const p of NON_DATA_OPS) {
+          const moved = room[p] * f;
+          if (!(moved > 0)) continue;
+          for (const d of DATA_OPS) {
+            const x = (moved * spill[d]) / rest;
+            if (!(x > 0)) continue;
+            parts[outer * NOPS + p] -= x;
+            parts[outer * NOPS + d] += x;
+            put[p] -= x;
+            put[d] += x;
+          }
+        }
+      }
     }
     for (let o = 0; o < NOPS; o++) beneath[(outer * NOPS + o) * L + layer] += put[o];
     // A sync beneath (fsync under MPI_File_sync or a write) is a sync of the outer layer too: Darshan's MPI-IO counts
@@ -214,6 +256,8 @@ export interface BuildOptions {
    * once; its time is capped here, its parts scaled down in proportion, as with `rankWall`.
    */
   readonly rankCap?: number;
+  /** Why a file is not storage (null: it is): such files' time is set apart (`TimeModel.apart`), not I/O time. */
+  readonly apart?: (key: bigint) => string | null;
 }
 
 /** Collects timed records, then builds the model. */
@@ -321,9 +365,39 @@ export class TimeModelBuilder {
     // The parts of each rank that made nested calls, to place those calls beneath.
     const ownParts = new Map<number, Float64Array>();
     for (const rank of this.nested.keys()) ownParts.set(rank, new Float64Array(L * NOPS));
+    // Files that are not storage: their time is kept apart, per rank, and the file stays in the file columns with
+    // no time.
+    const apartFiles: { key: bigint; reason: string; seconds: number; cumulativeSeconds: number }[] = [];
+    const apartByRank = new Map<number, number>();
+    let apartCum = 0;
+    /** A shared non-storage file's slowest-rank seconds count for every rank. */
+    let apartEveryone = 0;
     for (let f = 0; f < nfiles; f++) {
       const recs = byFile[f];
       const shared = recs.some((r) => r.rank < 0);
+      const why = opts.apart ? opts.apart(this.keys[f]) : null;
+      if (why !== null) {
+        let cum = 0;
+        const perRank = new Map<number, number>();
+        for (const r of recs) {
+          const s = sumOf(r.t);
+          cum += s;
+          perRank.set(r.rank, (perRank.get(r.rank) ?? 0) + s);
+        }
+        let slow = 0;
+        for (const [rank, s] of perRank) {
+          const mine = rank < 0 ? (recs.find((r) => r.rank < 0 && !Number.isNaN(r.slowest))?.slowest ?? s / n) : s;
+          slow = Math.max(slow, mine);
+          if (rank < 0) apartEveryone += mine;
+          else apartByRank.set(rank, (apartByRank.get(rank) ?? 0) + s);
+        }
+        apartCum += cum;
+        apartFiles.push({ key: this.keys[f], reason: why, seconds: Math.min(slow, opts.rankCap ?? Infinity), cumulativeSeconds: cum });
+        files.layer.push('other');
+        files.shared[f] = shared ? 1 : 0;
+        files.ranks[f] = perRank.has(-1) ? n : perRank.size;
+        continue;
+      }
       files.shared[f] = shared ? 1 : 0;
       let fileTop = L;
       const fileOps = new Float64Array(NOPS);
@@ -534,6 +608,11 @@ export class TimeModelBuilder {
     breakdown.sort((a, b) => b.cumulativeSeconds - a.cumulativeSeconds || b.seconds - a.seconds);
     let cumulativeIoTime = 0;
     for (const b of breakdown) cumulativeIoTime += b.cumulativeSeconds;
+    let apartSlowest = 0;
+    for (const s of apartByRank.values()) apartSlowest = Math.max(apartSlowest, s);
+    apartSlowest += apartEveryone;
+    apartFiles.sort((a, b) => b.cumulativeSeconds - a.cumulativeSeconds || b.seconds - a.seconds);
+    const apart: ApartTime = { seconds: Math.min(apartSlowest, opts.rankCap ?? (opts.runTime > 0 ? opts.runTime : Infinity)), cumulativeSeconds: apartCum, files: apartFiles };
     return {
       runTime: opts.runTime,
       processes: opts.processes,
@@ -547,6 +626,7 @@ export class TimeModelBuilder {
       slowestUniqueRank: slowestUnique,
       overlapSeconds,
       source: opts.source,
+      apart,
       ...(opts.fileName ? { fileName: opts.fileName } : {}),
       ...(opts.rankLabels ? { rankLabels: opts.rankLabels } : {}),
     };

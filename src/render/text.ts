@@ -142,6 +142,16 @@ export function breakdownLines(io: IoSummary): string[] {
     out.push(`${b.layer} ${OP_LABEL[b.op]}: ${share}, ${formatSeconds(b.cumulativeSeconds)}${summed ? ' summed' : ''}${slow}${beneath.length ? `; inside it: ${beneath.join(', ')}` : ''}`);
   }
   for (const n of io.notRecorded) out.push(`${n.layer} ${OP_LABEL[n.op]}: not recorded (${n.reason})`);
+  // Time on files that are not storage, when it is worth a line (at least 1 % of the time it and the I/O take).
+  const ns = io.notStorage;
+  if (ns && ns.cumulativeSeconds >= 0.01 * (ns.cumulativeSeconds + cum)) {
+    const summed = io.processes > 1 || io.overlapSeconds > 0;
+    const top = ns.files[0];
+    out.push(
+      `not storage, waiting on other processes or devices (not I/O time): ${formatSeconds(ns.cumulativeSeconds)}${summed ? ` summed, ${formatSeconds(ns.seconds)} on the slowest rank` : ''}, ${ns.count} file(s)` +
+        (top ? `; most on "${top.name}" (${top.reason}, ${formatSeconds(top.cumulativeSeconds)})` : ''),
+    );
+  }
   return out;
 }
 

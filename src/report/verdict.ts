@@ -27,6 +27,13 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
   const runKnown = io.runTime > 0;
   const ioBound = io.ioShare === null || io.ioShare >= highRunShare;
   const cum = io.cumulativeIoTime;
+  // Time on files that are not storage is waiting, not I/O: said first when it outweighs the I/O time.
+  const ns = io.notStorage;
+  const waiting =
+    ns && ns.cumulativeSeconds > cum
+      ? `The job waited ${formatSeconds(ns.seconds)}${io.processes > 1 ? ' on the slowest rank' : ''} on ${ns.count} file(s) that are not storage${ns.files[0] ? ` (the most on "${ns.files[0].name}", ${ns.files[0].reason})` : ''}: waiting on other processes or devices, not on the file system, so it is not counted as I/O time.`
+      : null;
+  if (waiting) sentences.push(waiting);
   if (!(cum > 0)) {
     sentences.push(runKnown ? `No I/O time was recorded in this ${formatSeconds(io.runTime)} run.` : 'No I/O time was recorded.');
     return { text: sentences.join(' '), ioBound: false, sink: null, findings: [] };

@@ -32,7 +32,7 @@ export default defineCheck({
       file: '"{file}": {layer} writes {app:bytes}, POSIX reads {read:bytes} and writes {written:bytes}',
     },
     recommendations: {
-      collective: { text: 'Use collective writes (MPI_File_write_all with a file view): two-phase I/O writes whole regions without reading them first', snippet: 'mpi-io-collective-write.c' },
+      collective: { text: 'Use collective writes (MPI_File_write_all with a file view): two-phase I/O writes whole regions without reading them first', advises: 'collective-writes', snippet: 'mpi-io-collective-write.c' },
       sieving: { text: 'If independent writes must stay, disable write data sieving (ROMIO hint romio_ds_write=disable) or make each write cover whole blocks', snippet: 'romio-data-sieving.sh' },
       holes: { text: "The writes are already collective: the reads are two-phase I/O filling the gaps between the ranks' pieces. Make what one collective call writes contiguous (no holes between ranks, e.g. contiguous HDF5 datasets), and align the pieces with the file domains (cb_buffer_size, stripe size)" },
     },

@@ -35,7 +35,7 @@ export default defineCheck({
     },
     recommendations: {
       coalesce: { text: 'Buffer data in memory and issue fewer, larger writes (≥ 1 MiB, ideally a multiple of the stripe size)' },
-      collective: { text: "Use collective writes (MPI_File_write_all, or H5Pset_dxpl_mpio(…, H5FD_MPIO_COLLECTIVE)) so aggregators merge the ranks' small pieces into large requests", snippet: 'mpi-io-collective-write.c' },
+      collective: { text: "Use collective writes (MPI_File_write_all, or H5Pset_dxpl_mpio(…, H5FD_MPIO_COLLECTIVE)) so aggregators merge the ranks' small pieces into large requests", advises: 'collective-writes', snippet: 'mpi-io-collective-write.c' },
       hdf5Chunk: { text: 'For HDF5 datasets, select larger hyperslabs per call and make the chunk size a multiple of the request size', snippet: 'hdf5-alignment.c' },
     },
     compat: {

@@ -37,9 +37,9 @@ export default defineCheck({
       file: '{count} misaligned block-size requests on "{file}" (alignment {alignment:bytes})',
     },
     recommendations: {
-      sizes: { text: 'Make transfer sizes and file offsets multiples of the block or stripe size (pad records or headers)' },
+      sizes: { text: 'Make transfer sizes and file offsets multiples of the block or stripe size (pad records or headers)', advises: 'align-requests' },
       hdf5: { text: 'With HDF5, align datasets to the block or stripe size (H5Pset_alignment)', snippet: 'hdf5-alignment.c' },
-      stripe: { text: 'On Lustre, choose a stripe size that divides the transfer size', snippet: 'lustre-striping.sh' },
+      stripe: { text: 'On Lustre, choose a stripe size that divides the transfer size', advises: 'striping', snippet: 'lustre-striping.sh' },
     },
     compat: { differences: [{ id: 'large-only', description: 'Drishti (P08) counts every misaligned request, so small (sub-block) requests always look misaligned; this check judges only requests of at least one block.' }] },
   },

@@ -36,7 +36,7 @@ export default defineCheck({
       file: '"{file}": {count} independent of {total} {layer} requests',
     },
     recommendations: {
-      collective: { text: 'Use the collective variants (MPI_File_write_all / read_all, or H5FD_MPIO_COLLECTIVE transfers in HDF5, ncmpi_put_vara_all in PnetCDF)', snippet: 'mpi-io-collective-write.c' },
+      collective: { text: 'Use the collective variants (MPI_File_write_all / read_all, or H5FD_MPIO_COLLECTIVE transfers in HDF5, ncmpi_put_vara_all in PnetCDF)', advises: 'collective-io', snippet: 'mpi-io-collective-write.c' },
       hints: { text: 'Tune collective buffering (cb_nodes, cb_buffer_size) to the number of nodes and the stripe layout', snippet: 'mpi-io-hints.sh' },
     },
     compat: { differences: [{ id: 'layer-and-floor', description: 'Drishti (M02/M03) needs more than 1000 MPI-IO requests and counts HDF5\'s own independent metadata writes; this check judges HDF5/PnetCDF files by their dataset calls, has a small floor, and grades by request size.' }] },

@@ -31,7 +31,7 @@ export default defineCheck({
     },
     recommendations: {
       order: { text: 'Sort or batch requests by offset before issuing them, so each rank walks its part of the file forwards' },
-      collective: { text: 'With MPI-IO, describe the pattern with a file view and use collective reads: ROMIO reorders the pieces into large contiguous requests', snippet: 'mpi-io-collective-read.c' },
+      collective: { text: 'With MPI-IO, describe the pattern with a file view and use collective reads: ROMIO reorders the pieces into large contiguous requests', advises: 'collective-reads', snippet: 'mpi-io-collective-read.c' },
     },
     compat: {
       differences: [

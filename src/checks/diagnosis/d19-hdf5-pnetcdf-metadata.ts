@@ -40,7 +40,7 @@ export default defineCheck({
       file: '"{file}" ({layer}): {opens} opens',
     },
     recommendations: {
-      keepOpen: { text: 'Open the file once and keep it open across steps (flush with H5Fflush / ncmpi_sync if needed)' },
+      keepOpen: { text: 'Open the file once and keep it open across steps (flush with H5Fflush / ncmpi_sync if needed)', advises: 'open-once' },
       bigger: { text: 'Store many small arrays as slices of one larger dataset/variable (add a dimension for the step or the item)' },
       collectiveMeta: { text: 'With HDF5, make metadata reads and writes collective so one rank talks to the file system', snippet: 'hdf5-collective-metadata.c' },
     },

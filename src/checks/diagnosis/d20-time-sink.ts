@@ -67,7 +67,7 @@ export default defineCheck({
       file: '"{file}": {fileSeconds:seconds} of it',
     },
     recommendations: {
-      fixedOpen: { text: 'A collective open or close waits for every rank and sets up the file for all of them: open each file once and keep it open across phases; where most of the time is waiting for late ranks, balance the work before the open' },
+      fixedOpen: { text: 'A collective open or close waits for every rank and sets up the file for all of them: open each file once and keep it open across phases; where most of the time is waiting for late ranks, balance the work before the open', advises: 'open-once' },
       metadata: { text: 'Fewer opens, stats and seeks: keep files open, cache what stat returns, and pack many small files into fewer larger ones', snippet: 'hdf5-collective-metadata.c' },
       sync: { text: 'Sync once per output phase (or let close do it) instead of after every write', snippet: 'sync-per-phase.c' },
       collective: { text: 'Time a collective call spends waiting is time another rank arrives late or the data exchange takes: balance the ranks\' work, and tune collective buffering (cb_nodes, cb_buffer_size) to the nodes and stripes', snippet: 'mpi-io-hints.sh' },

@@ -27,7 +27,7 @@ export default defineCheck({
       file: '{count} ({ratio:pct}) independent reads to "{file}"',
     },
     recommendations: {
-      collective: { text: 'Use collective reads (MPI_File_read_all or MPI_File_read_at_all) and set one aggregator per compute node (cb_nodes)', snippet: 'mpi-io-collective-read.c' },
+      collective: { text: 'Use collective reads (MPI_File_read_all or MPI_File_read_at_all) and set one aggregator per compute node (cb_nodes)', advises: 'collective-reads', snippet: 'mpi-io-collective-read.c' },
     },
     compat: {
       drishti: 'M02',

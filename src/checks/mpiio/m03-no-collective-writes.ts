@@ -27,7 +27,7 @@ export default defineCheck({
       file: '{count} ({ratio:pct}) independent writes to "{file}"',
     },
     recommendations: {
-      collective: { text: 'Use collective writes (MPI_File_write_all or MPI_File_write_at_all) and set one aggregator per compute node (cb_nodes)', snippet: 'mpi-io-collective-write.c' },
+      collective: { text: 'Use collective writes (MPI_File_write_all or MPI_File_write_at_all) and set one aggregator per compute node (cb_nodes)', advises: 'collective-writes', snippet: 'mpi-io-collective-write.c' },
     },
     compat: {
       drishti: 'M03',

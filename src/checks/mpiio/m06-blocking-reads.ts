@@ -21,7 +21,7 @@ export default defineCheck({
     messages: { blocking: 'Non-blocking (asynchronous) reads could hide I/O time: no non-blocking MPI-IO reads' },
     recommendations: {
       asyncVol: { text: 'The job uses HDF5: the asynchronous VOL connector (github.com/hpc-io/vol-async) runs reads in a background thread', snippet: 'hdf5-vol-async-read.c' },
-      nonBlocking: { text: 'Start reads with MPI_File_iread (or the split collective _begin/_end calls) and wait for them only when the data is needed', snippet: 'mpi-io-iread.c' },
+      nonBlocking: { text: 'Start reads with MPI_File_iread (or the split collective _begin/_end calls) and wait for them only when the data is needed', advises: 'non-blocking-reads', snippet: 'mpi-io-iread.c' },
     },
     compat: {
       drishti: 'M06',

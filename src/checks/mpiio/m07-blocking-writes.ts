@@ -21,7 +21,7 @@ export default defineCheck({
     messages: { blocking: 'Non-blocking (asynchronous) writes could hide I/O time: no non-blocking MPI-IO writes' },
     recommendations: {
       asyncVol: { text: 'The job uses HDF5: the asynchronous VOL connector (github.com/hpc-io/vol-async) runs writes in a background thread', snippet: 'hdf5-vol-async-write.c' },
-      nonBlocking: { text: 'Start writes with MPI_File_iwrite (or the split collective _begin/_end calls) and wait for them only when the data is needed', snippet: 'mpi-io-iwrite.c' },
+      nonBlocking: { text: 'Start writes with MPI_File_iwrite (or the split collective _begin/_end calls) and wait for them only when the data is needed', advises: 'non-blocking-writes', snippet: 'mpi-io-iwrite.c' },
     },
     compat: {
       drishti: 'M07',

@@ -27,7 +27,7 @@ export default defineCheck({
     },
     recommendations: {
       coalesce: { text: 'Aggregate small reads into fewer, larger, contiguous requests (buffer in memory, then read in large blocks)' },
-      collective: { text: 'The job already uses MPI-IO: switch to collective reads (MPI_File_read_all / MPI_File_read_at_all) so that aggregators merge requests', snippet: 'mpi-io-collective-read.c' },
+      collective: { text: 'The job already uses MPI-IO: switch to collective reads (MPI_File_read_all / MPI_File_read_at_all) so that aggregators merge requests', advises: 'collective-reads', snippet: 'mpi-io-collective-read.c' },
       adoptMpiio: { text: 'Use MPI-IO (or a library over it such as HDF5 or PnetCDF) to get collective I/O, which merges small requests across ranks' },
     },
     compat: { drishti: 'P05', marks: ['small_requests_absolute'] },

@@ -27,7 +27,7 @@ export default defineCheck({
     },
     recommendations: {
       coalesce: { text: 'Aggregate small writes into fewer, larger, contiguous requests (buffer in memory, then write in large blocks)' },
-      collective: { text: 'The job already uses MPI-IO: switch to collective writes (MPI_File_write_all / MPI_File_write_at_all) so that aggregators merge requests', snippet: 'mpi-io-collective-write.c' },
+      collective: { text: 'The job already uses MPI-IO: switch to collective writes (MPI_File_write_all / MPI_File_write_at_all) so that aggregators merge requests', advises: 'collective-writes', snippet: 'mpi-io-collective-write.c' },
       adoptMpiio: { text: 'Use MPI-IO (or a library over it such as HDF5 or PnetCDF) to get collective I/O, which merges small requests across ranks' },
     },
     compat: { drishti: 'P06', marks: ['small_requests_absolute'] },

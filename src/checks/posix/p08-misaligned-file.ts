@@ -25,9 +25,9 @@ export default defineCheck({
     options: { ratio: { knob: 'misaligned_requests', description: 'Share of requests misaligned in the file above which this fires.' } },
     messages: { misaligned: '{ratio:pct} of the POSIX requests are not aligned to the file system block' },
     recommendations: {
-      align: { text: 'Make request offsets and sizes multiples of the file system block (or stripe) size' },
+      align: { text: 'Make request offsets and sizes multiples of the file system block (or stripe) size', advises: 'align-requests' },
       hdf5Alignment: { text: 'The job uses HDF5: H5Pset_alignment() on the file access property list aligns every object above a threshold size', snippet: 'hdf5-alignment.c' },
-      lustreAlignment: { text: 'Match request alignment to the Lustre stripe size (and set a stripe layout that fits the requests)', snippet: 'lustre-striping.sh' },
+      lustreAlignment: { text: 'Match request alignment to the Lustre stripe size (and set a stripe layout that fits the requests)', advises: 'striping', snippet: 'lustre-striping.sh' },
     },
     compat: {
       drishti: 'P08',

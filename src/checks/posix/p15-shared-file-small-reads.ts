@@ -26,7 +26,7 @@ export default defineCheck({
       file: '{count} small read requests ({ratio:pct} of shared-file reads) go to "{file}"',
     },
     recommendations: {
-      collective: { text: 'Merge the small reads into large contiguous ones with collective MPI-IO (MPI_File_read_all), letting aggregators do the I/O', snippet: 'mpi-io-collective-read.c' },
+      collective: { text: 'Merge the small reads into large contiguous ones with collective MPI-IO (MPI_File_read_all), letting aggregators do the I/O', advises: 'collective-reads', snippet: 'mpi-io-collective-read.c' },
     },
     compat: { drishti: 'P15' },
   },

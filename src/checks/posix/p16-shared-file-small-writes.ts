@@ -26,7 +26,7 @@ export default defineCheck({
       file: '{count} small write requests ({ratio:pct} of shared-file writes) go to "{file}"',
     },
     recommendations: {
-      collective: { text: 'Merge the small writes into large contiguous ones with collective MPI-IO (MPI_File_write_all), letting aggregators do the I/O', snippet: 'mpi-io-collective-write.c' },
+      collective: { text: 'Merge the small writes into large contiguous ones with collective MPI-IO (MPI_File_write_all), letting aggregators do the I/O', advises: 'collective-writes', snippet: 'mpi-io-collective-write.c' },
     },
     compat: { drishti: 'P16' },
   },

@@ -27,7 +27,7 @@ export default defineCheck({
     recommendations: {
       balance: { text: 'Give every rank a similar share of the data it reads or writes' },
       distribute: { text: 'Spread the file over more storage targets so no rank waits on a busy one' },
-      striping: { text: 'Tune the stripe count and size of the file (or its directory) to the access size and the number of ranks', snippet: 'lustre-striping.sh' },
+      striping: { text: 'Tune the stripe count and size of the file (or its directory) to the access size and the number of ranks', advises: 'striping', snippet: 'lustre-striping.sh' },
     },
     compat: { drishti: 'P19' },
   },

@@ -24,7 +24,7 @@ export default defineCheck({
     },
     recommendations: {
       balance: { text: 'Give every rank a similar share of the data' },
-      striping: { text: 'Tune the stripe count and size so the data spreads over enough storage targets', snippet: 'lustre-striping.sh' },
+      striping: { text: 'Tune the stripe count and size so the data spreads over enough storage targets', advises: 'striping', snippet: 'lustre-striping.sh' },
       noFill: { text: 'With HDF5 or netCDF, check whether fill values are needed: writing them doubles the work of the ranks that create datasets', snippet: 'no-fill.c' },
       collective: { text: 'When only rank 0 opens and accesses the file, let all ranks take part through collective MPI-IO' },
     },

@@ -25,7 +25,7 @@ export default defineTraceCheck({
     },
     recommendations: {
       larger: { text: 'Read in larger requests: batch consecutive small reads, or read whole blocks and slice them in memory' },
-      collective: { text: 'With MPI-IO, use collective reads so that aggregators turn many small requests into a few large ones' },
+      collective: { text: 'With MPI-IO, use collective reads so that aggregators turn many small requests into a few large ones', advises: 'collective-reads' },
     },
   },
   run(ctx) {

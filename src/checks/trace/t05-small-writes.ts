@@ -25,7 +25,7 @@ export default defineTraceCheck({
     },
     recommendations: {
       buffer: { text: 'Write in larger requests: buffer output in memory and flush it in blocks of at least the file-system stripe size' },
-      collective: { text: 'With MPI-IO or HDF5, use collective writes so that aggregators turn many small requests into a few large ones' },
+      collective: { text: 'With MPI-IO or HDF5, use collective writes so that aggregators turn many small requests into a few large ones', advises: 'collective-writes' },
     },
   },
   run(ctx) {

@@ -23,7 +23,7 @@ export default defineTraceCheck({
     },
     recommendations: {
       sequential: { text: 'Access each file in offset order, or sort the requests by offset before issuing them' },
-      collective: { text: 'With MPI-IO, describe the access pattern with a file view and collective calls so that the library reorders it' },
+      collective: { text: 'With MPI-IO, describe the access pattern with a file view and collective calls so that the library reorders it', advises: 'collective-io' },
     },
   },
   run(ctx) {

@@ -19,8 +19,8 @@ export default defineTraceCheck({
       record: '{record}: {procs} processes access this file',
     },
     recommendations: {
-      collective: { text: 'Use collective I/O (MPI-IO, HDF5 collective transfers) so that a few aggregators access the file instead of every process' },
-      stripe: { text: "On Lustre, stripe the shared file over many OSTs (lfs setstripe) and align each process's requests to stripe boundaries" },
+      collective: { text: 'Use collective I/O (MPI-IO, HDF5 collective transfers) so that a few aggregators access the file instead of every process', advises: 'collective-io' },
+      stripe: { text: "On Lustre, stripe the shared file over many OSTs (lfs setstripe) and align each process's requests to stripe boundaries", advises: 'striping' },
     },
   },
   run(ctx) {

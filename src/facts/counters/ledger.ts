@@ -2,6 +2,7 @@ import { IntPairMap } from '../../util/id-hash.js';
 import { CATEGORY_COUNT, Category, Layer, LAYER_COUNT, type EventColumns, type TraceDicts } from '../../formats/trace/model.js';
 import type { IoOp, NotRecorded } from '../../contract/index.js';
 import { TimeModelBuilder, type TimeLayer, type TimeModel } from '../time-model.js';
+import { notStorageReason } from '../not-storage.js';
 import { darshanRecordId } from '../../formats/darshan/record-id.js';
 import { cleanPath } from './builder.js';
 import { BusyTime, busySeconds, type BusyData } from './busy-time.js';
@@ -162,6 +163,8 @@ export interface LedgerModelOptions {
   /** The label of each process id (its rank number, or `host:pid`). */
   readonly procLabels: readonly string[];
   readonly notRecorded?: readonly NotRecorded[];
+  /** The file-system type a file lives on, when the trace knows its mounts (DXT logs do). */
+  readonly fsTypeOf?: (name: string) => string | null;
 }
 
 /** Every process's calls count per rank (a trace knows each process's time exactly: nothing is shared). */
@@ -194,7 +197,11 @@ export function timeModelFromLedger(data: LedgerData, opts: LedgerModelOptions):
     const r = opts.rankOf(p);
     if (r >= 0) rankWall.set(r, (rankWall.get(r) ?? 0) + t);
   }
-  return b.build({ runTime: opts.runTime, processes: opts.processes, notRecorded: opts.notRecorded ?? [], source: 'trace', fileName: (key) => names.get(key) ?? key.toString(), rankLabels, rankWall });
+  const apart = (key: bigint) => {
+    const name = names.get(key);
+    return name === undefined || name === NO_FILE ? null : notStorageReason(name, opts.fsTypeOf?.(name) ?? null);
+  };
+  return b.build({ runTime: opts.runTime, processes: opts.processes, notRecorded: opts.notRecorded ?? [], source: 'trace', fileName: (key) => names.get(key) ?? key.toString(), rankLabels, rankWall, apart });
 }
 
 /** What a DXT trace cannot time: it records only reads and writes. */
