@@ -122,7 +122,7 @@ const io = obj({
 const verdict = obj({
   text: str,
   ioBound: bool,
-  sink: nullable(obj({ layer: str, op: ioOp, seconds: num, cumulativeSeconds: num, share: num, file: nullable(str) })),
+  sink: nullable(obj({ layer: str, op: ioOp, seconds: num, cumulativeSeconds: num, share: num, file: nullable(str) }, { storage: { const: false } })),
   findings: strings,
 });
 

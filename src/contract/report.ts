@@ -218,6 +218,11 @@ export interface Verdict {
     readonly share: number;
     /** The file holding most of it, when one does. */
     readonly file: string | null;
+    /**
+     * False when the largest part is time on files that are not storage (`io.notStorage`: waiting on other processes
+     * or devices; layer `not storage`, op `other`); absent otherwise.
+     */
+    readonly storage?: false;
   } | null;
   /** Codes of the HIGH/WARN findings that name the sink's time, costliest first (empty when none does). */
   readonly findings: readonly string[];

@@ -27,16 +27,22 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
   const runKnown = io.runTime > 0;
   const ioBound = io.ioShare === null || io.ioShare >= highRunShare;
   const cum = io.cumulativeIoTime;
-  // Time on files that are not storage is waiting, not I/O: said first when it outweighs the I/O time.
+  // Time on files that are not storage is waiting, not I/O: said first, and the sink, when it outweighs the largest
+  // part of the I/O time.
   const ns = io.notStorage;
+  const largest = io.breakdown.reduce((a, b) => Math.max(a, b.cumulativeSeconds), 0);
   const waiting =
-    ns && ns.cumulativeSeconds > cum
+    ns && ns.cumulativeSeconds > largest
       ? `The job waited ${formatSeconds(ns.seconds)}${io.processes > 1 ? ' on the slowest rank' : ''} on ${ns.count} file(s) that are not storage${ns.files[0] ? ` (the most on "${ns.files[0].name}", ${ns.files[0].reason})` : ''}: waiting on other processes or devices, not on the file system, so it is not counted as I/O time.`
       : null;
   if (waiting) sentences.push(waiting);
+  const waitSink: Verdict['sink'] =
+    waiting && ns
+      ? { layer: 'not storage', op: 'other', seconds: ns.seconds, cumulativeSeconds: ns.cumulativeSeconds, share: ns.cumulativeSeconds / (ns.cumulativeSeconds + cum), file: ns.files[0]?.name ?? null, storage: false }
+      : null;
   if (!(cum > 0)) {
     sentences.push(runKnown ? `No I/O time was recorded in this ${formatSeconds(io.runTime)} run.` : 'No I/O time was recorded.');
-    return { text: sentences.join(' '), ioBound: false, sink: null, findings: [] };
+    return { text: sentences.join(' '), ioBound: false, sink: waitSink, findings: [] };
   }
   // What the sums run over: ranks, and calls of one rank that ran at once (threads), which its time counts once.
   const over = io.overlapSeconds > 0 ? (io.processes > 1 ? 'ranks and their concurrent calls' : 'concurrent calls') : 'ranks';
@@ -70,7 +76,7 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
       s += `; the ${bottom} calls inside it took ${formatSeconds(below)}: the rest is ${libs.join(' and ')}'s own work and waiting for the other ranks`;
     }
     sentences.push(`${s}.`);
-    sink = { layer: top.layer, op: top.op, seconds: top.seconds, cumulativeSeconds: top.cumulativeSeconds, share, file: file ? file.name : null };
+    sink = waitSink ?? { layer: top.layer, op: top.op, seconds: top.seconds, cumulativeSeconds: top.cumulativeSeconds, share, file: file ? file.name : null };
   }
   const raised = findings.filter((f) => (f.level === 'HIGH' || f.level === 'WARN') && f.cost);
   if (!ioBound && io.ioShare !== null) {
@@ -81,6 +87,7 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
   }
   const names = (f: Finding) =>
     sink !== null &&
+    sink.storage !== false &&
     f.cost !== undefined &&
     ((sink.op === 'metadata' && (f.problem === 'metadata-heavy' || f.problem === 'many-small-files')) ||
       (sink.op === 'sync' && f.problem === 'excessive-fsync') ||

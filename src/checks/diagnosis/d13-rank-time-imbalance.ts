@@ -102,7 +102,9 @@ export default defineCheck({
         }
       } else if (!dxt && nprocs > 1) {
         const slow = p.slowestRankTime[i];
-        const typical = Math.max(0, p.readTime[i] + p.writeTime[i] + p.metaTime[i] - slow) / (nprocs - 1);
+        // (A damaged counter can be negative, such as a ppc64 log's POSIX_F_META_TIME of −37,375 s: it counts as 0, or it
+        // would make every other rank look idle.)
+        const typical = Math.max(0, Math.max(0, p.readTime[i]) + Math.max(0, p.writeTime[i]) + Math.max(0, p.metaTime[i]) - slow) / (nprocs - 1);
         // A mechanism for one slow rank: syncs on some but not all writes of the file.
         const partialSync = p.syncs[i] >= 2 && p.syncs[i] < 0.9 * p.writes[i];
         if (slow - typical >= seconds && slow > (partialSync ? 1 : 10) * ratio * typical) {
