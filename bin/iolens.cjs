@@ -31,12 +31,13 @@ function bundleName(argv) {
 
 /**
  * Compiles a bundle (with its code cache when `useCache`) into this process; null when the bundles are missing or
- * older than the compiled tree.
+ * older than the compiled tree. `tree` is the compiled tree (dist/; the build's staging folder when it makes caches).
  */
-function compile(name, useCache = true) {
-  const file = join(BUNDLES, `${name}.cjs`);
+function compile(name, useCache = true, tree = join(__dirname, '..', 'dist')) {
+  const bundles = join(tree, 'bundle');
+  const file = join(bundles, `${name}.cjs`);
   const built = mtime(file);
-  if (built < 0 || built < mtime(join(__dirname, '..', 'dist', 'cli', 'main.js'))) return null;
+  if (built < 0 || built < mtime(join(tree, 'cli', 'main.js'))) return null;
   const vm = require('node:vm');
   const { createRequire } = require('node:module');
   // Bundles are ASCII (scripts/bundle.mjs makes them so): latin1 reads them without decoding UTF-8.
@@ -53,7 +54,7 @@ function compile(name, useCache = true) {
   // The same wrapper as Node's own for CommonJS files; the bundle's require resolves from dist/bundle/.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, createRequire(file), mod, file, BUNDLES);
+  script.runInThisContext()(mod.exports, createRequire(file), mod, file, bundles);
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   return { script, main: mod.exports.main, cache };
 }
@@ -79,6 +80,14 @@ function start() {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // What the program prints for it, without loading the program.
     process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+    return;
+  }
+  // A build swaps its tree in as dist/ with two renames (scripts/swap-tree.mjs): wait out the instant between them.
+  const tree = join(__dirname, '..', 'dist');
+  for (let i = 0; i < 100 && mtime(tree) < 0; i++) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  if (mtime(tree) < 0) {
+    process.stderr.write('iolens: not built: run `npm install` (or `npm run build`) in the IOLens folder\n');
+    process.exitCode = 70;
     return;
   }
   const name = bundleName(argv);

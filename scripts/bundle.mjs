@@ -16,7 +16,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
-const out = join(root, 'dist', 'bundle');
+// The tree being built (scripts/build.mjs builds into a staging folder and swaps it in as dist/).
+const distDir = join(root, process.env.IOLENS_DIST ?? 'dist');
+const out = join(distDir, 'bundle');
 const commandFiles = readdirSync(join(root, 'src', 'cli', 'commands'))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts' && f !== 'command.ts')
   .map((f) => basename(f, '.ts'));
@@ -112,7 +114,7 @@ for (const dir of [out, join(out, 'vendor')]) {
 
 // The web pages' script (iolens serve): one browser bundle with the shared plot model and ECharts, minified; no CDN,
 // nothing fetched at run time. Type-checked separately (src/web/tsconfig.json: DOM types).
-const web = join(root, 'dist', 'web');
+const web = join(distDir, 'web');
 rmSync(web, { recursive: true, force: true });
 mkdirSync(web, { recursive: true });
 await build({

@@ -9,14 +9,16 @@ const { compile } = require('../bin/iolens.cjs');
 
 async function run() {
   const [name, runs] = process.argv.slice(2);
-  const bundle = compile(name, false);
-  if (!bundle) throw new Error(`dist/bundle/${name}.cjs is missing or older than dist/cli/main.js`);
+  // The tree scripts/build.mjs is building (its staging folder), else dist/.
+  const tree = join(__dirname, '..', process.env.IOLENS_DIST || 'dist');
+  const bundle = compile(name, false, tree);
+  if (!bundle) throw new Error(`${tree}/bundle/${name}.cjs is missing or older than ${tree}/cli/main.js`);
   for (const argv of JSON.parse(runs)) {
     const code = await bundle.main(argv);
     if (code !== 0) throw new Error(`iolens ${argv.join(' ')} exited ${code}`);
     process.exitCode = undefined;
   }
-  writeFileSync(join(__dirname, '..', 'dist', 'bundle', `${name}.cjs.v8cache`), bundle.script.createCachedData());
+  writeFileSync(join(tree, 'bundle', `${name}.cjs.v8cache`), bundle.script.createCachedData());
 }
 
 run().catch((err) => {

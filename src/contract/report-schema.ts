@@ -109,7 +109,7 @@ const io = obj({
   overlapSeconds: num,
   processes: int,
   bytes: num,
-  breakdown: arr(obj({ layer: str, op: ioOp, seconds: num, cumulativeSeconds: num, beneath: dict(num) })),
+  breakdown: arr(obj({ layer: str, op: ioOp, seconds: num, cumulativeSeconds: num, beneath: dict(num) }, { slowestIsMean: { const: true } })),
   notRecorded: arr(obj({ layer: str, op: ioOp, reason: str })),
   files: arr(obj({ name: str, layer: str, seconds: num, cumulativeSeconds: num, ops: obj(Object.fromEntries(IO_OPS.map((o) => [o, num]))), ranks: num })),
   ranks: nullable(obj({ count: int, slowest: obj({ rank: int, seconds: num }), fastest: obj({ rank: int, seconds: num }), median: num, exact: bool })),

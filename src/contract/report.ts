@@ -114,6 +114,11 @@ export interface TimeShare {
    * MPI-IO open …); the rest is the called layer's own work and waiting (collective synchronisation, data exchange).
    */
   readonly beneath: Readonly<Record<string, number>>;
+  /**
+   * True when `seconds` is mostly the mean over ranks, not a slowest rank's time: the input records no per-rank time
+   * for the calls (an HDF5 file's H5F time in a shared record). Shown as "per rank on average".
+   */
+  readonly slowestIsMean?: true;
 }
 
 /** An operation class a layer's data cannot time (DXT traces only reads and writes; fsync time hides in write time). */

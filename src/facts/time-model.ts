@@ -353,6 +353,8 @@ export class TimeModelBuilder {
     const cumParts = new Float64Array(L * NOPS);
     const cumBeneath = new Float64Array(L * NOPS * L);
     const slowParts = new Float64Array(L * NOPS);
+    /** Of slowParts, what came from shared files whose slowest rank is only the mean over ranks (no per-rank time). */
+    const slowMean = new Float64Array(L * NOPS);
     let sharedSlowest = 0;
     /** Seconds every rank gets from shared files (each file's mean of the ranks not recorded by name). */
     let everyone = 0;
@@ -482,11 +484,15 @@ export class TimeModelBuilder {
           s = c.total / n;
           ranksExact = false;
         }
+        // Where the recorded slowest rank (with what is spread over the ranks above it) is below the mean, the mean is
+        // all the model knows: the part is an average, and says so.
+        const mean = s <= c.total / n * (1 + 1e-9);
         s = Math.min(c.total, Math.max(s, c.total / n));
         files.slowest[f] = s;
         files.ranks[f] = n;
         sharedSlowest += s;
         if (c.total > 0) addInto(slowParts, c.parts, s / c.total);
+        if (c.total > 0 && mean && n > 1) addInto(slowMean, c.parts, s / c.total);
         // Per-rank estimates: the recorded slowest and fastest ranks, the others the mean of the rest (added to every
         // rank at the end, once for all shared files, and taken back from the two recorded ones).
         ranksExact = false;
@@ -602,7 +608,9 @@ export class TimeModelBuilder {
           const b = cumBeneath[(l * NOPS + o) * L + l2];
           if (b > 0) beneath[TIME_LAYERS[l2]] = b;
         }
-        breakdown.push({ layer: TIME_LAYERS[l], op: IO_OPS[o], seconds: slowParts[l * NOPS + o], cumulativeSeconds: cum, beneath });
+        const slow = slowParts[l * NOPS + o];
+        const average = slow > 0 && slowMean[l * NOPS + o] >= 0.5 * slow;
+        breakdown.push({ layer: TIME_LAYERS[l], op: IO_OPS[o], seconds: slow, cumulativeSeconds: cum, beneath, ...(average ? { slowestIsMean: true as const } : {}) });
       }
     }
     breakdown.sort((a, b) => b.cumulativeSeconds - a.cumulativeSeconds || b.seconds - a.seconds);

@@ -138,7 +138,7 @@ export function breakdownLines(io: IoSummary): string[] {
       .filter(([, v]) => v > 0)
       .map(([l, v]) => `${l} ${formatSeconds(v)}`);
     const summed = io.processes > 1 || io.overlapSeconds > 0;
-    const slow = summed ? `, ${formatSeconds(b.seconds)} on the slowest rank` : '';
+    const slow = summed ? `, ${formatSeconds(b.seconds)} ${b.slowestIsMean ? 'per rank on average (no per-rank time recorded)' : 'on the slowest rank'}` : '';
     out.push(`${b.layer} ${OP_LABEL[b.op]}: ${share}, ${formatSeconds(b.cumulativeSeconds)}${summed ? ' summed' : ''}${slow}${beneath.length ? `; inside it: ${beneath.join(', ')}` : ''}`);
   }
   for (const n of io.notRecorded) out.push(`${n.layer} ${OP_LABEL[n.op]}: not recorded (${n.reason})`);

@@ -31,7 +31,12 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** A compiled module of IOLens by its path under dist/ (for worker threads, which need a file). */
+/**
+ * A compiled module of IOLens by its path under dist/ (for worker threads, which need a file): in the tree this module
+ * runs from, two folders up from it in the compiled tree (dist/util/) and in a bundle (dist/bundle/) alike — the build's
+ * staging folder while `npm run build` warms the code caches (scripts/build.mjs).
+ */
 export function distFile(relative: string): URL {
-  return new URL(`file://${join(packageRoot(), 'dist', relative)}`);
+  const tree = dirname(dirname(fileURLToPath(import.meta.url)));
+  return new URL(`file://${join(tree, relative)}`);
 }

@@ -61,8 +61,8 @@ export default defineCheck({
     traces: true,
     options: { share: { knob: 'sink_share', description: 'Share of the I/O time (summed over ranks) from which one part dominates it.' } },
     messages: {
-      metadata: '{share:pct} of the I/O time ({cumulative:seconds} summed over ranks, {seconds:seconds} on the slowest rank) is {layer} {what}; the file system\'s own calls inside them took {below:seconds}',
-      sync: '{share:pct} of the I/O time ({cumulative:seconds} summed over ranks, {seconds:seconds} on the slowest rank) is {layer} {what}',
+      metadata: '{share:pct} of the I/O time ({cumulative:seconds} summed over ranks, {seconds:seconds} {slowWords}) is {layer} {what}; the file system\'s own calls inside them took {below:seconds}',
+      sync: '{share:pct} of the I/O time ({cumulative:seconds} summed over ranks, {seconds:seconds} {slowWords}) is {layer} {what}',
       wait: '{share:pct} of the I/O time ({cumulative:seconds} summed over ranks) is {layer} {what}, of which the file-system calls beneath took {below:seconds}: {ownShare:pct} is {libraries}\'s own work and waiting (collective synchronisation, data exchange between ranks)',
       file: '"{file}": {fileSeconds:seconds} of it',
     },
@@ -118,6 +118,8 @@ export default defineCheck({
         share: best.cumulativeSeconds / total,
         cumulative: best.cumulativeSeconds,
         seconds: best.seconds,
+        // "on the slowest rank" only where the input records a slowest rank's time; else it is an average.
+        slowWords: best.slowestIsMean ? 'per rank on average' : 'on the slowest rank',
         layer: best.layer,
         what: OP_WORDS[best.op],
         below,
@@ -127,7 +129,7 @@ export default defineCheck({
       cost: { seconds: best.cumulativeSeconds },
       evidence: [
         { name: 'seconds', value: best.cumulativeSeconds, unit: 'seconds', source: `io.breakdown: ${best.layer} ${best.op}, summed over ranks` },
-        { name: 'slowestRankSeconds', value: best.seconds, unit: 'seconds', source: `io.breakdown: ${best.layer} ${best.op}, the slowest rank's` },
+        { name: 'slowestRankSeconds', value: best.seconds, unit: 'seconds', source: `io.breakdown: ${best.layer} ${best.op}, ${best.slowestIsMean ? 'the mean over ranks (no per-rank time recorded)' : "the slowest rank's"}` },
         { name: 'beneathSeconds', value: below, unit: 'seconds', source: 'the calls the layers beneath made inside it (io.breakdown beneath)' },
         ...(opensPerRank !== null ? [{ name: 'opensPerRankAndFile', value: opensPerRank, unit: 'count' as const, source: 'opens per rank and file at that layer' }] : []),
       ],
