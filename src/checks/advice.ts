@@ -21,61 +21,78 @@ export const ALREADY = 0.95;
 
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
 
-/** The advice the job's facts contradict, each with the sentence that says so. */
-export function contradictedAdvice(facts: FactContext): ReadonlyMap<Advice, string> {
-  const out = new Map<Advice, string>();
-  const safe = <T>(f: () => T): T | null => {
-    try {
-      return f();
-    } catch {
-      return null;
-    }
-  };
-  const t = safe(() => facts.tryGet('mpiio.totals'));
-  if (t) {
-    const share = (a: number, b: number) => (a + b > 0 ? a / (a + b) : null);
+/** File systems whose files a user stripes over storage targets. */
+const STRIPED = new Set(['lustre', 'beegfs', 'pvfs2', 'orangefs', 'ceph', 'cephfs']);
+
+/** One precondition: reads facts, marks the advice it shows done already. */
+type Precondition = (facts: FactContext, mark: (a: Advice, why: string) => void) => void;
+
+const share = (a: number, b: number) => (a + b > 0 ? a / (a + b) : null);
+
+const PRECONDITIONS: readonly Precondition[] = [
+  // Collective and non-blocking MPI-IO.
+  (facts, mark) => {
+    const t = facts.tryGet('mpiio.totals');
+    if (!t) return;
     const w = share(t.collWrites, t.indepWrites);
     const r = share(t.collReads, t.indepReads);
-    if (w !== null && w >= ALREADY) out.set('collective-writes', `${pct(w)} of the MPI-IO writes are collective already`);
-    if (r !== null && r >= ALREADY) out.set('collective-reads', `${pct(r)} of the MPI-IO reads are collective already`);
+    if (w !== null && w >= ALREADY) mark('collective-writes', `${pct(w)} of the MPI-IO writes are collective already`);
+    if (r !== null && r >= ALREADY) mark('collective-reads', `${pct(r)} of the MPI-IO reads are collective already`);
     if ((w !== null || r !== null) && (w === null || w >= ALREADY) && (r === null || r >= ALREADY)) {
-      out.set('collective-io', `${pct(share(t.collWrites + t.collReads, t.indepWrites + t.indepReads)!)} of the MPI-IO requests are collective already`);
+      mark('collective-io', `${pct(share(t.collWrites + t.collReads, t.indepWrites + t.indepReads)!)} of the MPI-IO requests are collective already`);
     }
     const nbw = t.collWrites + t.indepWrites > 0 ? t.nbWrites / (t.collWrites + t.indepWrites) : null;
     const nbr = t.collReads + t.indepReads > 0 ? t.nbReads / (t.collReads + t.indepReads) : null;
-    if (nbw !== null && nbw >= ALREADY) out.set('non-blocking-writes', `${pct(Math.min(1, nbw))} of the MPI-IO writes are non-blocking already`);
-    if (nbr !== null && nbr >= ALREADY) out.set('non-blocking-reads', `${pct(Math.min(1, nbr))} of the MPI-IO reads are non-blocking already`);
-  }
-  const model = safe(() => facts.tryGet('io.time'));
-  const ranksOf = (id: bigint) => {
-    const f = model ? fileRow(model, id) : -1;
-    return f >= 0 ? Math.max(1, model!.files.ranks[f]) : 1;
-  };
-  const hl = safe(() => facts.tryGet('hl.opens'));
-  const p = safe(() => facts.tryGet('posix.files'));
-  const opened = hl && hl.ids.length ? { ids: hl.ids, opens: hl.opens } : p && p.ids.length ? { ids: p.ids, opens: p.opens } : null;
-  if (opened) {
+    if (nbw !== null && nbw >= ALREADY) mark('non-blocking-writes', `${pct(Math.min(1, nbw))} of the MPI-IO writes are non-blocking already`);
+    if (nbr !== null && nbr >= ALREADY) mark('non-blocking-reads', `${pct(Math.min(1, nbr))} of the MPI-IO reads are non-blocking already`);
+  },
+  // One open per file and rank, at the outermost layer that counts opens.
+  (facts, mark) => {
+    const model = facts.tryGet('io.time');
+    const hl = facts.tryGet('hl.opens');
+    const p = facts.tryGet('posix.files');
+    const opened = hl && hl.ids.length ? { ids: hl.ids, opens: hl.opens } : p && p.ids.length ? { ids: p.ids, opens: p.opens } : null;
+    if (!opened) return;
     let files = 0, most = 0;
     for (let i = 0; i < opened.ids.length; i++) {
       if (!(opened.opens[i] > 0)) continue;
+      const f = model ? fileRow(model, opened.ids[i]) : -1;
       files++;
-      most = Math.max(most, opened.opens[i] / ranksOf(opened.ids[i]));
+      most = Math.max(most, opened.opens[i] / (f >= 0 ? Math.max(1, model!.files.ranks[f]) : 1));
     }
-    if (files > 0 && most <= 1) out.set('open-once', `each of the ${files} file(s) is opened once per rank already`);
-  }
-  if (p && p.ids.length) {
+    if (files > 0 && most <= 1) mark('open-once', `each of the ${files} file(s) is opened once per rank already`);
+  },
+  // Aligned requests.
+  (facts, mark) => {
+    const p = facts.tryGet('posix.files');
+    if (!p || !p.ids.length) return;
     let off = 0, req = 0;
     for (let i = 0; i < p.ids.length; i++) {
       off += Math.max(0, p.notAligned[i]);
       req += Math.max(0, p.reads[i]) + Math.max(0, p.writes[i]);
     }
-    if (req > 0 && off / req <= 1 - ALREADY) out.set('align-requests', `${pct(1 - off / req)} of the POSIX requests are aligned already`);
+    if (req > 0 && off / req <= 1 - ALREADY) mark('align-requests', `${pct(1 - off / req)} of the POSIX requests are aligned already`);
+  },
+  // Striping, where the file systems have it.
+  (facts, mark) => {
+    const known = (facts.tryGet('log')?.fsTypes ?? []).filter((f) => f !== 'UNKNOWN' && f !== 'N/A' && f !== '');
+    if (known.length > 0 && !known.some((f) => STRIPED.has(f.toLowerCase()))) mark('striping', `the job's files are on ${known.join(', ')}, which has no per-file striping to set`);
+  },
+];
+
+/**
+ * The advice the job's facts contradict, each with the sentence that says so. Each precondition runs in a guard of its
+ * own: a fact (or a field of one) that an input cannot supply (a trace's derived counters withhold some) leaves its
+ * advice as it is.
+ */
+export function contradictedAdvice(facts: FactContext): ReadonlyMap<Advice, string> {
+  const out = new Map<Advice, string>();
+  for (const pre of PRECONDITIONS) {
+    try {
+      pre(facts, (a, why) => out.set(a, why));
+    } catch {
+      // the facts it needs are not there: nothing contradicted
+    }
   }
-  const fs = safe(() => facts.tryGet('log'))?.fsTypes ?? [];
-  const known = fs.filter((f) => f !== 'UNKNOWN' && f !== 'N/A' && f !== '');
-  if (known.length > 0 && !known.some((f) => STRIPED.has(f.toLowerCase()))) out.set('striping', `the job's files are on ${known.join(', ')}, which has no per-file striping to set`);
   return out;
 }
-
-/** File systems whose files a user stripes over storage targets. */
-const STRIPED = new Set(['lustre', 'beegfs', 'pvfs2', 'orangefs', 'ceph', 'cephfs']);

@@ -1,4 +1,5 @@
 import type { Cause, ComparedRun, Comparison, History, HistoryMetric, OtherComparison } from '../contract/index.js';
+import { wrapText } from './wrap.js';
 import { escapeHtml, escapeMarkdown, escapeTerminal } from '../text/escape.js';
 import { formatBytes, formatPercent, formatSeconds } from '../text/format.js';
 
@@ -173,10 +174,11 @@ function widthOf(s: string): number {
   return [...s].length;
 }
 
-/** Terminal text: the verdicts, then each table with aligned columns. */
-export function renderCompareText(c: Comparison): string {
+/** Terminal text: the verdicts, then each table with aligned columns; the verdicts and notes wrapped to `width`. */
+export function renderCompareText(c: Comparison, width?: number): string {
   const out: string[] = [];
-  for (const v of verdicts(c)) out.push(escapeTerminal(v), '');
+  const fit = (s: string) => (width ? wrapText(s, width) : s);
+  for (const v of verdicts(c)) out.push(fit(escapeTerminal(v)), '');
   for (const t of compareTables(c)) {
     out.push(escapeTerminal(t.title));
     if (!t.rows.length) {
@@ -188,7 +190,7 @@ export function renderCompareText(c: Comparison): string {
     for (const r of cells) out.push(`  ${r.map((x, i) => (i === r.length - 1 ? x : x + ' '.repeat(Math.max(0, w[i] - widthOf(x))))).join('  ')}`.trimEnd());
     out.push('');
   }
-  for (const n of notes(c)) out.push(`note: ${escapeTerminal(n)}`);
+  for (const n of notes(c)) out.push(fit(`note: ${escapeTerminal(n)}`));
   return `${out.join('\n').trimEnd()}\n`;
 }
 

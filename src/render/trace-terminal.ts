@@ -4,6 +4,7 @@ import { escapeTerminal as E } from '../text/escape.js';
 import { formatBytes, formatCount, formatPercent, formatRate, formatSeconds, plural } from '../text/format.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
 import { breakdownLines, costText, ioTimeText } from './text.js';
+import { wrapText } from './wrap.js';
 
 type Paint = (s: string) => string;
 
@@ -115,7 +116,7 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   for (const n of r.notes) line(c.dim(`note: ${E(n)}`));
   if (r.insights.some((f) => f.docs)) line(c.dim(`note: ${r.insights.find((f) => f.docs)!.docs} explains each trace check (T01…)`));
   line();
-  return out.join('\n');
+  return opts.width ? wrapText(out.join('\n'), opts.width) : out.join('\n');
 }
 
 /** What the view lines need: the metric, the findings per record, where to write, and the colours. */

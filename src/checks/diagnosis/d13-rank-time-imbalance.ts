@@ -52,7 +52,7 @@ export default defineCheck({
     },
     recommendations: {
       sync: { text: 'Check what the slow rank does differently: per-write fsync, O_SYNC/O_DIRECT opens, or a different code path; sync once per phase on every rank instead', snippet: 'sync-per-phase.c' },
-      storage: { text: 'If the ranks do the same thing, look for a slow storage target: spread the file over more targets (stripe count) or avoid the slow one', snippet: 'lustre-striping.sh' },
+      storage: { text: 'If the ranks do the same thing, look for a slow storage target: spread the file over more targets (stripe count) or avoid the slow one', advises: 'striping', snippet: 'lustre-striping.sh' },
     },
     compat: { differences: [{ id: 'floor-and-mechanism', description: 'Drishti (P19) compares slowest and fastest rank time to the file total with no absolute floor, and fires on most short runs; this check needs a large ratio and an absolute floor, and separates call time from sync gaps with DXT.' }] },
   },

@@ -61,7 +61,7 @@ test('compare: deltas from each run\'s report, the time model\'s parts summing t
   // the text leads with the verdict
   const t = cli('compare', a, b);
   assert.equal(t.status, 0, t.stderr);
-  assert.match(t.stdout, /^ior-random-write-1k-fsync\.darshan ran 1\.10 s longer than ior-seq-write-1m\.darshan .* The largest cause: D01 excessive-fsync appears \(HIGH\), \+924\.80 ms\./);
+  assert.match(t.stdout, /^ior-random-write-1k-fsync\.darshan ran 1\.10 s longer than ior-seq-write-1m\.darshan .* The largest cause: D01 excessive-fsync appears \(HIGH\), \+924\.64 ms\./);
 });
 
 test('compare: several runs, findings in every run and in some; a run that cannot be read is named and the others compared', () => {
@@ -184,4 +184,14 @@ test('compare on the twins: the first-ranked cause is the injected problem for â
   // measured 2026-11-28 (docs/compare.md): shared 18 of 18, lab 390 of 408 (95.6 %)
   assert.ok(by.all.firstIsCause >= 0.9 * by.all.pairs, `${by.all.firstIsCause} of ${by.all.pairs}`);
   assert.ok(by.lab.firstIsCause >= 0.9 * by.lab.pairs, `${by.lab.firstIsCause} of ${by.lab.pairs}`);
+});
+
+test('compare --width wraps the verdicts and notes; the tables keep their columns', () => {
+  const a = log('ior-hdf5-indep-small-write-4k'), b = log('ior-aligned-write-2m');
+  const wide = cli('compare', a, b);
+  const narrow = cli('compare', a, b, '--width', '60');
+  assert.equal(narrow.status, 0, narrow.stderr);
+  const verdict = narrow.stdout.split('\n\n')[0];
+  for (const l of verdict.split('\n')) assert.ok([...l].length <= 60 || /^ *\S+$/.test(l), l);
+  assert.equal(wide.stdout.replace(/\s+/g, ' '), narrow.stdout.replace(/\s+/g, ' '));
 });

@@ -11,6 +11,7 @@ import { safeJson } from '../../render/json.js';
 import { compareInputs, compareWithHistory, resolveRuns } from '../../compare/run.js';
 import { toolVersion } from '../../pipeline/resources.js';
 import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../../render/compare.js';
+import { textWidth, WIDTH_FLAG } from '../width-option.js';
 
 interface CompareFlags {
   json?: boolean;
@@ -21,6 +22,7 @@ interface CompareFlags {
   model?: string;
   db?: string;
   app?: string;
+  width?: string;
 }
 
 const cmd: CommandModule = {
@@ -34,6 +36,7 @@ const cmd: CommandModule = {
         .option('--json', 'print the comparison as JSON (docs/compare.md)')
         .option('--markdown', 'print Markdown')
         .option('--html', 'print a standalone HTML page with the time model side by side')
+        .option(...WIDTH_FLAG)
         .option('--config <file>', 'thresholds and check settings for every run (as iolens report --config)')
         .option('--db <file>', 'a job store: runs may be job hashes; one run alone is compared with its application\'s history (docs/compare.md)')
         .option('--app <name>', 'with --db and one run: the application whose history to use (default: the run\'s)')
@@ -62,7 +65,7 @@ const cmd: CommandModule = {
           ? await compareWithHistory(runs[0], { ...opts, db: flags.db, ...(flags.app !== undefined ? { app: flags.app } : {}) })
           : await compareInputs(await resolveRuns(runs, flags.db), opts);
       for (const f of c.failed) process.stderr.write(`iolens: ${escapeTerminal(f.error)} (not compared)\n`);
-      const text = flags.json ? safeJson(c, 2) : flags.markdown ? renderCompareMarkdown(c) : flags.html ? renderCompareHtml(c) : renderCompareText(c);
+      const text = flags.json ? safeJson(c, 2) : flags.markdown ? renderCompareMarkdown(c) : flags.html ? renderCompareHtml(c) : renderCompareText(c, textWidth(flags.width));
       writeAllSync(1, Buffer.from(text, 'utf8'));
       // the comparison stands, but an input the user named was left out
       if (c.failed.length) process.exitCode = 2;

@@ -98,3 +98,15 @@ test('bad input: one line on stderr, exit 2, no stack trace', () => {
     assert.doesNotMatch(r.err, /\n\s+at /);
   }
 });
+
+test('iolens trace --width wraps the text to that many columns (words longer than a line excepted); a bad width is one error line', () => {
+  const r = run([FLASH, '--width', '72', '--no-color']);
+  assert.equal(r.code, 0, r.err);
+  const long = r.out.split('\n').filter((l) => [...l].length > 72);
+  // Only an unbreakable word (a path) may pass the width, and then it stands alone after the indentation.
+  for (const l of long) assert.match(l, /^ *\S+$/, l);
+  assert.ok(r.out.split('\n').length > run([FLASH, '--no-color']).out.split('\n').length, 'wrapping adds lines');
+  const bad = run([FLASH, '--width', 'wide']);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.err, "iolens: --width needs a positive integer, got 'wide'\n");
+});

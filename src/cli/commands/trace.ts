@@ -10,6 +10,7 @@ import type { AnyCheck } from '../../checks/types.js';
 import { METRICS, type MetricId } from '../../trace/score.js';
 import { DEFAULT_VIEWS, parseView } from '../../trace/view-catalogue.js';
 import { RENDERERS } from '../../render/registry.js';
+import { textWidth, WIDTH_FLAG } from '../width-option.js';
 import { partsCubeSource, writeTracePart } from '../../pipeline/trace/shards.js';
 import { parseShard } from '../../store/walk.js';
 
@@ -30,6 +31,7 @@ interface TraceFlags {
   config?: string;
   threads?: string;
   color?: boolean;
+  width?: string;
   maxInflate?: string;
   shard?: string;
   cubeOut?: string;
@@ -82,6 +84,7 @@ const trace: CommandModule = {
       .option('--config <file>', 'thresholds (small_bytes, trace_*) and check settings (JSON, as for iolens report)')
       .option('--threads <n>', 'worker threads (default: automatic, used for large traces)')
       .option('--no-color', 'plain terminal output')
+      .option(...WIDTH_FLAG)
       // Steps of a sharded run (iolens slurm trace, docs/scale-out.md): a shard's partial cube, and the report of them all.
       .addOption(new Option('--shard <i/N>', 'read only shard i of N of the trace (with --cube-out)').hideHelp())
       .addOption(new Option('--cube-out <file>', 'write the shard\'s partial cube to <file> instead of a report').hideHelp())
@@ -133,7 +136,8 @@ const trace: CommandModule = {
         progress.finish();
         const out = new FdSink(1);
         const format = f.json ? 'json' : f.csv ? 'csv' : 'terminal';
-        out.write(RENDERERS[format](report, { color: format === 'terminal' && f.color !== false && !!process.stdout.isTTY && !process.env.NO_COLOR }));
+        const width = format === 'terminal' ? textWidth(f.width) : undefined;
+        out.write(RENDERERS[format](report, { color: format === 'terminal' && f.color !== false && !!process.stdout.isTTY && !process.env.NO_COLOR, ...(width ? { width } : {}) }));
         out.flush();
       });
   },
