@@ -112,7 +112,7 @@ test('iolens cluster on the jobs table of a store ingested from the shared logs:
     // Every node has its per-feature medians and IQRs; every non-root node its rule in words.
     for (const n of doc.clusters as Node[]) {
       assert.deepEqual(Object.keys(n.summary.features), doc.run.features);
-      if (n.parent !== null) assert.match(n.explanation!.rule!.text, / (≤|>) .* in \d+(\.\d)?% of its jobs; its siblings? in \d+(\.\d)?%$/);
+      if (n.parent !== null) assert.match(n.explanation!.rule!.text, / (?:(?:≤|>) .*|= 0|> 0) in \d+(\.\d)?% of its jobs; its siblings? in \d+(\.\d)?%$/);
     }
 
     // Never overwrite --out without --force; a second run gets the next id and leaves the first in place.
@@ -214,14 +214,14 @@ test('iolens cluster: bad input is one clear line and exit status 2', async () =
 
 /** Small deterministic table: three behaviours of 12 jobs, plus two stragglers; values fixed by the row index. */
 function smallTable(): string {
-  const lines = ['job,bytes_read,bytes_written,reads,writes,io_time'];
+  const lines = ['job,bytes_read,bytes_written,reads,writes,io_time,app'];
   let job = 0;
-  const add = (br: number, bw: number, r: number, w: number, t: number) => lines.push([`j${String(job++).padStart(2, '0')}`, br, bw, r, w, t].join(','));
-  for (let i = 0; i < 12; i++) add(0, 2 ** 30 * (1 + i / 24), 0, 1024 + 8 * i, 100 + i); // checkpoints: 1 MiB writes
-  for (let i = 0; i < 12; i++) add(0, 2 ** 20 * (1 + i / 24), 0, 65536 + 512 * i, 500 + 10 * i); // 16-byte writes
-  for (let i = 0; i < 12; i++) add(2 ** 33 * (1 + i / 24), 0, 8192 + 64 * i, 0, 50 + i); // 1 MiB reads
-  add(5e5, 5e5, 7, 9, 3);
-  add(3e11, 1e3, 1e6, 2, 4000);
+  const add = (br: number, bw: number, r: number, w: number, t: number, app: string) => lines.push([`j${String(job++).padStart(2, '0')}`, br, bw, r, w, t, app].join(','));
+  for (let i = 0; i < 12; i++) add(0, 2 ** 30 * (1 + i / 24), 0, 1024 + 8 * i, 100 + i, i < 9 ? '/apps/bin/vpicio_uni' : 'hacc_io_write'); // checkpoints: 1 MiB writes
+  for (let i = 0; i < 12; i++) add(0, 2 ** 20 * (1 + i / 24), 0, 65536 + 512 * i, 500 + 10 * i, '/usr/bin/logger -t run'); // 16-byte writes
+  for (let i = 0; i < 12; i++) add(2 ** 33 * (1 + i / 24), 0, 8192 + 64 * i, 0, 50 + i, 'dbscan_read'); // 1 MiB reads
+  add(5e5, 5e5, 7, 9, 3, 'ior');
+  add(3e11, 1e3, 1e6, 2, 4000, 'dbscan_read');
   return lines.join('\n') + '\n';
 }
 
@@ -249,14 +249,22 @@ note: see *this* | \\x1b[31mred
 
 Largest groups
   cluster 0 (node #2): 13 jobs (34.2%), I/O time 1 h 18 min (37.0% of all)
+    applications: dbscan_read (100%)
+    typical job: bytes_read 10.0 GiB (all jobs 0 B); reads 8,576 (all jobs 0)
     vs #1: bytes_read > 488 KiB in 100% of its jobs; its sibling in 0%
   cluster 1 (node #3): 12 jobs (31.6%), I/O time 1266 s (10.1% of all)
+    applications: vpicio_uni (75.0%), hacc_io_write (25.0%)
+    typical job: bytes_written 1.23 GiB (all jobs 1.19 MiB)
     vs #4: bytes_written > 1.46 MiB in 100% of its jobs; its sibling in 0%
 
 Groups that lose the most I/O time
   cluster 2 (node #4): 12 jobs (31.6%), I/O time 1 h 51 min (52.9% of all)
+    applications: logger (100%)
+    typical job: writes 68,352 (all jobs 1,060)
     vs #3: bytes_written ≤ 1.46 MiB in 100% of its jobs; its sibling in 0%
   cluster 0 (node #2): 13 jobs (34.2%), I/O time 1 h 18 min (37.0% of all)
+    applications: dbscan_read (100%)
+    typical job: bytes_read 10.0 GiB (all jobs 0 B); reads 8,576 (all jobs 0)
     vs #1: bytes_read > 488 KiB in 100% of its jobs; its sibling in 0%
 `,
     );
@@ -275,11 +283,15 @@ Groups that lose the most I/O time
 ## Largest groups
 
 - **cluster 0 \\(node \\#2\\): 13 jobs \\(34\\.2%\\), I/O time 1 h 18 min \\(37\\.0% of all\\)**
+  - applications: dbscan\\_read \\(100%\\)
+  - typical job: bytes\\_read 10\\.0 GiB \\(all jobs 0 B\\); reads 8,576 \\(all jobs 0\\)
   - vs \\#1: bytes\\_read \\> 488 KiB in 100% of its jobs; its sibling in 0%
 
 ## Groups that lose the most I/O time
 
 - **cluster 2 \\(node \\#4\\): 12 jobs \\(31\\.6%\\), I/O time 1 h 51 min \\(52\\.9% of all\\)**
+  - applications: logger \\(100%\\)
+  - typical job: writes 68,352 \\(all jobs 1,060\\)
   - vs \\#3: bytes\\_written ≤ 1\\.46 MiB in 100% of its jobs; its sibling in 0%
 `,
     );

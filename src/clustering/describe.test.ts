@@ -44,6 +44,9 @@ test('features of the registry are worded from their declared units, others from
 test('a one-split rule in words: condition in human units, then the share of the node and of its sibling(s)', () => {
   const rule = { direction: '<=' as const, threshold: 4096, shareInNode: 0.96, shareInSibling: 0.03 };
   assert.equal(ruleWords(describeFeature('posix_bytes_written'), rule), 'POSIX bytes written ≤ 4.00 KiB in 96.0% of its jobs; its sibling in 3.0%');
+  // A cut at nothing says whether the jobs do it at all.
+  assert.equal(ruleWords(describeFeature('gauge_size_write_0_100_perc'), { direction: '<=', threshold: 0, shareInNode: 1, shareInSibling: 0.2 }), 'share of accesses that are writes of 0–100 B = 0 in 100% of its jobs; its sibling in 20.0%');
+  assert.equal(ruleWords(describeFeature('gauge_size_write_0_100_perc'), { direction: '>', threshold: 0, shareInNode: 0.9, shareInSibling: 0 }), 'share of accesses that are writes of 0–100 B > 0 in 90.0% of its jobs; its sibling in 0%');
   assert.equal(
     ruleWords(describeFeature('gauge_size_write_0_100_perc'), { direction: '>', threshold: 0.5, shareInNode: 1, shareInSibling: 0 }, 2),
     'share of accesses that are writes of 0–100 B > 50.0% in 100% of its jobs; its siblings in 0%',
@@ -80,6 +83,7 @@ function handBuilt(): FeatureTable {
     target: null,
     ioTime: null,
     runtime: null,
+    apps: Array.from({ length: n }, (_, i) => (i < 30 ? (i % 10 === 0 ? 'logger' : 'ior') : 'vpicio_uni')),
   };
 }
 
@@ -97,6 +101,9 @@ test('the rules of a hand-built hierarchy: each child of the root against its si
   assert.equal(large.explanation!.rule!.text, 'share of accesses that are writes of 0–100 B ≤ 9.7% in 100% of its jobs; its sibling in 0%');
   assert.deepEqual(small.explanation!.rule!.siblings, [large.id]);
   assert.equal(small.explanation!.rule!.threshold, 29 / 300);
+  // The applications in each group, the most jobs first.
+  assert.deepEqual(small.summary.apps, [{ name: 'ior', jobs: 27 }, { name: 'logger', jobs: 3 }]);
+  assert.deepEqual(large.summary.apps, [{ name: 'vpicio_uni', jobs: 30 }]);
   // Medians in stored units.
   assert.equal(small.summary.features.posix_writes.median, (1000 + 37 * 14 + 1000 + 37 * 15) / 2);
   assert.equal(run.info.params.preparation && (run.info.params.preparation as { log_transformed: string[] }).log_transformed.join(), 'posix_bytes_written,posix_writes');

@@ -66,7 +66,9 @@ export function ruleWords(
   rule: { direction: '<=' | '>'; threshold: number; shareInNode: number; shareInSibling: number },
   siblings = 1,
 ): string {
-  const op = rule.direction === '<=' ? '≤' : '>';
   const other = siblings > 1 ? 'its siblings' : 'its sibling';
-  return `${info.label} ${op} ${formatFeatureValue(info, rule.threshold)} in ${formatPercent(rule.shareInNode)} of its jobs; ${other} in ${formatPercent(rule.shareInSibling)}`;
+  // A cut at nothing says whether the jobs do it at all ("share of bytes read = 0", not "≤ 0%").
+  const none = (info.log10 ? 10 ** rule.threshold - 1 : rule.threshold) <= 0;
+  const cut = none ? `${info.label} ${rule.direction === '<=' ? '= 0' : '> 0'}` : `${info.label} ${rule.direction === '<=' ? '≤' : '>'} ${formatFeatureValue(info, rule.threshold)}`;
+  return `${cut} in ${formatPercent(rule.shareInNode)} of its jobs; ${other} in ${formatPercent(rule.shareInSibling)}`;
 }

@@ -54,6 +54,10 @@ function groupLines(run: StoredRun, n: NodeRecord): { title: string; details: st
   }
   if (s.target && s.target.median !== null) parts.push(`median ${s.target.column} ${formatFeatureValue(describeFeature(s.target.column), s.target.median)}`);
   const details: string[] = [];
+  // Whose jobs these are, and what they do that the whole set does not.
+  if (s.apps && s.apps.length > 0) details.push(`applications: ${s.apps.map((a) => `${a.name} (${formatPercent(a.jobs / Math.max(1, n.size))})`).join(', ')}${s.apps.reduce((x, a) => x + a.jobs, 0) < n.size ? ', …' : ''}`);
+  const marks = distinctive(run, n);
+  if (marks.length > 0) details.push(`typical job: ${marks.join('; ')}`);
   const rule = n.explanation?.rule;
   if (rule) details.push(`vs ${rule.siblings.map((x) => `#${x}`).join(', ')}: ${rule.text}`);
   if (n.model) {
@@ -70,6 +74,30 @@ function groupLines(run: StoredRun, n: NodeRecord): { title: string; details: st
     }
   }
   return { title: `cluster ${n.label} (node #${n.id}): ${parts.join(', ')}`, details };
+}
+
+/**
+ * The node's features whose median stands furthest from the whole set's, in units of the whole set's spread (at most
+ * two, at least one IQR away): "share of bytes read 0% (all jobs 45.0%)".
+ */
+function distinctive(run: StoredRun, n: NodeRecord): string[] {
+  const root = run.nodes[0];
+  if (!root || n.id === root.id) return [];
+  const scored: { name: string; z: number }[] = [];
+  for (const [name, f] of Object.entries(n.summary.features)) {
+    const all = root.summary.features[name];
+    if (!all) continue;
+    const spread = all.iqr > 0 ? all.iqr : Math.abs(all.median) > 0 ? Math.abs(all.median) : 1;
+    const z = Math.abs(f.median - all.median) / spread;
+    if (z >= 1) scored.push({ name, z });
+  }
+  return scored
+    .sort((a, b) => b.z - a.z || (a.name < b.name ? -1 : 1))
+    .slice(0, 2)
+    .map(({ name }) => {
+      const info = describeFeature(name);
+      return `${info.label} ${formatFeatureValue(info, n.summary.features[name].median)} (all jobs ${formatFeatureValue(info, root.summary.features[name].median)})`;
+    });
 }
 
 /** The selected nodes, largest first, and by I/O time (when the run has an I/O-time column). */

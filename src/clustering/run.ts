@@ -36,7 +36,12 @@ export interface NodeSummary {
   target: { column: string; rows: number; median: number | null } | null;
   /** Total of the I/O-time column over the node's rows (rows with a value). */
   io_time: { column: string; rows: number; total: number } | null;
+  /** The node's applications, the most jobs first (at most APPS_LISTED), when the table names them. */
+  apps?: { name: string; jobs: number }[];
 }
+
+/** Applications a node summary lists. */
+export const APPS_LISTED = 3;
 
 export interface NodeModel {
   family: 'gbdt';
@@ -184,7 +189,13 @@ function summaryOf(t: FeatureTable, rows: Int32Array): NodeSummary {
     }
     io = { column: t.ioTime.column, rows: k, total };
   }
-  return { features, target, io_time: io };
+  let apps: NodeSummary['apps'];
+  if (t.apps) {
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(t.apps[r], (counts.get(t.apps[r]) ?? 0) + 1);
+    apps = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, APPS_LISTED).map(([name, jobs]) => ({ name, jobs }));
+  }
+  return { features, target, io_time: io, ...(apps ? { apps } : {}) };
 }
 
 /** Rows of each side a one-split rule is searched on at most (a seeded sample above that). */

@@ -4,7 +4,7 @@
 import { InputError, UsageError } from '../contract/errors.js';
 import { FEATURE_SETS_BY_ID } from '../features/registry.js';
 import type { Store } from '../store/db.js';
-import { importedKeyColumn, keyCounts, keyedDoubles, tableColumns } from '../store/queries/tables.js';
+import { importedKeyColumn, keyCounts, keyedDoubles, keyedTexts, tableColumns } from '../store/queries/tables.js';
 import { readRegularFile } from '../util/read-file.js';
 import { describeFeature, type FeatureInfo } from './describe.js';
 
@@ -46,6 +46,21 @@ export interface FeatureTable {
   readonly ioTime: ValueColumn | null;
   /** The job's run time, when the table has one (`run_time`): the learn engine's leak guard uses it. */
   readonly runtime: ValueColumn | null;
+  /**
+   * Each row's application (the executable's base name), when the table names one (`exe` of the job store,
+   * `darshan_app` of a TOKIO-style table, `app`): groups are described by the applications in them.
+   */
+  readonly apps: readonly string[] | null;
+}
+
+/** Columns that name a row's application, in the order they are looked for. */
+const APP_COLUMNS = ['exe', 'darshan_app', 'app', 'application'];
+
+/** An application's name from an executable path or command (`/bin/ior -w` → `ior`). */
+export function appName(v: string | null): string {
+  const first = (v ?? '').trim().split(/\s+/)[0] ?? '';
+  const base = first.slice(first.lastIndexOf('/') + 1);
+  return base === '' ? '(unknown)' : base;
 }
 
 /** Feature names from a features file: one per line or separated by commas or spaces; `#` starts a comment. */
@@ -155,6 +170,8 @@ export async function loadFeatureTable(store: Store, o: SourceOptions): Promise<
       }
     }
   }
+  const appColumn = APP_COLUMNS.find((c) => has(c) && !seen.has(c) && c !== key) ?? null;
+  const apps = appColumn === null ? null : (await keyedTexts(store, table, key, appColumn)).map(appName);
   const valueColumn = (name: string | null, at: number): ValueColumn | null =>
     name === null ? null : { column: name, values: Float64Array.from(columns[1 + d + at], (v) => (v === null ? NaN : Number(v))) };
   return {
@@ -169,5 +186,6 @@ export async function loadFeatureTable(store: Store, o: SourceOptions): Promise<
     target: valueColumn(targetName, 0),
     ioTime: valueColumn(ioName, 1),
     runtime: valueColumn(runtimeName, 2),
+    apps,
   };
 }

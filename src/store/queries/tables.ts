@@ -60,6 +60,12 @@ export async function keyedDoubles(store: Store, table: string, key: string, dou
   return result.getColumns();
 }
 
+/** One column as text (NULL as null), in the order of `key`: the rows' labels (an application name). */
+export async function keyedTexts(store: Store, table: string, key: string, column: string): Promise<(string | null)[]> {
+  const result = await store.con.runAndReadAll(`SELECT CAST(${ident(column)} AS VARCHAR) FROM ${ident(table)} ORDER BY ${ident(key)}`);
+  return result.getColumns()[0].map((v) => (v === null || v === undefined ? null : String(v)));
+}
+
 /**
  * How a column is read: `double` (a number, NULL as NaN), `epoch` (a time as seconds since 1970, NULL as NaN), `list`
  * (a list as comma-separated text), `text` (as it is, or cast to text).
