@@ -47,7 +47,14 @@ const HISTORY_GROUPS = [['exe', 'uid'], ['app'], ['darshan_app']];
 
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
-const factor = (v: number) => (Number.isFinite(v) ? `×${v.toFixed(3)}` : '–');
+/**
+ * A median error factor past this is no estimate (three decades off on the typical job): the model is named unusable
+ * instead of printing a number nobody can read (×17176833450.867).
+ */
+export const UNUSABLE_FACTOR = 1000;
+const factor = (v: number) => (!Number.isFinite(v) ? '–' : v > UNUSABLE_FACTOR ? 'unusable' : `×${v.toFixed(3)}`);
+/** R² in log space, or `–` where the model is unusable (its R² is then a large negative number of no meaning). */
+const r2 = (v: number, f: number) => (Number.isFinite(f) && f > UNUSABLE_FACTOR ? '–' : num(v));
 
 /** What `train` prints on standard output: the table of models, the ensemble, the best one. */
 export function trainSummary(b: ModelBundle, outPath: string, bytes: number): string {
@@ -67,13 +74,22 @@ export function trainSummary(b: ModelBundle, outPath: string, bytes: number): st
   lines.push('');
   lines.push(`${pad('model', 34)} ${'weight'.padStart(6)}  ${'RMSE(log10)'.padStart(11)}  ${'R²(log)'.padStart(7)}  ${'median factor'.padStart(13)}`);
   for (const mb of m.members) {
-    lines.push(`${pad(mb.model.type, 34)} ${mb.weight.toFixed(3).padStart(6)}  ${num(mb.validation.rmse).padStart(11)}  ${num(mb.validation.r2).padStart(7)}  ${factor(mb.validation.medianErrorFactor).padStart(13)}`);
+    const bad = mb.validation.medianErrorFactor > UNUSABLE_FACTOR;
+    lines.push(`${pad(mb.model.type, 34)} ${mb.weight.toFixed(3).padStart(6)}  ${(bad ? '–' : num(mb.validation.rmse)).padStart(11)}  ${r2(mb.validation.r2, mb.validation.medianErrorFactor).padStart(7)}  ${factor(mb.validation.medianErrorFactor).padStart(13)}`);
   }
   const ens = `ensemble (${m.ensemble.method}${m.ensemble.method === 'average' ? ', w ∝ 1/RMSE²' : ''})`;
   const v = m.ensemble.validation;
   lines.push(`${pad(ens, 34)} ${''.padStart(6)}  ${num(v.rmse).padStart(11)}  ${num(v.r2).padStart(7)}  ${factor(v.medianErrorFactor).padStart(13)}`);
   const bl = c.baseline;
   lines.push(`${pad('baseline: the training median', 34)} ${''.padStart(6)}  ${num(bl.rmse).padStart(11)}  ${num(bl.r2).padStart(7)}  ${factor(bl.medianErrorFactor).padStart(13)}`);
+  const unusable = m.members.filter((x) => x.validation.medianErrorFactor > UNUSABLE_FACTOR);
+  if (unusable.length > 0) {
+    lines.push(
+      '',
+      `Unusable on the validation rows: ${unusable.map((x) => x.model.type).join(', ')} (median error more than ×${UNUSABLE_FACTOR}, three decades off the typical job; ` +
+        `their ensemble weight ${unusable.map((x) => x.weight.toFixed(3)).join(', ')}). Such a family does not fit these features: leave it out with --models.`,
+    );
+  }
   const best = m.members.find((x) => x.model.type === m.best);
   lines.push('', `Best single model: ${m.best}${best ? ` (validation RMSE ${num(best.validation.rmse)}, R² ${num(best.validation.r2)})` : ''}.`);
   lines.push(`Wrote ${escapeTerminal(outPath)} (${formatBytes(bytes)}).`, '');
