@@ -113,11 +113,14 @@ export interface ExplainOptions extends PredictOptions {
    * the all-zero row in model space, so a counter that is 0 gets exactly 0; 'typical': zero for the features in
    * `zeroFeatures`, the training median (most frequent category) for the others; 'path': path-dependent TreeSHAP for
    * trees, the training-mean row for the other models. With 'zero' and 'typical', a column (nearly) constant in the
-   * training data is weighed against the job's own value: never blamed.
+   * training data, and a value the model does not know (missing; a category missing or never seen), are weighed
+   * against the job's own value: never blamed (`referenceRow`).
    */
   baseline?: 'zero' | 'path' | 'typical';
   /** For 'typical': per feature (the preprocessor's order), whether 0 is its reference. */
   zeroFeatures?: readonly boolean[];
+  /** Per feature, whether it counts what the job did: a job's 0 there is weighed against 0 under any baseline row. */
+  counters?: readonly boolean[];
   /**
    * A row of the table as the one reference (interventional SHAP against it, overriding `baseline`): the values
    * explain f(row) − f(reference), exactly for trees and linear models (`iolens compare --model`). The members are
@@ -158,7 +161,7 @@ export function explain(model: TrainedModel, table: Table, options: ExplainOptio
         : null;
   const zeroFeatures = mode === 'typical' ? pre.features.map((_, f) => options.zeroFeatures?.[f] ?? false) : pre.features.map(() => true);
   const typical = fixed ? null : typicalRow(model);
-  const baselineOf = (r: number): Baseline => fixed ?? { kind: 'row', row: referenceRow(model, enc.matrix.data.subarray(r * nCols, (r + 1) * nCols), zeroFeatures, typical ?? undefined) };
+  const baselineOf = (r: number): Baseline => fixed ?? { kind: 'row', row: referenceRow(model, enc.matrix.data.subarray(r * nCols, (r + 1) * nCols), { zeroFeatures, counters: options.counters }, typical ?? undefined) };
   const group = Int32Array.from(pre.columnFeature);
   const nFeatures = pre.features.length;
   const outputs = model.members.map((m) => predictModel(m.model, enc.matrix));

@@ -8,7 +8,7 @@ import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type Mode
 import { rowsToTable, type ColumnKind } from './log-rows.js';
 import type { Table } from '../learn/index.js';
 import { factorDigits, factorOf, numberText, problemsOf } from './words.js';
-import { blameLines, blameText, oodWords, zeroFeatures, type BlameLine } from './reference.js';
+import { blameLines, blameText, oodWords, referenceChoice, type BlameLine } from './reference.js';
 import { learnedFindings, LEARNED_MESSAGES } from './learned-findings.js';
 import { rankFindings } from '../checks/level-policy.js';
 
@@ -106,7 +106,7 @@ export function learnedOfRow(
   const mt = modelTable(bundle, { name: 'logs', table, kinds });
   const baseline = options.baseline ?? 'typical';
   const p = predict(bundle.model, mt);
-  const [e] = explain(bundle.model, mt, { rows: [0], baseline, zeroFeatures: zeroFeatures(bundle.model) });
+  const [e] = explain(bundle.model, mt, { rows: [0], baseline, ...referenceChoice(bundle.model) });
   const m = bundle.model;
   const unit = targetUnit(bundle.inputs.target);
   const y = table.columns[bundle.inputs.target];
