@@ -48,7 +48,9 @@ export async function readRows(bundle: ModelBundle, source: RowSource, key?: str
     const r = logsTable(source.paths, need, source.extract, optional);
     return { loaded: r, keyColumn, keys: rowKeys(r.table, keyColumn), labels: rowLabels(r.table), failures: r.failures };
   }
-  const r = await readStoreTable(source.db, source.table, need, optional, source.where);
+  // another machine's table may lack some of the model's columns: they are missing values (`modelTable`), each row
+  // says so among its out-of-distribution reasons (`missingReason`)
+  const r = await readStoreTable(source.db, source.table, need, optional, source.where, true);
   if (key && r.table.columns[key] === undefined) throw new InputError(`table ${r.name} has no key column ${key}`);
   const kc = keyColumn && r.table.columns[keyColumn] !== undefined ? keyColumn : r.defaultKey && r.table.columns[r.defaultKey] !== undefined ? r.defaultKey : null;
   return { loaded: r, keyColumn: kc, keys: rowKeys(r.table, kc), labels: rowLabels(r.table), failures: [] };
