@@ -3,7 +3,7 @@ export { LearnInputError } from './errors.js';
 export { makeTable, takeRows, type Column, type Table } from './table.js';
 export type { FeatureSpec } from './preprocess.js';
 export { train, type TrainOptions } from './train.js';
-export { predict, explain, robustMember, type PredictOptions, type Predictions, type ExplainOptions, type Explanation } from './predict.js';
+export { predict, explain, isTreeKind, type PredictOptions, type Predictions, type ExplainOptions, type Explanation } from './predict.js';
 export { serializeModel, parseModel, SCHEMA_VERSION, type TrainedModel, type FeatureRoleEntry } from './model-file.js';
 export { leakGuard, type LeakReport } from './leak-guard.js';
 export { validationSplit, sortByTime, type Split } from './split.js';

@@ -1,4 +1,4 @@
-import { constantColumns, invertTransform, robustMember, typicalRow, type FeatureRoleEntry, type TrainedModel } from '../learn/index.js';
+import { constantColumns, invertTransform, isTreeKind, typicalRow, type FeatureRoleEntry, type TrainedModel } from '../learn/index.js';
 import { quantileSorted } from '../util/stats.js';
 import { columnRole, contributionText, describeFeature } from './words.js';
 import type { FeatureRole } from '../features/problems.js';
@@ -169,10 +169,8 @@ export function blameText(model: TrainedModel, line: BlameLine): string {
   return contributionText(line, { reference: line.against === 'typical' ? line.reference : undefined, alike: line.alike, limit: factorLimit(model) });
 }
 
-/** What an out-of-distribution row's number is (src/learn/predict.ts `robustMember`), in words. */
+/** What an out-of-distribution row's number is (src/learn/predict.ts `isTreeKind`, `clampToRanges`), in words. */
 export function oodWords(model: TrainedModel): string {
-  const r = robustMember(model);
-  return r < 0
-    ? 'the prediction is a guess'
-    : `predicted by the ${model.members[r].model.type === 'gbdt' ? 'gradient-boosted trees' : 'random forest'} alone (trees stay within the training targets; the ensemble would extrapolate): treat it as a rough guess`;
+  const extrapolating = model.members.some((m) => !isTreeKind(m.model.type));
+  return `${extrapolating ? 'members that extrapolate see its values clamped into the training range, and are left out where they stray from the trees; ' : ''}the interval is widened to hold the central 99 % of the training jobs: treat it as a rough guess`;
 }
