@@ -14,12 +14,6 @@ export interface Member {
   validation: Metrics;
   weight: number;
   tried: { params: Record<string, unknown>; rmse: number }[];
-  /**
-   * For a member that extrapolates (not a tree): the largest |its output − the tree members' weighted mean| over the
-   * validation rows (model space). A row where it strays further is beyond anything the member was checked on: it is
-   * left out of that row's ensemble (src/learn/predict.ts). Absent for trees and in files written before it was kept.
-   */
-  agreement?: number;
 }
 
 /**
@@ -142,7 +136,7 @@ export function serializeModel(model: TrainedModel): string {
     columns: pre.columns,
     columnStats: pre.stats,
     leakGuard: model.leakGuard,
-    models: model.members.map((mb) => ({ ...modelJson(mb.model), weight: mb.weight, validation: mb.validation, tried: mb.tried, ...(mb.agreement !== undefined ? { agreement: mb.agreement } : {}) })),
+    models: model.members.map((mb) => ({ ...modelJson(mb.model), weight: mb.weight, validation: mb.validation, tried: mb.tried })),
     ensemble: model.ensemble,
     best: model.best,
     ...(model.roles ? { roles: model.roles } : {}),
@@ -303,8 +297,7 @@ export function parseModel(input: string | unknown): TrainedModel {
       default:
         throw new LearnInputError(`model file: unknown model type ${m.type}`);
     }
-    need(m.agreement === undefined || (typeof m.agreement === 'number' && m.agreement >= 0), `model ${m.type}: agreement malformed`);
-    return { model, validation: m.validation, weight: m.weight, tried: m.tried ?? [], ...(m.agreement !== undefined ? { agreement: m.agreement } : {}) };
+    return { model, validation: m.validation, weight: m.weight, tried: m.tried ?? [] };
   });
   return {
     schemaVersion: doc.schemaVersion,

@@ -27,9 +27,9 @@ export interface PredictOptions {
  *   clamped into the training range (`clampToRanges`); trees are flat beyond the range by construction;
  * - only an unseen category, or columns the table lacks (taken as missing values): the ensemble as it is — every
  *   member sees the value as absent;
- * - on every row, a member that extrapolates is left out where it strays from the trees further than on any
- *   validation row (`guardWeights`): a new combination of values inside the ranges can still send a linear model
- *   decades away, and that is the row's OOD reason.
+ * - on every row, a member that extrapolates is left out where its output leaves the range of the training
+ *   targets (`guardWeights`): a new combination of values inside the ranges can still send a linear model decades
+ *   away, and that is the row's OOD reason.
  * (The earlier rule, the best tree alone for every OOD row, lost to the ensemble on Mira: the trees' learned
  * directions for missing values are not another machine's.)
  */
@@ -84,21 +84,21 @@ function targetSpread(model: TrainedModel): { lo: number; hi: number } {
 }
 
 /**
- * Leaves out of a row's ensemble each extrapolating member that strays from the tree members further than it ever
- * did on validation rows (`Member.agreement`): its number there is extrapolation, not something it was checked on.
- * The weights of the others are renormalised (all on the trees if nothing else is left). Returns the members left
- * out per row (by type).
+ * Leaves out of a row's ensemble each member that extrapolates (not a tree) where its output leaves the range of the
+ * training targets: no training job had such a throughput, so that number is the member's extrapolation, not
+ * something it learned (a held-out application sent ridge six decades away on rows no range check flagged). Trees
+ * never leave it. The weights of the others are renormalised (all on the trees if nothing else is left). Returns the
+ * members left out per row (by type).
  */
 function guardWeights(model: TrainedModel, outputs: Float64Array[], weights: number[][]): string[][] {
   const trees = model.members.map((m) => isTreeKind(m.model.type));
   const treeW = model.members.reduce((a, m, i) => a + (trees[i] ? m.weight : 0), 0);
+  const range = targetSpread(model);
   return weights.map((w, r) => {
     if (!(treeW > 0)) return [];
-    let treeMean = 0;
-    model.members.forEach((m, i) => (treeMean += trees[i] ? (m.weight * outputs[i][r]) / treeW : 0));
     const out: string[] = [];
     model.members.forEach((m, i) => {
-      if (m.agreement !== undefined && w[i] > 0 && !(Math.abs(outputs[i][r] - treeMean) <= m.agreement)) {
+      if (!trees[i] && w[i] > 0 && !(outputs[i][r] >= range.lo && outputs[i][r] <= range.hi)) {
         out.push(m.model.type);
         w[i] = 0;
       }
@@ -124,7 +124,7 @@ function planRows(model: TrainedModel, enc: ReturnType<typeof encode>, options: 
     strayed.forEach((types, r) => {
       if (types.length === 0) return;
       ood.ood[r] = true;
-      ood.reasons[r].push(`${types.join(', ')} ${types.length > 1 ? 'stray' : 'strays'} from the trees further than on any validation row: left out`);
+      ood.reasons[r].push(`${types.join(', ')} ${types.length > 1 ? 'predict' : 'predicts'} beyond every training job's throughput: left out`);
     });
   }
   return { ood, outputs, clamped, weights };

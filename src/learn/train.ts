@@ -162,23 +162,9 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
 
   const ordered = kinds.filter((k) => results.has(k)).sort((a, b) => MODEL_KINDS.indexOf(a) - MODEL_KINDS.indexOf(b));
   const weights = ensembleWeights(ordered.map((k) => (results.get(k) as Selected).validation.rmse));
-  // how far each extrapolating member strays from the trees on validation rows (its bound at prediction)
-  const isTree = (k: ModelKind) => k === 'gbdt' || k === 'forest';
-  const treeW = ordered.reduce((a, k, i) => a + (isTree(k) ? weights.weights[i] : 0), 0);
-  const treeMean = new Float64Array(yValid.length);
-  ordered.forEach((k, i) => {
-    if (!isTree(k)) return;
-    const p = (results.get(k) as Selected).validPred;
-    for (let r = 0; r < p.length; r++) treeMean[r] += (weights.weights[i] * p[r]) / treeW;
-  });
   const members: Member[] = ordered.map((k, i) => {
     const s = results.get(k) as Selected;
-    let agreement: number | undefined;
-    if (treeW > 0 && !isTree(k)) {
-      agreement = 0;
-      for (let r = 0; r < s.validPred.length; r++) agreement = Math.max(agreement, Math.abs(s.validPred[r] - treeMean[r]));
-    }
-    return { model: s.model, validation: s.validation, weight: weights.weights[i], tried: s.tried, ...(agreement !== undefined ? { agreement } : {}) };
+    return { model: s.model, validation: s.validation, weight: weights.weights[i], tried: s.tried };
   });
   const ensValid = new Float64Array(yValid.length);
   ordered.forEach((k, i) => {

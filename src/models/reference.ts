@@ -172,5 +172,5 @@ export function blameText(model: TrainedModel, line: BlameLine): string {
 /** What an out-of-distribution row's number is (src/learn/predict.ts `isTreeKind`, `clampToRanges`), in words. */
 export function oodWords(model: TrainedModel): string {
   const extrapolating = model.members.some((m) => !isTreeKind(m.model.type));
-  return `${extrapolating ? 'members that extrapolate see its values clamped into the training range, and are left out where they stray from the trees; ' : ''}the interval is widened to hold every training job's throughput: treat it as a rough guess`;
+  return `${extrapolating ? 'members that extrapolate see its values clamped into the training range, and are left out where they predict beyond every training job; ' : ''}the interval is widened to hold every training job's throughput: treat it as a rough guess`;
 }
