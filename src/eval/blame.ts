@@ -4,7 +4,7 @@ import { isTimeFeature } from '../features/problems.js';
 import { explain, makeTable, train, type Explanation, type FeatureSpec, type TrainedModel } from '../learn/index.js';
 import { isHealthy, readLabManifest, type LabRun } from '../lab/manifest.js';
 import { causeContributions, rankedCauses } from '../models/learned.js';
-import { blameLines, zeroFeatures } from '../models/reference.js';
+import { blameLines, referenceChoice } from '../models/reference.js';
 import { problemsOf } from '../models/words.js';
 import { extract } from '../pipeline/extract.js';
 import { twinTime } from './costs.js';
@@ -74,7 +74,7 @@ async function blameModel(data: Record<string, Float64Array>, runs: readonly Lab
   const runTime = Float64Array.from(runs, (r) => r.run_time_s);
   const table = makeTable({ ...data, throughput_mib_s: throughput, run_time_s: runTime });
   const model = await train(table, { target: 'throughput_mib_s', features, runtimeColumn: 'run_time_s', models: ['gbdt'], seed, parallel: false });
-  return { explanations: explain(model, table, { rows, baseline: 'typical', zeroFeatures: zeroFeatures(model) }), model, trainedOn: model.card.rows };
+  return { explanations: explain(model, table, { rows, baseline: 'typical', ...referenceChoice(model) }), model, trainedOn: model.card.rows };
 }
 
 /** The first-ranked cause of an explanation and whether it names one of the run's labels. */

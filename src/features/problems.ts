@@ -28,6 +28,11 @@ export interface FeatureRule {
   readonly problems: readonly Problem[];
   /** Default `behaviour`. */
   readonly role?: FeatureRole;
+  /**
+   * A context column that still counts what the job did (its volume: 0 = it moved nothing), so its blame is weighed
+   * against 0 like a behaviour counter's (src/models/reference.ts). Behaviour columns are counters by definition.
+   */
+  readonly counter?: boolean;
   /** What the counter measures, or why it names no problem. */
   readonly why: string;
 }
@@ -69,6 +74,7 @@ export const FEATURE_RULES: readonly FeatureRule[] = [
     pattern: new RegExp(`^(total_bytes|gauge_log10_total_bytes|gauge_bytes_(read|written)_perc|(${MODULES})_bytes_(read|written)|aiio_posix_bytes_(read|written))$`),
     problems: [],
     role: 'context',
+    counter: true,
     why: 'volume and its read/write split: what the job moves, not how (a redundant read is as large as a needed one)',
   },
   { pattern: /^gauge_(unique|shared|read_only|read_write|write_only)_files_perc$/, problems: [], why: 'file categories: the layout, which the problem-specific counters judge' },
@@ -87,6 +93,12 @@ export function problemsOfFeature(column: string): readonly Problem[] {
 /** The role of a feature column of a feature set (`behaviour` unless its rule says otherwise). */
 export function roleOfFeature(column: string): FeatureRole {
   return featureRule(column)?.role ?? 'behaviour';
+}
+
+/** Whether a feature-set column counts what the job did (behaviour, or a volume): its reference is 0. */
+export function countsOfFeature(column: string): boolean {
+  const r = featureRule(column);
+  return (r?.role ?? 'behaviour') === 'behaviour' || r?.counter === true;
 }
 
 /** Whether a feature column restates time (excluded from throughput models: throughput is bytes over time). */

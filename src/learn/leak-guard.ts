@@ -55,6 +55,76 @@ function correlation(a: Float64Array, b: Float64Array, minRows: number): number 
   return sab / Math.sqrt(saa * sbb);
 }
 
+/** Names that say a column identifies a job, a user, a host or a file rather than measuring anything. */
+const ID_NAME = /(^|_)(job_?id|jobid|job|user_?id|uid|gid|pid|user|user_?name|owner|hash|uuid|guid|host|host_?name|node_?list|path|file_?name|exe|cmd|command|args|cwd)$/i;
+
+/** A value that is a path (a mount point, a file, an executable). */
+const PATH_VALUE = /[/\\]/;
+/** A value carrying an id: a run of 5+ digits (job ids, uids) or 8+ hex digits (hashes, uuids). */
+const ID_VALUE = /\d{5,}|\b(?=[a-f]*\d)[0-9a-f]{8,}\b/i;
+/** Free text: several words, or longer than any category name. */
+const FREE_TEXT = (v: string) => v.length > 64 || v.trim().split(/\s+/).length >= 4;
+
+/** Thresholds of the identifier rule (see `identifierColumns`). */
+export const IDENTIFIER_DEFAULTS = {
+  /** A column whose present values are paths, ids or free text at least this often is an identifier. */
+  minShare: 0.01,
+  /** A text column with this share of distinct values among its present ones (and at least `minDistinct`) names each job. */
+  maxDistinctShare: 0.5,
+  minDistinct: 20,
+};
+
+/**
+ * Candidates that identify rather than measure (issue 53): a path or an id is not a cause, and as a feature it
+ * only lets a model remember jobs (a mount point with a job id in it) or an installation (an executable's path), which
+ * a job of another machine never has. Dropped, with the reason, whatever the target:
+ * - by name: job, user, group or process ids, hashes, hosts, paths, file names, command lines (numeric or text);
+ * - by value (text columns, over the training rows): paths (a `/` or `\`), ids (5+ digits, 8+ hex digits) or free
+ *   text (4+ words, 64+ characters) in at least 1 % of the present values; or so many distinct values (half the
+ *   present ones, at least 20) that the column names each job.
+ */
+export function identifierColumns(table: Table, candidates: readonly string[], rows?: ArrayLike<number>): LeakReport['dropped'] {
+  const o = IDENTIFIER_DEFAULTS;
+  const idx = rows ?? Int32Array.from({ length: table.nRows }, (_, i) => i);
+  const out: LeakReport['dropped'] = [];
+  for (const c of candidates) {
+    if (ID_NAME.test(c)) {
+      out.push({ feature: c, reason: 'an identifier (its name says so): a job, user, host or file name is not a cause' });
+      continue;
+    }
+    const col = table.columns[c];
+    if (col === undefined || col instanceof Float64Array) continue;
+    let n = 0;
+    let paths = 0;
+    let ids = 0;
+    let text = 0;
+    const distinct = new Set<string>();
+    for (let i = 0; i < idx.length; i++) {
+      const v = col[idx[i]];
+      if (v === null || v === '') continue;
+      n++;
+      distinct.add(v);
+      if (PATH_VALUE.test(v)) paths++;
+      else if (ID_VALUE.test(v)) ids++;
+      else if (FREE_TEXT(v)) text++;
+    }
+    if (n === 0) continue;
+    const share = (k: number) => `${((100 * k) / n).toFixed(0)} % of its values`;
+    const why =
+      paths >= o.minShare * n
+        ? `${share(paths)} are paths`
+        : ids >= o.minShare * n
+          ? `${share(ids)} carry an id (5+ digits or 8+ hex digits)`
+          : text >= o.minShare * n
+            ? `${share(text)} are free text`
+            : distinct.size >= o.minDistinct && distinct.size >= o.maxDistinctShare * n
+              ? `${distinct.size} distinct values in ${n} rows: it names each job`
+              : null;
+    if (why) out.push({ feature: c, reason: `an identifier (${why}): a path or id is not a cause` });
+  }
+  return out;
+}
+
 /**
  * Finds candidate features that leak the answer, on the training rows only. Three rules, each on the numeric
  * candidates (a string column cannot be a numeric function of the target):

@@ -16,6 +16,18 @@ export interface Member {
   tried: { params: Record<string, unknown>; rmse: number }[];
 }
 
+/**
+ * What each feature is and what its blame is weighed against (docs/learn.md, "What blame is weighed against"):
+ * `counter` (what the job did: 0 = it did not), `setting` or `context`; the reference `zero`, `typical` (training
+ * median, most frequent category) or `own` (constant in training: never blamed). Set by whoever trains the model
+ * from the columns' names and kinds (src/models/reference.ts); the engine reads it as data.
+ */
+export interface FeatureRoleEntry {
+  feature: string;
+  role: 'counter' | 'setting' | 'context';
+  reference: 'zero' | 'typical' | 'own';
+}
+
 /** Everything a trained model needs to predict, explain and describe itself. */
 export interface TrainedModel {
   schemaVersion: number;
@@ -38,6 +50,8 @@ export interface TrainedModel {
   };
   /** The best single member by validation RMSE (Kim et al.'s choice). */
   best: ModelKind;
+  /** Per feature (the preprocessor's order), its role and reference; absent in files written before it was kept. */
+  roles?: FeatureRoleEntry[];
   ood: OodModel;
   /** Training rows as z-scores (float32, seeded order) and their targets: kNN's data; the first `oodRows` are OOD's reference. */
   reference: { rows: Float32Array; y: Float64Array; nRows: number; oodRows: number };
@@ -125,6 +139,7 @@ export function serializeModel(model: TrainedModel): string {
     models: model.members.map((mb) => ({ ...modelJson(mb.model), weight: mb.weight, validation: mb.validation, tried: mb.tried })),
     ensemble: model.ensemble,
     best: model.best,
+    ...(model.roles ? { roles: model.roles } : {}),
     ood: model.ood,
     reference: {
       nRows: model.reference.nRows,
@@ -292,8 +307,22 @@ export function parseModel(input: string | unknown): TrainedModel {
     members,
     ensemble: doc.ensemble,
     best: doc.best,
+    ...(doc.roles !== undefined ? { roles: parseRoles(doc.roles, preprocessor) } : {}),
     ood: doc.ood,
     reference,
     card: doc.card,
   };
+}
+
+/** The roles block: one entry per feature, in the preprocessor's order, with known words. */
+function parseRoles(roles: unknown, pre: Preprocessor): FeatureRoleEntry[] {
+  const ok =
+    Array.isArray(roles) &&
+    roles.length === pre.features.length &&
+    roles.every(
+      (r: Doc, i) =>
+        isObj(r) && r.feature === pre.features[i].name && ['counter', 'setting', 'context'].includes(r.role as string) && ['zero', 'typical', 'own'].includes(r.reference as string),
+    );
+  need(ok, 'roles block malformed');
+  return (roles as FeatureRoleEntry[]).map((r) => ({ feature: r.feature, role: r.role, reference: r.reference }));
 }

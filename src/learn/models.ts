@@ -58,7 +58,9 @@ export interface ModelShap {
 /**
  * Explains row `r` of `m` for one model. Trees: exact TreeSHAP (interventional against the baseline row, or
  * path-dependent); ridge and poly-2: exact linear / pairwise SHAP; kNN and MLP: exact enumeration or KernelSHAP over
- * input features. Column values are summed into their input features, which keeps Σ phi = output − base.
+ * input features. Interventional TreeSHAP, kNN and MLP take input features as the players (a categorical's one-hot
+columns are one player); the linear and pairwise terms of ridge and poly-2 are per column and sum exactly into
+features (a product of two columns of one feature gives that feature its whole change). Σ phi = output − base.
  */
 export function explainModel(
   model: FittedModel,
@@ -79,12 +81,13 @@ export function explainModel(
   switch (model.type) {
     case 'gbdt':
     case 'forest': {
-      const res =
-        baseline.kind === 'path'
-          ? ensembleShapPath(model.trees, x, 0, nCols, pathBuffersFor(model.trees))
-          : ensembleShapBaseline(model.trees, x, 0, baseline.row, nCols);
-      const phi = toFeatures(res.phi);
-      return { base: res.base, output: res.base + sum(res.phi), phi };
+      if (baseline.kind === 'path') {
+        const res = ensembleShapPath(model.trees, x, 0, nCols, pathBuffersFor(model.trees));
+        return { base: res.base, output: res.base + sum(res.phi), phi: toFeatures(res.phi) };
+      }
+      // players are input features: a categorical's one-hot columns move together (exact per feature)
+      const res = ensembleShapBaseline(model.trees, x, 0, baseline.row, nCols, group, nFeatures);
+      return { base: res.base, output: res.base + sum(res.phi), phi: res.phi };
     }
     case 'ridge':
     case 'poly2': {

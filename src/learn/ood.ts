@@ -25,6 +25,9 @@ export interface OodModel {
 export interface OodResult {
   ood: boolean[];
   reasons: string[][];
+  /** Out by its values (more features beyond the training range than validation rows have, or far from every
+   * training row), as against only an unseen category: the members that extrapolate then see the row clamped. */
+  beyond: boolean[];
   /** Distance to the nearest reference row (standardised space). */
   distance: Float64Array;
 }
@@ -92,6 +95,7 @@ export function scoreOod(model: OodModel, pre: Preprocessor, enc: Encoded, refer
   const nb = nearest(reference.rows, m.nCols, z, m.nRows, 1);
   const ood: boolean[] = [];
   const reasons: string[][] = [];
+  const beyond: boolean[] = [];
   const distance = new Float64Array(m.nRows);
   for (let r = 0; r < m.nRows; r++) {
     const why: string[] = [];
@@ -105,8 +109,32 @@ export function scoreOod(model: OodModel, pre: Preprocessor, enc: Encoded, refer
     if (distance[r] > model.distanceThreshold) {
       why.push(`far from every training row (distance ${distance[r].toFixed(2)} > ${model.distanceThreshold.toFixed(2)})`);
     }
+    beyond.push(out.length > model.maxOutOfRange || distance[r] > model.distanceThreshold);
     ood.push(why.length > 0);
     reasons.push(why);
   }
-  return { ood, reasons, distance };
+  return { ood, reasons, beyond, distance };
+}
+
+/**
+ * The rows `which` of a matrix with every numeric column clamped into its OOD range (the robust training range and
+ * its margin): what the members that extrapolate (linear, poly-2, MLP, kNN) see of a row beyond the data. A missing
+ * value stays missing; other rows are copied as they are.
+ */
+export function clampToRanges(model: OodModel, m: { nRows: number; nCols: number; data: Float64Array }, which: readonly boolean[]): { nRows: number; nCols: number; data: Float64Array } {
+  const data = Float64Array.from(m.data);
+  for (let r = 0; r < m.nRows; r++) {
+    if (!which[r]) continue;
+    for (const g of model.ranges) {
+      const i = r * m.nCols + g.column;
+      if (data[i] < g.lo) data[i] = g.lo;
+      else if (data[i] > g.hi) data[i] = g.hi;
+    }
+  }
+  return { nRows: m.nRows, nCols: m.nCols, data };
+}
+
+/** One row clamped into the OOD ranges (a reference row for a clamped member's explanation). */
+export function clampRow(model: OodModel, row: Float64Array): Float64Array {
+  return clampToRanges(model, { nRows: 1, nCols: row.length, data: row }, [true]).data;
 }

@@ -4,10 +4,10 @@ import type { KernelShapOptions } from './kernel-shap.js';
 import { fromModelSpace, toModelSpace } from './metrics.js';
 import type { TrainedModel } from './model-file.js';
 import { explainModel, predictModel, type Baseline, type ModelKind } from './models.js';
-import { scoreOod } from './ood.js';
+import { clampRow, clampToRanges, scoreOod } from './ood.js';
 import { encode } from './preprocess.js';
 import { referenceRow, typicalRow } from './reference.js';
-import type { Table } from './table.js';
+import type { Matrix, Table } from './table.js';
 
 export interface PredictOptions {
   /** Default: the method stored in the model. */
@@ -21,34 +21,113 @@ export interface PredictOptions {
 }
 
 /**
- * The member an out-of-distribution row is predicted by: the tree member with the best validation RMSE. A tree
- * predicts within the targets it was trained on, where the linear, poly-2, kNN-blended and MLP members extrapolate
- * without bound (on a system the model never saw, the ensemble's R² fell to −7.8 where its GBDT alone kept −1.6).
- * −1 when the model has no tree member: then the ensemble stands, with the flag.
+ * What an out-of-distribution row is predicted by, chosen by how it is out (docs/learn.md, "Out of distribution"):
+ * - beyond the data by its values (more features outside the training range than validation rows have, or far
+ *   from every training row): the ensemble, its members that extrapolate (linear, poly-2, kNN, MLP) fed the row
+ *   clamped into the training range (`clampToRanges`); trees are flat beyond the range by construction;
+ * - only an unseen category, or columns the table lacks (taken as missing values): the ensemble as it is — every
+ *   member sees the value as absent;
+ * - on every row, a member that extrapolates is left out where its output leaves the range of the training
+ *   targets (`guardWeights`): a new combination of values inside the ranges can still send a linear model decades
+ *   away, and that is the row's OOD reason.
+ * (The earlier rule, the best tree alone for every OOD row, lost to the ensemble on Mira: the trees' learned
+ * directions for missing values are not another machine's.)
  */
-export function robustMember(model: TrainedModel): number {
-  let best = -1;
-  model.members.forEach((m, i) => {
-    if ((m.model.type === 'gbdt' || m.model.type === 'forest') && (best < 0 || m.validation.rmse < model.members[best].validation.rmse)) best = i;
-  });
-  return best;
+export function isTreeKind(kind: ModelKind): boolean {
+  return kind === 'gbdt' || kind === 'forest';
 }
 
 /** The OOD verdict of every row (all in when `score` is false). */
-function oodOf(model: TrainedModel, enc: ReturnType<typeof encode>, options: PredictOptions): { ood: boolean[]; reasons: string[][] } {
+function oodOf(model: TrainedModel, enc: ReturnType<typeof encode>, options: PredictOptions): { ood: boolean[]; reasons: string[][]; beyond: boolean[] } {
   const n = enc.matrix.nRows;
-  if (options.ood === false) return { ood: new Array<boolean>(n).fill(false), reasons: Array.from({ length: n }, () => [] as string[]) };
+  if (options.ood === false) return { ood: new Array<boolean>(n).fill(false), reasons: Array.from({ length: n }, () => [] as string[]), beyond: new Array<boolean>(n).fill(false) };
   const scored = scoreOod(model.ood, model.preprocessor, enc, { rows: model.reference.rows.subarray(0, model.reference.oodRows * enc.matrix.nCols), n: model.reference.oodRows });
   const all = options.oodAll ?? [];
   if (all.length === 0) return scored;
-  return { ood: scored.ood.map(() => true), reasons: scored.reasons.map((r) => [...all, ...r]) };
+  return { ood: scored.ood.map(() => true), reasons: scored.reasons.map((r) => [...all, ...r]), beyond: scored.beyond };
 }
 
-/** Weights with every out-of-distribution row moved to the robust member (when there is one). */
-function robustWeights(model: TrainedModel, weights: number[][], ood: readonly boolean[]): number[][] {
-  const robust = robustMember(model);
-  if (robust < 0) return weights;
-  return weights.map((w, r) => (ood[r] ? w.map((_, i) => (i === robust ? 1 : 0)) : w));
+/** Each member's output per row, the extrapolating members' on the clamped rows where a row is beyond the data. */
+function memberOutputs(model: TrainedModel, m: Matrix, beyond: readonly boolean[]): { outputs: Float64Array[]; clamped: Matrix | null } {
+  const clamped = beyond.some(Boolean) ? clampToRanges(model.ood, m, beyond) : null;
+  const outputs = model.members.map((mb) => {
+    const o = predictModel(mb.model, m);
+    if (!clamped || isTreeKind(mb.model.type)) return o;
+    const c = predictModel(mb.model, clamped);
+    for (let r = 0; r < m.nRows; r++) if (beyond[r]) o[r] = c[r];
+    return o;
+  });
+  return { outputs, clamped };
+}
+
+/**
+ * The interval of a row in model space: the conformal one (validation residual quantiles) inside the data; for an
+ * out-of-distribution row, widened to hold every training target as well (their whole range): the validation
+ * residuals say nothing about a row unlike them, which could be any throughput the training jobs had (docs/learn.md:
+ * the coverage measured on rows of held-out applications, where the central 99 % held 86.6 % of one application's).
+ */
+function intervalOf(model: TrainedModel, output: number, ood: boolean, spread: { lo: number; hi: number }): { low: number; high: number } {
+  const { low, high } = model.ensemble.interval;
+  if (!ood) return { low: output + low, high: output + high };
+  return { low: Math.min(output + low, spread.lo), high: Math.max(output + high, spread.hi) };
+}
+
+/** The range of the training targets (model space). */
+function targetSpread(model: TrainedModel): { lo: number; hi: number } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of model.reference.y) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return { lo, hi };
+}
+
+/**
+ * Leaves out of a row's ensemble each member that extrapolates (not a tree) where its output leaves the range of the
+ * training targets: no training job had such a throughput, so that number is the member's extrapolation, not
+ * something it learned (a held-out application sent ridge six decades away on rows no range check flagged). Trees
+ * never leave it. The weights of the others are renormalised (all on the trees if nothing else is left). Returns the
+ * members left out per row (by type).
+ */
+function guardWeights(model: TrainedModel, outputs: Float64Array[], weights: number[][]): string[][] {
+  const trees = model.members.map((m) => isTreeKind(m.model.type));
+  const treeW = model.members.reduce((a, m, i) => a + (trees[i] ? m.weight : 0), 0);
+  const range = targetSpread(model);
+  return weights.map((w, r) => {
+    if (!(treeW > 0)) return [];
+    const out: string[] = [];
+    model.members.forEach((m, i) => {
+      if (!trees[i] && w[i] > 0 && !(outputs[i][r] >= range.lo && outputs[i][r] <= range.hi)) {
+        out.push(m.model.type);
+        w[i] = 0;
+      }
+    });
+    if (out.length === 0) return out;
+    let sum = w.reduce((a, b) => a + b, 0);
+    if (!(sum > 0)) {
+      model.members.forEach((m, i) => (w[i] = trees[i] ? m.weight : 0));
+      sum = treeW;
+    }
+    for (let i = 0; i < w.length; i++) w[i] /= sum;
+    return out;
+  });
+}
+
+/** How each row is predicted: its OOD verdict, each member's output, the weights (`guardWeights` applied). */
+function planRows(model: TrainedModel, enc: ReturnType<typeof encode>, options: PredictOptions, nRows: number) {
+  const ood = oodOf(model, enc, options);
+  const { outputs, clamped } = memberOutputs(model, enc.matrix, ood.beyond);
+  const weights = rowWeights(model, outputs, nRows, options.ensemble ?? model.ensemble.method, options.measured).map((w) => [...w]);
+  const strayed = guardWeights(model, outputs, weights);
+  if (options.ood !== false) {
+    strayed.forEach((types, r) => {
+      if (types.length === 0) return;
+      ood.ood[r] = true;
+      ood.reasons[r].push(`${types.join(', ')} ${types.length > 1 ? 'predict' : 'predicts'} beyond every training job's throughput: left out`);
+    });
+  }
+  return { ood, outputs, clamped, weights };
 }
 
 export interface Predictions {
@@ -56,14 +135,14 @@ export interface Predictions {
   output: Float64Array;
   /** The same in target units: 10^output − 1. */
   prediction: Float64Array;
-  /** Interval from the validation residual quantiles (5 %, 95 %), in target units. */
+  /** Interval from the validation residual quantiles (5 %, 95 %), in target units; wider for an OOD row (`intervalOf`). */
   low: Float64Array;
   high: Float64Array;
   ood: boolean[];
   oodReasons: string[][];
   /**
-   * Each member's output (model space) and its weight per row: the ensemble's ('closest': per row), or all on the
-   * robust member for an out-of-distribution row (`robustMember`).
+   * Each member's output (model space; on the clamped row for an extrapolating member where the row is beyond the
+   * data) and its weight per row (the ensemble's; 'closest': per row).
    */
   members: { type: ModelKind; output: Float64Array }[];
   weights: number[][];
@@ -86,18 +165,17 @@ export function predict(model: TrainedModel, table: Table, options: PredictOptio
   const method = options.ensemble ?? model.ensemble.method;
   if (options.measured && options.measured.length !== table.nRows) throw new LearnInputError('measured values do not match the rows');
   const enc = encode(model.preprocessor, table);
-  const outputs = model.members.map((m) => predictModel(m.model, enc.matrix));
-  const ood = oodOf(model, enc, options);
-  const weights = robustWeights(model, rowWeights(model, outputs, table.nRows, method, options.measured), ood.ood);
+  const { ood, outputs, weights } = planRows(model, enc, { ...options, ensemble: method }, table.nRows);
   const n = table.nRows;
   const output = new Float64Array(n);
   for (let r = 0; r < n; r++) for (let i = 0; i < outputs.length; i++) output[r] += weights[r][i] * outputs[i][r];
-  const { low: lo, high: hi } = model.ensemble.interval;
+  const spread = targetSpread(model);
+  const bands = Array.from(output, (v, r) => intervalOf(model, v, ood.ood[r], spread));
   return {
     output,
     prediction: output.map(fromModelSpace),
-    low: output.map((v) => fromModelSpace(v + lo)),
-    high: output.map((v) => fromModelSpace(v + hi)),
+    low: Float64Array.from(bands, (b) => fromModelSpace(b.low)),
+    high: Float64Array.from(bands, (b) => fromModelSpace(b.high)),
     ood: ood.ood,
     oodReasons: ood.reasons,
     members: model.members.map((m, i) => ({ type: m.model.type, output: outputs[i] })),
@@ -113,11 +191,14 @@ export interface ExplainOptions extends PredictOptions {
    * the all-zero row in model space, so a counter that is 0 gets exactly 0; 'typical': zero for the features in
    * `zeroFeatures`, the training median (most frequent category) for the others; 'path': path-dependent TreeSHAP for
    * trees, the training-mean row for the other models. With 'zero' and 'typical', a column (nearly) constant in the
-   * training data is weighed against the job's own value: never blamed.
+   * training data, and a value the model does not know (missing; a category missing or never seen), are weighed
+   * against the job's own value: never blamed (`referenceRow`).
    */
   baseline?: 'zero' | 'path' | 'typical';
   /** For 'typical': per feature (the preprocessor's order), whether 0 is its reference. */
   zeroFeatures?: readonly boolean[];
+  /** Per feature, whether it counts what the job did: a job's 0 there is weighed against 0 under any baseline row. */
+  counters?: readonly boolean[];
   /**
    * A row of the table as the one reference (interventional SHAP against it, overriding `baseline`): the values
    * explain f(row) − f(reference), exactly for trees and linear models (`iolens compare --model`). The members are
@@ -158,12 +239,10 @@ export function explain(model: TrainedModel, table: Table, options: ExplainOptio
         : null;
   const zeroFeatures = mode === 'typical' ? pre.features.map((_, f) => options.zeroFeatures?.[f] ?? false) : pre.features.map(() => true);
   const typical = fixed ? null : typicalRow(model);
-  const baselineOf = (r: number): Baseline => fixed ?? { kind: 'row', row: referenceRow(model, enc.matrix.data.subarray(r * nCols, (r + 1) * nCols), zeroFeatures, typical ?? undefined) };
+  const baselineOf = (r: number): Baseline => fixed ?? { kind: 'row', row: referenceRow(model, enc.matrix.data.subarray(r * nCols, (r + 1) * nCols), { zeroFeatures, counters: options.counters }, typical ?? undefined) };
   const group = Int32Array.from(pre.columnFeature);
   const nFeatures = pre.features.length;
-  const outputs = model.members.map((m) => predictModel(m.model, enc.matrix));
-  const ood = oodOf(model, enc, options);
-  const weights = robustWeights(model, rowWeights(model, outputs, table.nRows, options.ensemble ?? model.ensemble.method, options.measured), ood.ood);
+  const { ood, outputs, clamped, weights } = planRows(model, enc, options, table.nRows);
   return rows.map((r) => {
     const w = weights[r];
     const phi = new Float64Array(nFeatures);
@@ -176,7 +255,12 @@ export function explain(model: TrainedModel, table: Table, options: ExplainOptio
         members.push({ type: m.model.type, weight: 0, base: NaN, output: outputs[i][r] });
         return;
       }
-      const e = explainModel(m.model, enc.matrix, r, baseline, group, nFeatures, options.kernel);
+      // an extrapolating member of a row beyond the data explains what it predicted: the clamped row against the
+      // clamped reference (clamping is per column, so these are the exact values of the clamped model)
+      const clamp = clamped !== null && ood.beyond[r] && !isTreeKind(m.model.type);
+      const e = clamp
+        ? explainModel(m.model, clamped, r, { ...baseline, row: clampRow(model.ood, baseline.row) }, group, nFeatures, options.kernel)
+        : explainModel(m.model, enc.matrix, r, baseline, group, nFeatures, options.kernel);
       base += w[i] * e.base;
       output += w[i] * e.output;
       for (let f = 0; f < nFeatures; f++) phi[f] += w[i] * e.phi[f];

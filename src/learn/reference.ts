@@ -61,15 +61,48 @@ function storedMedians(model: TrainedModel): Float64Array {
   return out;
 }
 
+/** How `referenceRow` picks each feature's reference (per feature, the preprocessor's order). */
+export interface ReferenceChoice {
+  /** 0 is the reference (else the typical value). */
+  readonly zeroFeatures: readonly boolean[];
+  /** Counters: a job's 0 is weighed against 0 whatever the reference (what a job did not do is never a cause). */
+  readonly counters?: readonly boolean[];
+}
+
 /**
- * The reference row for explaining `x` (one row in model space): per feature zero (`zeroFeatures[f]`) or typical,
- * then every (nearly) constant column set to the job's own value.
+ * The reference row for explaining `x` (one row in model space), feature by feature:
+ * - a value the model does not know — a numeric NaN, a categorical missing or unseen in training (no kept category,
+ *   or the empty one) — is its own reference: what is not known is never a cause, nor a column the table lacks;
+ * - a feature (nearly) constant in training (for a categorical: all its one-hot columns) is its own reference;
+ * - a counter (`counters`) at 0 is weighed against 0;
+ * - otherwise 0 (`zeroFeatures`) or the typical value (a categorical: its most frequent category, all its columns).
  */
-export function referenceRow(model: TrainedModel, x: Float64Array, zeroFeatures: readonly boolean[], typical: Float64Array = typicalRow(model)): Float64Array {
+export function referenceRow(model: TrainedModel, x: Float64Array, choice: ReferenceChoice | readonly boolean[], typical: Float64Array = typicalRow(model)): Float64Array {
+  const { zeroFeatures, counters } = isChoice(choice) ? choice : { zeroFeatures: choice, counters: undefined };
   const pre = model.preprocessor;
   const row = new Float64Array(pre.columns.length);
-  for (let c = 0; c < row.length; c++) row[c] = zeroFeatures[pre.columnFeature[c]] ? 0 : typical[c];
   const constant = constantColumns(pre);
-  for (let c = 0; c < row.length; c++) if (constant[c]) row[c] = x[c];
+  pre.features.forEach((f, fi) => {
+    if (f.kind === 'numeric') {
+      const c = f.column;
+      const v = x[c];
+      row[c] = constant[c] || Number.isNaN(v) ? v : counters?.[fi] && v === 0 ? 0 : zeroFeatures[fi] ? 0 : typical[c];
+      return;
+    }
+    const width = f.categories.length + (f.other ? 1 : 0);
+    let hot = -1;
+    let allConstant = true;
+    for (let i = 0; i < width; i++) {
+      if (x[f.column + i] === 1) hot = i;
+      if (!constant[f.column + i]) allConstant = false;
+    }
+    const unknown = hot < 0 || (hot < f.categories.length && f.categories[hot] === '');
+    const own = allConstant || unknown;
+    for (let i = 0; i < width; i++) row[f.column + i] = own ? x[f.column + i] : zeroFeatures[fi] ? 0 : typical[f.column + i];
+  });
   return row;
+}
+
+function isChoice(c: ReferenceChoice | readonly boolean[]): c is ReferenceChoice {
+  return !Array.isArray(c);
 }

@@ -77,7 +77,7 @@ test('explain: additivity on every row, zero counters get exactly zero, the inje
     assert.ok(Math.abs(Math.log10(1 + e.prediction) - e.output) < 1e-12);
     for (const c of e.contributions) if (c.value === 0) assert.equal(c.shap, 0, `${c.feature} is 0 on row ${e.row} but blamed`);
     // The merged base is the weighted sum of the members' bases.
-    const mergedBase = e.members.reduce((acc, m) => acc + m.weight * m.base, 0);
+    const mergedBase = e.members.reduce((acc, m) => acc + (m.weight ? m.weight * m.base : 0), 0);
     assert.ok(Math.abs(mergedBase - e.base) < 1e-12);
     const cause = data.cause[1200 + e.row];
     if (cause) {

@@ -1,7 +1,7 @@
 import { distFile } from '../util/package-root.js';
 import { runTasks } from '../util/tasks.js';
 import { LearnInputError } from './errors.js';
-import { leakGuard, type LeakReport } from './leak-guard.js';
+import { identifierColumns, leakGuard, type LeakReport } from './leak-guard.js';
 import { baselineMetrics, logMetrics, toModelSpace } from './metrics.js';
 import { SCHEMA_VERSION, type Member, type TrainedModel } from './model-file.js';
 import { MODEL_KINDS, type ModelKind } from './models.js';
@@ -87,11 +87,15 @@ export async function train(table: Table, options: TrainOptions): Promise<Traine
   let specs = [...options.features];
   let leak: LeakReport = { dropped: [] };
   if ((options.leakGuard ?? 'drop') !== 'off') {
-    leak = leakGuard(data, specs.map((s) => s.name), options.target, options.runtimeColumn);
+    // identifiers first (dropped even under --strict: they identify, they do not leak), then the leaks
+    const ids = identifierColumns(data, specs.map((s) => s.name));
+    const idNames = new Set(ids.map((d) => d.feature));
+    leak = leakGuard(data, specs.map((s) => s.name).filter((n) => !idNames.has(n)), options.target, options.runtimeColumn);
     if (leak.dropped.length && options.leakGuard === 'strict') {
       const d = leak.dropped[0];
       throw new LearnInputError(`feature ${d.feature} leaks the answer: ${d.reason}${leak.dropped.length > 1 ? ` (and ${leak.dropped.length - 1} more)` : ''}`);
     }
+    leak = { dropped: [...ids, ...leak.dropped] };
     const gone = new Set(leak.dropped.map((d) => d.feature));
     specs = specs.filter((s) => !gone.has(s.name));
     for (const d of leak.dropped) progress(`leak guard: dropped ${d.feature}: ${d.reason}`);

@@ -132,6 +132,29 @@ test('interventional TreeSHAP equals brute-force Shapley values of f(x_S, r_rest
   }
 });
 
+test('interventional TreeSHAP with grouped columns (a categorical\'s one-hot columns) equals brute-force Shapley values per group, not per column summed', () => {
+  const rng = new Rng(29);
+  let differs = 0;
+  for (let trial = 0; trial < 40; trial++) {
+    const nCols = 4 + rng.int(7);
+    // columns 0..2 are one group (one feature); the rest are a group each
+    const group = Int32Array.from({ length: nCols }, (_, c) => (c < 3 ? 0 : c - 2));
+    const nPlayers = nCols - 2;
+    const model: TreeEnsemble = { base: 0, trees: Array.from({ length: 1 + rng.int(3) }, () => randomTree(rng, nCols, 3 + rng.int(4))) };
+    const r = randomRow(rng, nCols, 0.1);
+    for (let k = 0; k < 5; k++) {
+      const x = randomRow(rng, nCols, 0.1);
+      const { phi } = ensembleShapBaseline(model, x, 0, r, nCols, group, nPlayers);
+      const want = bruteShapley(nPlayers, (mask) => ensembleAt(model, Float64Array.from(r, (rv, j) => (mask & (1 << group[j]) ? x[j] : rv))));
+      for (let p = 0; p < nPlayers; p++) assert.ok(Math.abs(phi[p] - want[p]) < 1e-9, `trial ${trial} player ${p}: ${phi[p]} vs ${want[p]}`);
+      // per column, summed into the group, is not the group's Shapley value in general
+      const cols = ensembleShapBaseline(model, x, 0, r, nCols).phi;
+      if (Math.abs(cols[0] + cols[1] + cols[2] - want[0]) > 1e-6) differs++;
+    }
+  }
+  assert.ok(differs > 20, `per-column sums differed on ${differs} of 200 rows`);
+});
+
 test('TreeSHAP on fitted GBDT and forest models (missing values, repeated features) matches brute force', () => {
   const rng = new Rng(3);
   const n = 400;

@@ -166,7 +166,9 @@ function factorial(n: number): number {
 }
 
 /**
- * Interventional TreeSHAP against one baseline row r: exact Shapley values of v(S) = f(x_S, r_rest). Walking the
+ * Interventional TreeSHAP against one baseline row r: exact Shapley values of v(S) = f(x_S, r_rest), the players
+ * being groups of columns (`group[c]` = player of column c: all one-hot columns of a categorical are one player, so
+ * the values are exact per input feature, not per column summed). Walking the
  * tree, a node where x and r take the same side is followed once; where they differ, the x side needs the feature
  * in S (set A) and the r side needs it out of S (set B). A leaf with value v reached with sets A and B is the game
  * v·[A ⊆ S, B ∩ S = ∅], whose Shapley values are v·(|A|−1)!|B|!/(|A|+|B|)! for each member of A and
@@ -182,11 +184,12 @@ export function treeShapBaseline(
   phi: Float64Array,
   state: Int8Array,
   stack: Int32Array,
+  group?: ArrayLike<number>,
 ): void {
   // state[f]: 0 = not constrained, 1 = in A (x side), 2 = in B (baseline side). stack lists constrained features.
   const recurse = (node: number, nA: number, nB: number): void => {
-    const f = tree.feature[node];
-    if (f < 0) {
+    const col = tree.feature[node];
+    if (col < 0) {
       const m = nA + nB;
       if (m === 0) return;
       const v = tree.value[node];
@@ -199,6 +202,7 @@ export function treeShapBaseline(
       }
       return;
     }
+    const f = group ? group[col] : col;
     const xl = goesLeft(tree, node, x, xOffset);
     const rl = goesLeft(tree, node, r, rOffset);
     const xs = xl ? tree.left[node] : tree.right[node];
@@ -230,22 +234,28 @@ function treeOutput(tree: Tree, x: ArrayLike<number>, offset: number): number {
   return tree.value[node];
 }
 
-/** Interventional SHAP values of a tree ensemble for one row against baseline `r`; base = f(r). */
+/**
+ * Interventional SHAP values of a tree ensemble for one row against baseline `r`; base = f(r). With `group` (column
+ * → player, `nPlayers` players) the values are per player (exact Shapley values of the grouped game); without, per
+ * column (`nCols` players).
+ */
 export function ensembleShapBaseline(
   model: TreeEnsemble,
   x: ArrayLike<number>,
   xOffset: number,
   r: ArrayLike<number>,
   nCols: number,
+  group?: ArrayLike<number>,
+  nPlayers: number = nCols,
 ): { base: number; phi: Float64Array } {
-  const phi = new Float64Array(nCols);
-  const state = new Int8Array(nCols);
+  const phi = new Float64Array(group ? nPlayers : nCols);
+  const state = new Int8Array(phi.length);
   let depth = 1;
   for (const t of model.trees) depth = Math.max(depth, treeDepth(t) + 1);
-  const stack = new Int32Array(Math.min(depth, nCols) + 1);
+  const stack = new Int32Array(Math.min(depth, phi.length) + 1);
   let base = model.base;
   for (const t of model.trees) {
-    treeShapBaseline(t, x, xOffset, r, 0, phi, state, stack);
+    treeShapBaseline(t, x, xOffset, r, 0, phi, state, stack, group);
     base += treeOutput(t, r, 0);
   }
   return { base, phi };

@@ -13,7 +13,7 @@ import { ensureSampleStore } from '../serve/sample.js';
 const BIN = join(REPO_ROOT, 'bin', 'iolens.js');
 const SAMPLE = join(REPO_ROOT, 'samples', 'ior-hdf5-indep-small-write-4k.darshan');
 
-test('the learned diagnosis of a model below its median baseline: no causes, and the report says why', async () => {
+test('the learned diagnosis of a model below its median baseline: no causes, and report --model and explain say why', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-gate-'));
   try {
     const s = await ensureSampleStore(join(dir, 'sample'), () => undefined, 30);
@@ -48,6 +48,21 @@ test('the learned diagnosis of a model below its median baseline: no causes, and
     // the terminal report says it too
     const text = spawnSync(process.execPath, [BIN, 'report', '--model', poor, SAMPLE], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' } });
     assert.match(text.stdout.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /No causes: the model does not predict better than the median of its training jobs/);
+    // explain applies the same gate: the numbers stay (they add up), no line names a cause
+    const explain = (model: string, ...more: string[]) => spawnSync(process.execPath, [BIN, 'explain', '--model', model, SAMPLE, ...more], { encoding: 'utf8' });
+    const goodJson = JSON.parse(explain(s.model, '--json').stdout) as Record<string, any>;
+    assert.equal(goodJson.notUsed, undefined);
+    assert.ok(goodJson.lines.length > 0);
+    const poorRun = explain(poor, '--json');
+    assert.equal(poorRun.status, 0, poorRun.stderr);
+    const poorJson = JSON.parse(poorRun.stdout) as Record<string, any>;
+    assert.deepEqual(poorJson.lines, []);
+    assert.equal(poorJson.notUsed, p.notUsed);
+    assert.deepEqual(poorJson.contributions, goodJson.contributions);
+    const poorText = explain(poor).stdout;
+    assert.match(poorText, /^No causes: the model does not predict better than the median of its training jobs on its validation rows \(error ×[\d.]+ against ×[\d.]+, RMSE [\d.]+ against [\d.]+ in log10 space\)\.$/m);
+    assert.doesNotMatch(poorText, /Largest (costs|gains)/);
+    assert.match(explain(s.model).stdout, /^Largest costs:$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,5 +11,5 @@ export { trainBundle, expandColumns, type TrainRequest } from './train-model.js'
 export { loadBundle, saveBundle } from './bundle.js';
 export { readRows, predictRows, explainRows, explainRow, type RowSource, type Rows, type RowExplanation } from './run.js';
 export { describeFeature, problemsOf, contributionText, valueText, factorOf, STEMS } from './words.js';
-export { learnedSection, learnedOfRow, withLearned, diagnoseWithModel, matchProblems, rankedCauses, targetUnit, BLAME_MIN } from './learned.js';
+export { learnedSection, learnedOfRow, withLearned, baselineGate, diagnoseWithModel, matchProblems, rankedCauses, targetUnit, BLAME_MIN } from './learned.js';
 export { blameLines, blameText, oodWords, zeroFeatures, groupContributions, counterKey, factorLimit, type BlameLine } from './reference.js';

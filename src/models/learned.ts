@@ -6,9 +6,9 @@ import { extract, type ExtractOptions, type Extracted } from '../pipeline/extrac
 import { JOB_COLUMNS } from '../store/schema.js';
 import { checkJobsModel, modelTable, optionalColumns, requiredColumns, type ModelBundle } from './bundle.js';
 import { rowsToTable, type ColumnKind } from './log-rows.js';
-import type { Table } from '../learn/index.js';
+import type { Table, TrainedModel } from '../learn/index.js';
 import { factorDigits, factorOf, numberText, problemsOf } from './words.js';
-import { blameLines, blameText, oodWords, zeroFeatures, type BlameLine } from './reference.js';
+import { blameLines, blameText, oodWords, referenceChoice, type BlameLine } from './reference.js';
 import { learnedFindings, LEARNED_MESSAGES } from './learned-findings.js';
 import { rankFindings } from '../checks/level-policy.js';
 
@@ -106,7 +106,7 @@ export function learnedOfRow(
   const mt = modelTable(bundle, { name: 'logs', table, kinds });
   const baseline = options.baseline ?? 'typical';
   const p = predict(bundle.model, mt);
-  const [e] = explain(bundle.model, mt, { rows: [0], baseline, zeroFeatures: zeroFeatures(bundle.model) });
+  const [e] = explain(bundle.model, mt, { rows: [0], baseline, ...referenceChoice(bundle.model) });
   const m = bundle.model;
   const unit = targetUnit(bundle.inputs.target);
   const y = table.columns[bundle.inputs.target];
@@ -126,12 +126,8 @@ export function learnedOfRow(
     alike: c.alike,
     beyondData: c.beyondData,
   }));
-  // A model no better than predicting the median on its own validation rows has nothing to say about causes.
-  const v = m.ensemble.validation, bar = m.card.baseline;
-  const why =
-    v.rmse >= bar.rmse
-      ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space)`
-      : null;
+  const why = baselineGate(m);
+  const bar = m.card.baseline;
   const notUsed = why && `${why}: no learned diagnosis`;
   const match = notUsed ? { corroborated: [], modelOnly: [], findingsOnly: [] } : matchProblems(causeContributions(lines), insights, m.preprocessor.features.map((f) => f.name));
   const predicted = p.prediction[0];
@@ -170,6 +166,18 @@ export function learnedOfRow(
     summary,
     ...(notUsed ? { notUsed } : {}),
   };
+}
+
+/**
+ * The baseline gate of every learned diagnosis (`report --model`, `explain`, the web): a model no better than
+ * predicting the median of its training jobs on its own validation rows has nothing to say about causes. Why not,
+ * or null when it beats the median.
+ */
+export function baselineGate(m: TrainedModel): string | null {
+  const v = m.ensemble.validation, bar = m.card.baseline;
+  return v.rmse >= bar.rmse
+    ? `the model does not predict better than the median of its training jobs on its validation rows (error ×${factorDigits(v.medianErrorFactor)} against ×${factorDigits(bar.medianErrorFactor)}, RMSE ${v.rmse.toFixed(3)} against ${bar.rmse.toFixed(3)} in log10 space)`
+    : null;
 }
 
 /**

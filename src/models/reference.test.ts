@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explain, makeTable, predict, robustMember, takeRows, train, type Table } from '../learn/index.js';
+import { explain, makeTable, predict, takeRows, train, type Table } from '../learn/index.js';
 import { Rng } from '../learn/rng.js';
 import { blameLines, counterKey, groupContributions, zeroFeatures } from './reference.js';
 
@@ -86,7 +86,7 @@ test('references: counters against 0 when jobs take 0, the setting constant in t
   assert.ok(!lines.some((l) => l.feature === 'aiio_posix_mem_alignment'));
 });
 
-test('counterKey: one line for the same counter in another aggregate or feature set, never for different counters', () => {
+test('counterKey: one line for the same counter in another aggregate or feature set and of the same sign, never for different counters', () => {
   assert.equal(counterKey('aiio_posix_seeks'), counterKey('gauge_log10_seeks'));
   assert.equal(counterKey('darshan_max_file_not_aligned_posix'), counterKey('darshan_ave_file_not_aligned_posix'));
   assert.equal(counterKey('darshan_tot_file_not_aligned_posix'), counterKey('darshan_min_file_not_aligned_posix'));
@@ -99,29 +99,40 @@ test('counterKey: one line for the same counter in another aggregate or feature 
     { feature: 'darshan_tot_reads_posix', shap: 0.3 },
     { feature: 'darshan_nprocs', shap: 0 },
   ]);
+  // the member of opposite sign is its own line: no line hides a gain inside a cost
   assert.deepEqual(g, [
     { lead: 'darshan_tot_reads_posix', alike: [], shap: 0.3 },
-    { lead: 'darshan_ave_file_not_aligned_posix', alike: ['darshan_max_file_not_aligned_posix', 'darshan_min_file_not_aligned_posix'], shap: -0.15 - 0.1 + 0.05 },
+    { lead: 'darshan_ave_file_not_aligned_posix', alike: ['darshan_max_file_not_aligned_posix'], shap: -0.15 - 0.1 },
+    { lead: 'darshan_min_file_not_aligned_posix', alike: [], shap: 0.05 },
   ]);
 });
 
-test('an out-of-distribution row is predicted by the robust tree member alone, not the extrapolating ensemble', async () => {
+test('a row beyond the data: the extrapolating members see it clamped into the training range; its interval widens', async () => {
   const m = await model;
-  // a job far outside, and a training job
-  const base = takeRows(jobs(1), [0, 5]);
-  const far = makeTable({ ...base.columns, aiio_nprocs: Float64Array.of(2 ** 30, (base.columns.aiio_nprocs as Float64Array)[1]), aiio_posix_size_write_1k_10k: Float64Array.of(1e12, (base.columns.aiio_posix_size_write_1k_10k as Float64Array)[1]) });
+  // two jobs far outside (one farther still), and a training job
+  const base = takeRows(jobs(1), [0, 0, 5]);
+  const far = makeTable({
+    ...base.columns,
+    aiio_nprocs: Float64Array.of(2 ** 30, 2 ** 40, (base.columns.aiio_nprocs as Float64Array)[2]),
+    aiio_posix_size_write_1k_10k: Float64Array.of(1e12, 1e15, (base.columns.aiio_posix_size_write_1k_10k as Float64Array)[2]),
+  });
   const p = predict(m, far);
-  assert.deepEqual(p.ood, [true, false]);
-  const robust = robustMember(m);
-  assert.ok(['gbdt', 'forest'].includes(m.members[robust].model.type));
-  assert.equal(p.output[0], p.members[robust].output[0]);
-  assert.deepEqual(p.weights[0], m.members.map((_, i) => (i === robust ? 1 : 0)));
-  assert.deepEqual(p.weights[1], m.members.map((mb) => mb.weight));
+  assert.deepEqual(p.ood, [true, true, false]);
+  // the ensemble's weights stay; no member extrapolates: farther values give the same outputs (clamped to the range)
+  for (const w of p.weights) assert.deepEqual(w, m.members.map((mb) => mb.weight));
+  for (const mb of p.members) assert.equal(mb.output[0], mb.output[1], `${mb.type} does not extrapolate`);
+  assert.equal(p.output[0], p.output[1]);
+  const lo = 10 ** Math.min(...m.reference.y) - 1, hi = 10 ** Math.max(...m.reference.y) - 1;
+  assert.ok(p.low[0] <= lo * 1.0001 && p.high[0] >= hi * 0.9999, `OOD interval ${p.low[0]}..${p.high[0]} holds every training job's ${lo}..${hi}`);
+  // a row inside keeps the conformal interval
+  assert.ok(Math.abs(Math.log10(1 + p.high[2]) - p.output[2] - m.ensemble.interval.high) < 1e-9);
   // the explanation is of the same number
   const [e] = explain(m, far, { rows: [0], baseline: 'typical', zeroFeatures: zeroFeatures(m) });
   assert.ok(Math.abs(e.output - p.output[0]) < 1e-9);
-  // every row out when the caller says so (columns the table lacks)
+  assert.ok(Math.abs(e.base + e.contributions.reduce((s, c) => s + c.shap, 0) - e.output) < 1e-9);
+  // every row out when the caller says so (columns the table lacks), without changing the numbers of a row inside
   const all = predict(m, far, { oodAll: ['the rows lack 1 of the model\'s columns'] });
-  assert.deepEqual(all.ood, [true, true]);
-  assert.equal(all.oodReasons[1][0], "the rows lack 1 of the model's columns");
+  assert.deepEqual(all.ood, [true, true, true]);
+  assert.equal(all.oodReasons[2][0], "the rows lack 1 of the model's columns");
+  assert.equal(all.output[2], p.output[2]);
 });

@@ -1,6 +1,6 @@
-import { constantColumns, invertTransform, robustMember, typicalRow, type TrainedModel } from '../learn/index.js';
+import { constantColumns, invertTransform, isTreeKind, typicalRow, type FeatureRoleEntry, type TrainedModel } from '../learn/index.js';
 import { quantileSorted } from '../util/stats.js';
-import { contributionText, describeFeature } from './words.js';
+import { columnRole, contributionText, describeFeature } from './words.js';
 import type { FeatureRole } from '../features/problems.js';
 
 /**
@@ -18,18 +18,46 @@ import type { FeatureRole } from '../features/problems.js';
  * - any column (nearly) constant in training against the job's own value: never blamed.
  */
 
-/** Per feature of the model (its preprocessor's order), whether its reference is 0. */
-export function zeroFeatures(model: TrainedModel): boolean[] {
+/**
+ * Each feature's role and reference, derived from its name and kind (`columnRole`) and the training data: a counter
+ * is weighed against 0 when 0 is a value training jobs take (inside the training range: at least 0.5 % of them are
+ * 0), else against its training median (and a job's 0 still against 0); settings and context against their typical
+ * value; a column (nearly) constant in training against the job's own (never blamed). Written into the model file
+ * at training (`roles`); files written before get it derived here.
+ */
+export function deriveRoles(model: TrainedModel): FeatureRoleEntry[] {
   const pre = model.preprocessor;
+  const constant = constantColumns(pre);
   return pre.features.map((f) => {
-    if (f.kind !== 'numeric') return false;
-    if (describeFeature(f.name).role !== 'behaviour') return false;
-    const s = pre.stats[f.column];
-    return s.lo <= 0 && s.hi >= 0;
+    const role = columnRole(f.name);
+    if (f.kind === 'numeric') {
+      const s = pre.stats[f.column];
+      const reference = constant[f.column] ? 'own' : role === 'counter' && s.lo <= 0 && s.hi >= 0 ? 'zero' : 'typical';
+      return { feature: f.name, role, reference };
+    }
+    const width = f.categories.length + (f.other ? 1 : 0);
+    const allConstant = Array.from({ length: width }, (_, i) => constant[f.column + i]).every(Boolean);
+    return { feature: f.name, role, reference: allConstant ? 'own' : 'typical' };
   });
 }
 
-/** The role of each of the model's features. */
+/** The model's roles: as its file lists them, else derived (files written before they were kept). */
+export function modelRoles(model: TrainedModel): FeatureRoleEntry[] {
+  return model.roles ?? deriveRoles(model);
+}
+
+/** Per feature of the model (its preprocessor's order), whether its reference is 0. */
+export function zeroFeatures(model: TrainedModel): boolean[] {
+  return modelRoles(model).map((r) => r.reference === 'zero');
+}
+
+/** What `explain` needs to weigh each feature against its reference (`baseline: 'typical'`). */
+export function referenceChoice(model: TrainedModel): { zeroFeatures: boolean[]; counters: boolean[] } {
+  const roles = modelRoles(model);
+  return { zeroFeatures: roles.map((r) => r.reference === 'zero'), counters: roles.map((r) => r.role === 'counter') };
+}
+
+/** The role (pattern, setting or context) each of the model's features has when blame is ranked. */
 export function featureRoles(model: TrainedModel): FeatureRole[] {
   return model.preprocessor.features.map((f) => describeFeature(f.name).role);
 }
@@ -72,14 +100,16 @@ export function counterKey(feature: string): string {
 
 /**
  * Groups contributions of near-duplicate features into one line each: the same counter (`counterKey`) in
- * another aggregate or another feature set. Only contributions with shap ≠ 0 take part; groups come out ordered by
- * |Σ shap| (ties by lead name).
+ * another aggregate or another feature set, with the same sign (a cost and a gain of one counter stay two lines, so
+ * no line hides a member that worked the other way). Only contributions with shap ≠ 0 take part; groups come out
+ * ordered by |Σ shap| (ties by lead name).
  */
 export function groupContributions(contributions: readonly { feature: string; shap: number }[]): ContributionGroup[] {
   const groups = new Map<string, { feature: string; shap: number }[]>();
   for (const c of contributions) {
     if (c.shap === 0) continue;
-    const k = counterKey(c.feature);
+    // members of opposite sign are never summed into one line: a cost and a gain of one counter are two lines
+    const k = `${counterKey(c.feature)}${c.shap < 0 ? '-' : '+'}`;
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
   return [...groups.values()]
@@ -112,9 +142,8 @@ export interface BlameLine {
  */
 export function blameLines(model: TrainedModel, contributions: readonly { feature: string; value: number | string | null; shap: number }[]): BlameLine[] {
   const byName = new Map(contributions.map((c) => [c.feature, c] as const));
-  const zero = zeroFeatures(model);
+  const roles = modelRoles(model);
   const typical = typicalRow(model);
-  const constant = constantColumns(model.preprocessor);
   const limit = factorLimit(model);
   const pre = model.preprocessor;
   return groupContributions(contributions).map((g) => {
@@ -123,7 +152,7 @@ export function blameLines(model: TrainedModel, contributions: readonly { featur
     let reference: number | string | null;
     let against: BlameLine['against'] = 'typical';
     if (f.kind === 'numeric') {
-      against = constant[f.column] ? 'own' : zero[fi] ? 'zero' : 'typical';
+      against = roles[fi].reference;
       reference = against === 'own' ? null : against === 'zero' ? 0 : invertTransform(f.transform, typical[f.column]);
     } else {
       const width = f.categories.length + (f.other ? 1 : 0);
@@ -140,10 +169,8 @@ export function blameText(model: TrainedModel, line: BlameLine): string {
   return contributionText(line, { reference: line.against === 'typical' ? line.reference : undefined, alike: line.alike, limit: factorLimit(model) });
 }
 
-/** What an out-of-distribution row's number is (src/learn/predict.ts `robustMember`), in words. */
+/** What an out-of-distribution row's number is (src/learn/predict.ts `isTreeKind`, `clampToRanges`), in words. */
 export function oodWords(model: TrainedModel): string {
-  const r = robustMember(model);
-  return r < 0
-    ? 'the prediction is a guess'
-    : `predicted by the ${model.members[r].model.type === 'gbdt' ? 'gradient-boosted trees' : 'random forest'} alone (trees stay within the training targets; the ensemble would extrapolate): treat it as a rough guess`;
+  const extrapolating = model.members.some((m) => !isTreeKind(m.model.type));
+  return `${extrapolating ? 'members that extrapolate see its values clamped into the training range, and are left out where they predict beyond every training job; ' : ''}the interval is widened to hold every training job's throughput: treat it as a rough guess`;
 }

@@ -3,7 +3,7 @@ import { explain, predict, takeRows, type Explanation, type Predictions, type Ta
 import { checkJobsModel, missingColumns, missingReason, modelTable, optionalColumns, requiredColumns, rowKeys, type ModelBundle } from './bundle.js';
 import { logsTable, type LoadedTable, type LogFailure } from './log-rows.js';
 import { readStoreTable } from './source.js';
-import { zeroFeatures } from './reference.js';
+import { referenceChoice } from './reference.js';
 import type { ExtractOptions } from '../pipeline/extract.js';
 
 /**
@@ -48,7 +48,9 @@ export async function readRows(bundle: ModelBundle, source: RowSource, key?: str
     const r = logsTable(source.paths, need, source.extract, optional);
     return { loaded: r, keyColumn, keys: rowKeys(r.table, keyColumn), labels: rowLabels(r.table), failures: r.failures };
   }
-  const r = await readStoreTable(source.db, source.table, need, optional, source.where);
+  // another machine's table may lack some of the model's columns: they are missing values (`modelTable`), each row
+  // says so among its out-of-distribution reasons (`missingReason`)
+  const r = await readStoreTable(source.db, source.table, need, optional, source.where, true);
   if (key && r.table.columns[key] === undefined) throw new InputError(`table ${r.name} has no key column ${key}`);
   const kc = keyColumn && r.table.columns[keyColumn] !== undefined ? keyColumn : r.defaultKey && r.table.columns[r.defaultKey] !== undefined ? r.defaultKey : null;
   return { loaded: r, keyColumn: kc, keys: rowKeys(r.table, kc), labels: rowLabels(r.table), failures: [] };
@@ -61,7 +63,7 @@ export function predictRows(bundle: ModelBundle, rows: Rows, options: { ood?: bo
 
 /** Explains some rows (default all). */
 export function explainRows(bundle: ModelBundle, rows: Rows, options: { rows?: number[]; baseline?: 'typical' | 'zero' | 'path' } = {}): Explanation[] {
-  return explain(bundle.model, modelTable(bundle, rows.loaded), { ...options, baseline: options.baseline ?? 'typical', zeroFeatures: zeroFeatures(bundle.model), oodAll: missingReason(missingColumns(bundle, rows.loaded)) });
+  return explain(bundle.model, modelTable(bundle, rows.loaded), { ...options, baseline: options.baseline ?? 'typical', ...referenceChoice(bundle.model), oodAll: missingReason(missingColumns(bundle, rows.loaded)) });
 }
 
 /** One row's explanation with its prediction, interval, OOD verdict and measured value. */
@@ -82,7 +84,7 @@ export function explainRow(bundle: ModelBundle, rows: Rows, row: number, baselin
   // History and first-stage predictions need the whole table; the engine then sees the one row.
   const one = takeRows(modelTable(bundle, rows.loaded), [row]);
   const oodAll = missingReason(missingColumns(bundle, rows.loaded));
-  const [e] = explain(bundle.model, one, { rows: [0], baseline, zeroFeatures: zeroFeatures(bundle.model), oodAll });
+  const [e] = explain(bundle.model, one, { rows: [0], baseline, ...referenceChoice(bundle.model), oodAll });
   const p = predict(bundle.model, one, { oodAll });
   const y = rows.loaded.table.columns[bundle.inputs.target];
   return {

@@ -51,19 +51,21 @@ export interface StoreRead extends LoadedTable {
 
 /**
  * Reads columns of a store table (all of them when `wanted` is omitted), read-only. Names not in the table fail
- * with one line. Rows come in the order of the table's natural key when it has one (so a model trained on the same
- * rows is the same model however an ingest happened to order them), else in the table's own order.
+ * with one line, unless `missingOk` (a model's inputs on another machine's table: the caller takes them as missing
+ * values). Rows come in the order of the table's natural key when it has one (so a model trained on the same rows is
+ * the same model however an ingest happened to order them), else in the table's own order.
  */
-export async function readStoreTable(db: string, tableName: string, wanted?: readonly string[], optional: readonly string[] = [], where?: string): Promise<StoreRead> {
+export async function readStoreTable(db: string, tableName: string, wanted?: readonly string[], optional: readonly string[] = [], where?: string, missingOk = false): Promise<StoreRead> {
   const store = await openStore(db, { readOnly: true });
   try {
     const { name, columns } = await storeTableColumns(store, tableName);
     const byName = new Map(columns.map((c) => [c.name, c]));
     const defaultKey = name === 'jobs' ? 'hash' : await importedKeyColumn(store, name);
     const extra = [...optional, ...(defaultKey && wanted && wanted.length ? [defaultKey] : [])].filter((o) => byName.has(o));
-    const names = wanted ? [...new Set([...wanted, ...extra])] : columns.map((c) => c.name);
-    const missing = names.filter((n) => !byName.has(n));
-    if (missing.length) {
+    const asked = wanted ? [...new Set([...wanted, ...extra])] : columns.map((c) => c.name);
+    const missing = asked.filter((n) => !byName.has(n));
+    const names = missingOk ? asked.filter((n) => byName.has(n)) : asked;
+    if (missing.length && !missingOk) {
       throw new InputError(`table ${name} has no column${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}`);
     }
     const cols = names.map((n) => byName.get(n) as StoreColumn);

@@ -7,6 +7,7 @@ import { INPUTS_VERSION, PREDICTED_PREFIX, rowKeys, withoutReference, withZeros,
 import { zeroWhenMissing, type FeatureChoice } from './features.js';
 import { entriesOf, HISTORY_FEATURES, historyFeatures, historyTail, type HistorySettings } from './history.js';
 import type { LoadedTable } from './log-rows.js';
+import { deriveRoles } from './reference.js';
 
 /**
  * `iolens train` as a library call: a feature table (from a store or from logs) → a model bundle. The engine does
@@ -166,7 +167,7 @@ export async function trainBundle(req: TrainRequest): Promise<ModelBundle> {
   }
 
   const table: Table = { nRows: t0.nRows, columns };
-  const model: TrainedModel = await train(table, {
+  const trained: TrainedModel = await train(table, {
     target: req.target,
     features: specs,
     timeColumn: req.timeColumn,
@@ -178,6 +179,8 @@ export async function trainBundle(req: TrainRequest): Promise<ModelBundle> {
     overrides: req.overrides,
     onProgress: progress,
   });
+  // each feature's role and reference, from its name and the training data, kept in the file (docs/learn.md)
+  const model: TrainedModel = { ...trained, roles: deriveRoles(trained) };
 
   const inputColumns = req.features.specs.map((s) => s.name);
   const kinds: Record<string, 'numeric' | 'string'> = {};

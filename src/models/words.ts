@@ -1,7 +1,7 @@
 import type { Problem } from '../contract/finding.js';
 import { formatBytes, formatCount, formatPercent } from '../text/format.js';
 import { COUNTER_WORDS, counterStem, featureName, unitText } from '../text/feature-names.js';
-import { problemsOfFeature, roleOfFeature, type FeatureRole } from '../features/problems.js';
+import { countsOfFeature, problemsOfFeature, roleOfFeature, type FeatureRole } from '../features/problems.js';
 import { featureColumnOf } from './features.js';
 import { HISTORY_FEATURES } from './history.js';
 import { PREDICTED_PREFIX } from './bundle.js';
@@ -121,6 +121,36 @@ export function describeFeature(name: string): FeatureWords {
   // `darshan_num_bytes_read_posix` counts files, not bytes); its counter stem still names the problem.
   const stem = matchStem(name.toUpperCase());
   return { words: featureName(name).name, label: name, scale: 'plain', problems: stem ? stem.problems : [], role: stem ? (stem.role ?? 'behaviour') : 'context' };
+}
+
+/**
+ * What a column is for the reference its blame is weighed against (docs/learn.md, "What blame is weighed against"):
+ * - `counter`: counts what the job did — requests, calls, files, bytes moved, time spent in operations; 0 means it
+ *   did not do it, so 0 is its reference and a job that did none is never blamed for it;
+ * - `setting`: a choice of the user (alignment, striping), weighed against its typical value;
+ * - `context`: what the job is or meets (process count, file-system load, the scheduler, history), against its
+ *   typical value.
+ * Feature-set columns take it from the feature → problem map (src/features/problems.ts); a column of another table
+ * is a counter when its name has a counter stem and is not a rate, a share or a server-side measure.
+ */
+export type ColumnRole = 'counter' | 'setting' | 'context';
+
+/** Other tables' columns that measure a rate or a share, never a count of the job's own. */
+const RATE = /(^|_)(per_sec|per_s|rate|bw|cpu|load|frac|pct|percent|perc|full|ratio|share)(_|$)/;
+/** Other tables' columns of the servers, the scheduler or the network (by their prefix): context. */
+const NOT_THE_JOB = /^(fs|lmt|oss|ost|mds|mdt|server|fshealth|jobsdb|topology|slurm|sched)_/;
+
+export function columnRole(name: string): ColumnRole {
+  const d = describeFeature(name);
+  if (d.role === 'configuration') return 'setting';
+  if (name.startsWith(PREDICTED_PREFIX) || (HISTORY_FEATURES as readonly string[]).includes(name)) return 'context';
+  if (featureColumnOf(name)) return countsOfFeature(name) ? 'counter' : 'context';
+  const lower = name.toLowerCase();
+  if (RATE.test(lower) || NOT_THE_JOB.test(lower)) return 'context';
+  const stem = matchStem(name.toUpperCase());
+  // no counter stem: bytes, files or time the job moved, touched or spent still count what it did
+  if (stem === null) return /_(bytes|files|time)$/.test(lower) ? 'counter' : 'context';
+  return stem.role === 'configuration' ? 'setting' : stem.role === 'context' && !/^BYTES_/.test(stem.stem) ? 'context' : 'counter';
 }
 
 /** The problem tags a feature's blame stands for (empty when it names none). */

@@ -3,7 +3,7 @@ import type { CommandModule } from './command.js';
 import { UserError } from '../errors.js';
 import { InputError } from '../../contract/errors.js';
 import { escapeTerminal } from '../../text/escape.js';
-import { blameLines, blameText, oodWords, explainRow, loadBundle, readRows, targetUnit, valueText } from '../../models/index.js';
+import { baselineGate, blameLines, blameText, oodWords, explainRow, loadBundle, readRows, targetUnit, valueText } from '../../models/index.js';
 import { baselineOption, intOption } from '../learn-options.js';
 import { rowSource } from './predict.js';
 import { safeJson } from '../../render/json.js';
@@ -59,7 +59,9 @@ const cmd: CommandModule = {
         const measured = x.measured;
         const sorted = [...e.contributions].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap));
         // near duplicates as one line, each with what it was weighed against (src/models/reference.ts)
-        const lines = blameLines(bundle.model, e.contributions);
+        // the gate of `report --model`: a model no better than the median of its training jobs names no causes
+        const notUsed = baselineGate(bundle.model);
+        const lines = notUsed ? [] : blameLines(bundle.model, e.contributions);
         if (o.json) {
           const doc = {
             key: { column: rows.keyColumn, value: rows.keyColumn && rows.loaded.kinds[rows.keyColumn] === 'numeric' && !rows.keys[row].startsWith('#') ? Number(rows.keys[row]) : rows.keys[row] },
@@ -74,6 +76,7 @@ const cmd: CommandModule = {
             oodReasons: p.oodReasons[0],
             contributions: sorted.map((c) => ({ feature: c.feature, value: c.value, shap: c.shap })),
             lines: lines.map((l) => ({ ...l, text: blameText(bundle.model, l) })),
+            ...(notUsed ? { notUsed: `${notUsed}: no learned diagnosis` } : {}),
             members: e.members.map((m) => ({ type: m.type, weight: m.weight, base: Number.isFinite(m.base) ? m.base : null, output: m.output })),
           };
           process.stdout.write(safeJson(doc, 1));
@@ -96,6 +99,7 @@ const cmd: CommandModule = {
         const gains = lines.filter((c) => c.shap > 0).slice(0, top ?? 4);
         // only the typical baseline weighs features against typical values; the others name no reference
         const say = (l: (typeof lines)[number]) => `  ${escapeTerminal(blameText(bundle.model, baseline === 'typical' ? l : { ...l, against: 'own' }))}`;
+        if (notUsed) out.push('', `No causes: ${notUsed}.`);
         if (costs.length) out.push('', 'Largest costs:', ...costs.map(say));
         if (gains.length) out.push('', 'Largest gains:', ...gains.map(say));
         const zero = e.contributions.filter((c) => c.shap === 0);

@@ -89,8 +89,9 @@ interface Vector {
 }
 
 /**
- * Reads columns of a table, ordered by `orderBy` when given (else in the table's own row order, which for `jobs` is
- * the order an ingest's workers happened to finish in), optionally where `where` holds — a condition the user
+ * Reads columns of a table, ordered by `orderBy` when given, ties (a key that repeats: TOKIO's `_jobid`) broken by
+ * the columns read, in order, so rows come in one order whatever order they were stored in (else in the table's own
+ * row order, which for `jobs` is the order an ingest's workers happened to finish in), optionally where `where` holds — a condition the user
  * typed (`--where`): in brackets, and checked to be one expression before it runs; on a read-only store it reads
  * the store and nothing else. `double` and `epoch` columns come back as Float64Array (NaN for NULL), the others as
  * text (null for NULL).
@@ -108,7 +109,7 @@ export async function readColumns(
   let result;
   try {
     total = Number((await store.con.runAndReadAll(`SELECT count(*) ${from}`)).getRows()[0][0]);
-    result = await store.con.run(`SELECT ${cols.map((c) => readExpr(c.name, c.read, c.type)).join(', ')} ${from}${orderBy ? ` ORDER BY ${ident(orderBy)}` : ''}`);
+    result = await store.con.run(`SELECT ${cols.map((c) => readExpr(c.name, c.read, c.type)).join(', ')} ${from}${orderBy ? ` ORDER BY ${[ident(orderBy), ...cols.map((_, i) => String(i + 1))].join(', ')}` : ''}`);
   } catch (err) {
     throw new InputError(`cannot read ${table}${where ? ` where ${where}` : ''}: ${(err as Error).message.split('\n')[0]}`);
   }
