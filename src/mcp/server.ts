@@ -39,6 +39,7 @@ function finding(f: Report['insights'][number]) {
     problem: f.problem ?? null,
     message: f.message,
     cost: f.cost ? { seconds: f.cost.seconds, semantics: f.cost.semantics, shareOfIoTime: f.cost.ioShare, shareOfRun: f.cost.runShare, basis: f.cost.basis } : null,
+    savings: f.savings ? { seconds: f.savings.seconds, low: f.savings.low, high: f.savings.high, semantics: f.savings.semantics, basis: f.savings.basis, doneWell: f.savings.reference } : null,
     details: f.details.slice(0, 5).map((d) => d.message),
     recommendations: f.recommendations.map((r) => r.text),
   };
