@@ -53,7 +53,11 @@ export interface JobBandwidth {
   readonly write: number | null;
 }
 
-/** The job's own large-request bandwidth per direction, from its POSIX files whose requests are (nearly all) large. */
+/**
+ * The job's own large-request bandwidth per direction, from its POSIX files whose requests are (nearly all) large. A
+ * file synced more than once (a sync per write, or per phase) is no evidence of write bandwidth: its write time holds
+ * the syncs' (the counters cannot separate them).
+ */
 export function jobBandwidth(facts: FactContext): JobBandwidth {
   let p = null;
   try {
@@ -62,16 +66,17 @@ export function jobBandwidth(facts: FactContext): JobBandwidth {
     p = null;
   }
   if (!p) return { read: null, write: null };
-  const of = (n: Float64Array, small: Float64Array, bytes: Float64Array, time: Float64Array): number | null => {
+  const of = (n: Float64Array, small: Float64Array, bytes: Float64Array, time: Float64Array, write: boolean): number | null => {
     let b = 0, t = 0;
     for (let i = 0; i < p.ids.length; i++) {
       if (!(n[i] > 0) || !(small[i] / n[i] <= LARGE_FILE_SMALL_SHARE) || !(bytes[i] > 0) || !(time[i] > 0)) continue;
+      if (write && p.syncs[i] > 1) continue;
       b += bytes[i];
       t += time[i];
     }
     return b >= MIN_EVIDENCE_BYTES && t > 0 ? b / t : null;
   };
-  return { read: of(p.reads, p.smallReads, p.bytesRead, p.readTime), write: of(p.writes, p.smallWrites, p.bytesWritten, p.writeTime) };
+  return { read: of(p.reads, p.smallReads, p.bytesRead, p.readTime, false), write: of(p.writes, p.smallWrites, p.bytesWritten, p.writeTime, true) };
 }
 
 const MiB = (bw: number) => `${(bw / 2 ** 20).toFixed(bw >= 10 * 2 ** 20 ? 0 : 1)} MiB/s`;
