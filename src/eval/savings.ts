@@ -75,6 +75,8 @@ export interface SavingsEvaluation {
   readonly pairs: readonly SavingsPair[];
   readonly totals: SavingsTally;
   readonly heldOut: SavingsTally;
+  /** The pairs whose twin moved the same bytes (no scaling). */
+  readonly sameBytes: SavingsTally;
   readonly labels: readonly ({ readonly label: string } & SavingsTally)[];
   /** Problem runs without a qualifying twin, and batches left out because their check failed. */
   readonly unpaired: number;
@@ -226,7 +228,8 @@ export function evaluateSavings(dir: string): SavingsEvaluation {
       );
     }
   }
-  const labels = [...new Set(pairs.flatMap((p) => p.labels))].sort();
+  // Every injected label, those without a qualifying pair too (their line says 0 pairs).
+  const labels = [...new Set([...pairs.flatMap((p) => p.labels), ...all.filter((r) => !isHealthy(r)).flatMap((r) => r.labels)])].sort();
   return {
     dir,
     fs: [...new Set(all.map((r) => r.fs))],
@@ -234,6 +237,7 @@ export function evaluateSavings(dir: string): SavingsEvaluation {
     pairs,
     totals: tally(pairs),
     heldOut: tally(pairs.filter((p) => p.heldOut)),
+    sameBytes: tally(pairs.filter((p) => p.sameBytes)),
     labels: labels.map((label) => ({ label, ...tally(pairs.filter((p) => p.labels.includes(label))) })).sort((a, b) => b.pairs - a.pairs || a.label.localeCompare(b.label)),
     unpaired,
     failedBatches,
@@ -257,6 +261,7 @@ export function savingsCounts(e: SavingsEvaluation) {
     fs: e.fs,
     kind: e.kind,
     heldOut: { families: `all but ${TUNING_FAMILIES.join(', ')}`, ...counts(e.heldOut) },
+    sameBytes: counts(e.sameBytes),
     unpaired: e.unpaired,
     failedBatches: e.failedBatches,
     labels: e.labels.map((l) => ({ label: l.label, ...counts(l), medianRatio: l.by.iolens.medianRatio })),
@@ -292,6 +297,8 @@ export function formatSavings(e: SavingsEvaluation, opts: { all?: boolean } = {}
     ...tallyLines('all pairs', e.totals),
     '',
     ...tallyLines(`held out (families other than ${TUNING_FAMILIES.join(', ')})`, e.heldOut),
+    '',
+    ...tallyLines('twins moving the same bytes (no scaling)', e.sameBytes),
     '',
   ];
   for (const l of e.labels) o.push(`${l.label.padEnd(18)} ${String(l.pairs).padStart(4)} pairs ${String(l.slower).padStart(4)} slower: iolens ${`${l.by.iolens.within2x} (${pct(l.by.iolens.within2x, l.slower)})`.padEnd(10)} ${ratio(l.by.iolens.medianRatio).padEnd(7)} all ${`${l.by.all.within2x}`.padEnd(4)} half ${`${l.by.half.within2x}`.padEnd(4)} cost ${`${l.by.cost.within2x}`.padEnd(4)} overclaimed ${l.by.iolens.overclaimed}/${l.notSlower}`);
