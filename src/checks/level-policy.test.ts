@@ -11,12 +11,12 @@ const K = defaultKnobValues();
 test('the level rule: HIGH needs savings, not a bound, that dominate the I/O and matter to the run; WARN any savings', () => {
   // A job of 4 ranks, 10 s run: 2 s of I/O on the slowest rank, 6 s summed over ranks (40 rank-seconds in all).
   const y = { ioTime: 2, cumulativeIoTime: 6, runTime: 10, processes: 4 };
-  const sv = (seconds: number, semantics: 'slowest' | 'cumulative', basis: Savings['basis']): Savings => ({ seconds, low: seconds / 2, high: seconds, semantics, basis, reference: 'test' });
+  const sv = (seconds: number, semantics: 'slowest' | 'cumulative', basis: Savings['basis'], high = seconds): Savings => ({ seconds, low: seconds / 2, high, semantics, basis, reference: 'test' });
   // [proposed, cost seconds, savings seconds, semantics, cost basis, savings basis] → level
   type Case = [Parameters<typeof ruleLevel>[0], number | null, number | null, 'slowest' | 'cumulative', 'time' | 'bound', Savings['basis'], string];
   const cases: Case[] = [
     ['HIGH', 6, 6, 'cumulative', 'time', 'job', 'HIGH'],
-    ['HIGH', 6, 2, 'cumulative', 'time', 'job', 'HIGH'], // saves 33 % of the summed I/O time, 5 % of the 40 rank-seconds
+    ['HIGH', 6, 2.01, 'cumulative', 'time', 'job', 'HIGH'], // saves 33 % of the summed I/O time, just over 5 % of the 40 rank-seconds
     ['HIGH', 6, 1.99, 'cumulative', 'time', 'reference', 'WARN'], // just below 5 % of the run (× 4 ranks)
     ['HIGH', 6, 1.4, 'cumulative', 'time', 'job', 'WARN'], // spends all the I/O time, saves 23 % of it: not dominant
     ['HIGH', 2, 0.5, 'slowest', 'time', 'job', 'HIGH'], // 25 % of the slowest rank's 2 s, 5 % of the 10 s run
@@ -39,8 +39,11 @@ test('the level rule: HIGH needs savings, not a bound, that dominate the I/O and
   // The run time unknown: the I/O share alone decides.
   assert.equal(ruleLevel('HIGH', completeCost({ seconds: 2 }, { ...y, runTime: 0 }), sv(2, 'cumulative', 'job'), K), 'HIGH');
   assert.equal(completeCost({ seconds: 2 }, { ...y, runTime: 0 }).runShare, null);
+  // Savings estimated at 0 whose range reaches above it (a reference the calls already matched): WARN, not HIGH.
+  assert.equal(ruleLevel('HIGH', completeCost({ seconds: 6 }, y), sv(0, 'cumulative', 'reference', 6), K), 'WARN');
   // A raised WARN floor makes problems that save little INFO, whatever they spend.
   assert.equal(ruleLevel('WARN', completeCost({ seconds: 6 }, y), sv(0.1, 'cumulative', 'job'), { ...K, warn_cost_share: 0.02 }), 'INFO');
+  assert.equal(ruleLevel('WARN', completeCost({ seconds: 6 }, y), sv(0.05, 'cumulative', 'job', 0.1), { ...K, warn_cost_share: 0.02 }), 'INFO');
   assert.equal(ruleLevel('WARN', completeCost({ seconds: 6 }, y), sv(0.12, 'cumulative', 'job'), { ...K, warn_cost_share: 0.02 }), 'WARN');
   // Shares are of the same semantics and bounded.
   const c = completeCost({ seconds: 1, semantics: 'slowest' }, y);
@@ -70,7 +73,7 @@ test('on every shared log: every HIGH saves at least 25 % of the I/O time and 5 
       if (f.savings) total[f.savings.semantics] += f.savings.seconds;
       if (f.level !== 'HIGH' && f.level !== 'WARN') continue;
       assert.ok(f.cost && f.cost.seconds > 0, `${l.name} ${f.code}: a ${f.level} states the seconds it costs`);
-      assert.ok(f.savings && f.savings.seconds > 0 && f.savings.seconds <= f.cost.seconds * (1 + 1e-12), `${l.name} ${f.code}: a ${f.level} states what fixing it saves, at most its cost`);
+      assert.ok(f.savings && f.savings.high > 0 && f.savings.high <= f.cost.seconds * (1 + 1e-12), `${l.name} ${f.code}: a ${f.level} states what fixing it can save, at most its cost`);
       assert.ok(f.savings.low <= f.savings.seconds && f.savings.seconds <= f.savings.high, `${l.name} ${f.code}: savings within their range`);
       assert.equal(f.savings.semantics, f.cost.semantics);
       if (f.level === 'HIGH') {

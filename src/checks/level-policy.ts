@@ -12,7 +12,8 @@ import type { CostInput } from './types.js';
  *   HIGH needs savings not resting on a bound alone (`basis: job` or `reference`, on a measured cost), at least
  *        high_cost_share (25 %) of the job's I/O time and at least high_run_share (5 %) of its run time (× processes
  *        for a sum over ranks), where known: fixing it changes the I/O and the I/O matters to the run;
- *   WARN needs savings above 0 and at least warn_cost_share of the I/O time (default 0);
+ *   WARN needs savings whose range reaches above 0 (`high`) and at least warn_cost_share of the I/O time (default 0):
+ *        the problem is present and fixing it can save time;
  *   below, the finding is INFO (noted, not raised), whatever its calls spent.
  *
  * A finding without a cost or savings is at most INFO (every WARN and HIGH states both). Findings on incomplete data
@@ -78,7 +79,10 @@ export function savingsLevel(savings: Savings, cost: Cost, knobs: KnobValues): L
   const { ioShare, runShare } = savingsShares(savings, cost);
   const high = savings.basis !== 'bound' && cost.basis === 'time' && ioShare >= knobs.high_cost_share && (runShare === null || runShare >= knobs.high_run_share);
   if (high) return 'HIGH';
-  return ioShare >= knobs.warn_cost_share && savings.seconds > 0 ? 'WARN' : 'INFO';
+  // WARN: the problem is present and its fix can save time — the range of the savings reaches above 0 (a stated
+  // reference may put the estimate at 0 where the job's calls were already as fast as the reference).
+  const highShare = cost.seconds > 0 ? (cost.ioShare * Math.min(savings.high, cost.seconds)) / cost.seconds : 0;
+  return highShare >= knobs.warn_cost_share && savings.high > 0 ? 'WARN' : 'INFO';
 }
 
 /** The level after the rule; observations (OK, INFO) pass unchanged. */
