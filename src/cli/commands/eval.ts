@@ -24,6 +24,25 @@ interface EvalFlags {
 /** The directories evaluated when none is named: the shared generated logs and the lab, those present. */
 const DEFAULT_DIRS = [join('..', 'shared', 'darshan-logs', 'generated'), 'lab'];
 
+/**
+ * One evaluation of each lab (`--costs`, `--savings`), printed as JSON (one document, or a list for several labs) or
+ * text; a lab that cannot be evaluated is one error line naming it.
+ */
+function printLabEvaluation<E>(flag: string, what: string, labs: readonly string[], flags: EvalFlags, evaluate: (dir: string) => E, json: (e: E) => unknown, text: (e: E, o: { all: boolean }) => string): void {
+  if (!labs.length) throw new UserError(`${flag} needs a lab (a directory with MANIFEST.json): ${what} come from its manifest`);
+  const all = labs.map((d) => {
+    try {
+      return evaluate(d);
+    } catch (err) {
+      throw new UserError(`${d}: ${(err as Error).message}`);
+    }
+  });
+  if (flags.json) {
+    const doc = all.map(json);
+    writeAllSync(1, Buffer.from(safeJson(doc.length === 1 ? doc[0] : doc, 2), 'utf8'));
+  } else writeAllSync(1, Buffer.from(all.map((e) => text(e, { all: !!flags.allRuns })).join('\n'), 'utf8'));
+}
+
 const evalCommand: CommandModule = {
   name: 'eval',
   register(program: Command) {
@@ -66,35 +85,14 @@ const evalCommand: CommandModule = {
           return;
         }
         if (flags.costs) {
-          if (!labs.length) throw new UserError('--costs needs a lab (a directory with MANIFEST.json): the twins and run times come from its manifest');
           const { evaluateCosts, formatCosts } = await import('../../eval/costs.js');
-          const all = labs.map((d) => {
-            try {
-              return evaluateCosts(d);
-            } catch (err) {
-              throw new UserError(`${d}: ${(err as Error).message}`);
-            }
-          });
-          if (flags.json) {
-            const doc = all.map((e) => ({ dir: e.dir, fs: e.fs, ...e.totals, labels: e.labels, families: e.families, details: e.pairs, failed: e.failed }));
-            writeAllSync(1, Buffer.from(safeJson(doc.length === 1 ? doc[0] : doc, 2), 'utf8'));
-          } else writeAllSync(1, Buffer.from(all.map((e) => formatCosts(e, { all: !!flags.allRuns })).join('\n'), 'utf8'));
+          const json = (e: ReturnType<typeof evaluateCosts>) => ({ dir: e.dir, fs: e.fs, ...e.totals, labels: e.labels, families: e.families, details: e.pairs, failed: e.failed });
+          printLabEvaluation('--costs', 'the twins and run times', labs, flags, evaluateCosts, json, formatCosts);
           return;
         }
         if (flags.savings) {
-          if (!labs.length) throw new UserError('--savings needs a lab (a directory with MANIFEST.json): the pairs and run times come from its manifest');
           const { evaluateSavings, formatSavings, savingsCounts } = await import('../../eval/savings.js');
-          const all = labs.map((d) => {
-            try {
-              return evaluateSavings(d);
-            } catch (err) {
-              throw new UserError(`${d}: ${(err as Error).message}`);
-            }
-          });
-          if (flags.json) {
-            const doc = all.map(savingsCounts);
-            writeAllSync(1, Buffer.from(safeJson(doc.length === 1 ? doc[0] : doc, 2), 'utf8'));
-          } else writeAllSync(1, Buffer.from(all.map((e) => formatSavings(e, { all: !!flags.allRuns })).join('\n'), 'utf8'));
+          printLabEvaluation('--savings', 'the pairs and run times', labs, flags, evaluateSavings, savingsCounts, formatSavings);
           return;
         }
         if (flags.twins) {
