@@ -37,14 +37,18 @@ export interface RunOptions {
   readonly gaps?: readonly { readonly module: string; readonly status: string }[];
 }
 
+/** A fact, or null when the input lacks it or computing it fails (what depends on it then does without). */
+function optionalFact<K extends FactName>(facts: FactContext, name: K) {
+  try {
+    return facts.tryGet(name);
+  } catch {
+    return null;
+  }
+}
+
 /** The yardsticks of a job from its time model (zeros when it has none: every share is then 0). */
 export function yardstickOf(facts: FactContext): Yardstick {
-  let m = null;
-  try {
-    m = facts.tryGet('io.time');
-  } catch {
-    m = null;
-  }
+  const m = optionalFact(facts, 'io.time');
   return m ? { ioTime: m.ioTime, cumulativeIoTime: m.cumulativeIoTime, runTime: m.runTime, processes: m.processes, overlapSeconds: m.overlapSeconds } : { ioTime: 0, cumulativeIoTime: 0, runTime: 0, processes: 0 };
 }
 
@@ -79,7 +83,7 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   const yardstick = yardstickOf(facts);
   // The bandwidth of the job's own large requests: what "done well" means for data calls (savings.ts), read once.
   let bandwidth: JobBandwidth | null = null;
-  const bw = () => (bandwidth ??= jobBandwidth(facts));
+  const bw = () => (bandwidth ??= jobBandwidth(optionalFact(facts, 'posix.files')));
   // Findings the level rule judges (default mode, no override), with the level their check proposed: the rule runs
   // once every finding's savings are known and shared (the overlap rule).
   const ruledProposals = new Map<Finding, Finding['level']>();

@@ -1,5 +1,5 @@
 import type { Cost, Savings } from '../contract/index.js';
-import type { FactContext } from '../facts/fact-context.js';
+import type { PosixFilesFact } from '../facts/types.js';
 
 /**
  * What fixing a problem would save (issue 51): the time of the problem's calls minus what the same work would take
@@ -58,13 +58,7 @@ export interface JobBandwidth {
  * file synced more than once (a sync per write, or per phase) is no evidence of write bandwidth: its write time holds
  * the syncs' (the counters cannot separate them).
  */
-export function jobBandwidth(facts: FactContext): JobBandwidth {
-  let p = null;
-  try {
-    p = facts.tryGet('posix.files');
-  } catch {
-    p = null;
-  }
+export function jobBandwidth(p: PosixFilesFact | null): JobBandwidth {
   if (!p) return { read: null, write: null };
   const of = (n: Float64Array, small: Float64Array, bytes: Float64Array, time: Float64Array, write: boolean): number | null => {
     let b = 0, t = 0;
