@@ -7,6 +7,12 @@
 //   node lab/run-sweep.mjs --darshan-lib PATH [--filter RE] [--first] [--resume] [--workdir DIR] [--fs NAME --out DIR]
 //   node lab/run-sweep.mjs --relabel                       copy labels, side effects and notes from the sweep into
 //                                                          the manifest (labels are by construction: no rerun needed)
+//   node lab/run-sweep.mjs --pairs --list                  expand the same-work pairs (sweep.json `pairs`), print them
+//   node lab/run-sweep.mjs --pairs --darshan-lib PATH --out DIR [--fs NAME --workdir DIR] [--check CMD] [--filter RE]
+//                                                          run each pair `repetitions` times, interleaved P, T, P, T …
+//                                                          (one batch), CMD (e.g. `lab/pfs/pfs.sh check`) before and
+//                                                          after each batch; a batch whose check fails is run again
+//                                                          once, then kept and marked (`pair.check: failed`)
 //
 // --resume keeps the logs (and manifest rows) of runs that already have both; --filter runs a subset and --first
 // only the first run of each case (a smoke test); the manifest lists only runs that have a log. Build the workloads
@@ -40,7 +46,7 @@ function fail(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { list: false, relabel: false, resume: false, first: false, filter: null, lib: process.env.DARSHAN_LIB ?? null, workdir: '/tmp/iolens-lab-run', fs: 'local-disk', out: LAB };
+  const o = { list: false, relabel: false, resume: false, first: false, pairs: false, check: null, filter: null, lib: process.env.DARSHAN_LIB ?? null, workdir: '/tmp/iolens-lab-run', fs: 'local-disk', out: LAB };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => (i + 1 < argv.length ? argv[++i] : fail(`${a} needs a value`));
@@ -48,6 +54,8 @@ function parseArgs(argv) {
     else if (a === '--resume') o.resume = true;
     else if (a === '--relabel') o.relabel = true;
     else if (a === '--first') o.first = true;
+    else if (a === '--pairs') o.pairs = true;
+    else if (a === '--check') o.check = next();
     else if (a === '--filter') o.filter = new RegExp(next());
     else if (a === '--darshan-lib') o.lib = next();
     else if (a === '--workdir') o.workdir = next();
@@ -105,8 +113,19 @@ function expand(sweep, vocab) {
   const names = new Set();
   for (const fam of sweep.families) {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(fam.family)) fail(`family name ${fam.family}`);
-    for (const c of fam.cases) {
-      const where = `${fam.family}/${c.id}`;
+    for (const c of fam.cases) runs.push(...expandCase(fam, c, vocab, names, `${fam.family}/${c.id}`, ''));
+  }
+  return runs;
+}
+
+/**
+ * One case's runs: the case crossed with its grid (family grid overridden by the case's), `take` of them by a shuffle
+ * seeded by `where`; run names start with `prefix` (empty for the sweep, `pair-` for the same-work pairs).
+ */
+function expandCase(fam, c, vocab, names, where, prefix) {
+  const runs = [];
+  {
+    {
       if (!PROGRAMS.has(c.program)) fail(`${where}: program ${c.program}`);
       if (!LAYERS.has(c.layer)) fail(`${where}: layer ${c.layer}`);
       if (!Array.isArray(c.labels) || c.labels.length === 0) fail(`${where}: labels missing`);
@@ -135,7 +154,7 @@ function expand(sweep, vocab) {
         const io = all.io ?? null;
         if (io !== null && !IO_COMPONENTS.has(io)) fail(`${where}: io ${io}`);
         const params = Object.fromEntries(Object.entries(all).filter(([k]) => !RUNNER_KEYS.has(k)));
-        const name = [fam.family, c.id, `np${ranks}`, ...varied.map((k) => `${k}${token(g[k])}`), ...(dxt ? ['dxt'] : [])].join('-');
+        const name = prefix + [fam.family, c.id, `np${ranks}`, ...varied.map((k) => `${k}${token(g[k])}`), ...(dxt ? ['dxt'] : [])].join('-');
         if (names.has(name)) fail(`duplicate run name ${name}`);
         names.add(name);
         params.seed = String(fnv(name) % 1000000007);
@@ -144,6 +163,43 @@ function expand(sweep, vocab) {
     }
   }
   return runs;
+}
+
+/**
+ * The same-work pairs (sweep.json `pairs`): for each entry, runs of its problem case (`take` of the case's grid,
+ * narrowed by the entry's `grid`), each with its twin: the same run with `fix` applied to the workload arguments (null
+ * removes one), labelled healthy. Returns [{ name, problem, twin, sameBytes }].
+ */
+function expandPairs(sweep, vocab) {
+  const spec = sweep.pairs;
+  if (!spec || !Array.isArray(spec.entries)) fail('sweep.json has no pairs.entries');
+  if (!Number.isInteger(spec.repetitions) || spec.repetitions < 3) fail('pairs.repetitions must be an integer ≥ 3');
+  const cases = new Map(sweep.families.flatMap((fam) => fam.cases.map((c) => [`${fam.family}/${c.id}`, { fam, c }])));
+  const names = new Set();
+  const out = [];
+  const seenOf = new Set();
+  for (const e of spec.entries) {
+    const found = cases.get(e.of);
+    if (!found) fail(`pairs: no case ${e.of}`);
+    if (seenOf.has(e.of)) fail(`pairs: ${e.of} listed twice`);
+    seenOf.add(e.of);
+    const { fam, c } = found;
+    if (c.labels.includes('healthy')) fail(`pairs: ${e.of} is a healthy case`);
+    if (!e.fix || typeof e.fix !== 'object' || !Object.keys(e.fix).length) fail(`pairs: ${e.of} has no fix`);
+    for (const k of Object.keys(e.fix)) if (RUNNER_KEYS.has(k)) fail(`pairs: ${e.of}: fix ${k}: a twin keeps the ranks, DXT and MPI-IO component`);
+    const narrowed = { ...c, grid: { ...(c.grid ?? {}), ...(e.grid ?? {}) }, take: e.take };
+    for (const problem of expandCase(fam, narrowed, vocab, names, `pairs/${e.of}`, 'pair-')) {
+      const params = { ...problem.params };
+      for (const [k, v] of Object.entries(e.fix)) {
+        if (v === null) delete params[k];
+        else params[k] = v;
+      }
+      if (JSON.stringify(params) === JSON.stringify(problem.params)) fail(`pairs: ${e.of}: the fix changes nothing for ${problem.name}`);
+      const twin = { ...problem, params, labels: ['healthy'], also: [], note: e.note ?? '', expect: null };
+      out.push({ name: problem.name, problem, twin, sameBytes: e.sameBytes !== false, repetitions: spec.repetitions });
+    }
+  }
+  return out;
 }
 
 function needsPrep(run) {
@@ -223,18 +279,20 @@ const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** Manifest columns, in order (JSON keys and CSV header). */
 const COLUMNS = ['file', 'family', 'case', 'layer', 'program', 'ranks', 'dxt', 'io', 'params', 'labels', 'also', 'run_time_s', 'bytes_written', 'bytes_read', 'bytes_moved', 'throughput_mib_s', 'rank_io_s_min', 'rank_io_s_median', 'rank_io_s_max', 'wall_s', 'attempts', 'jobid', 'log_bytes', 'fs', 'note', 'command'];
+/** The pairs' manifest adds each row's pair: name, role, repetition, batch, file-system check, same bytes. */
+const PAIR_COLUMNS = [...COLUMNS, 'pair'];
 
 function csvCell(v) {
   const s = Array.isArray(v) ? v.join(';') : typeof v === 'object' && v !== null ? Object.entries(v).map(([k, x]) => `${k}=${x}`).join(' ') : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function writeManifest(out, rows) {
+function writeManifest(out, rows, columns = COLUMNS) {
   rows.sort((a, b) => a.jobid - b.jobid);
   for (const r of rows) r.fs ??= 'local-disk';
-  const ordered = rows.map((r) => JSON.stringify(Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))));
+  const ordered = rows.map((r) => JSON.stringify(Object.fromEntries(columns.map((c) => [c, r[c]]))));
   writeFileSync(join(out, 'MANIFEST.json'), `{"version": 1, "runs": [\n${ordered.join(',\n')}\n]}\n`);
-  const csv = [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
+  const csv = [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n');
   writeFileSync(join(out, 'MANIFEST.csv'), `${csv}\n`);
 }
 
@@ -249,9 +307,85 @@ function summary(runs) {
   show('dxt', count((r) => [r.dxt ? 'on' : 'off']));
 }
 
+/** Runs a shell command (the file-system check); true when it exits 0. */
+function checkPasses(cmd) {
+  const r = spawnSync('sh', ['-c', cmd], { cwd: REPO, encoding: 'utf8', timeout: 600 * 1000, killSignal: 'SIGKILL' });
+  if (r.status !== 0) console.log(`     check failed (${r.status ?? r.signal}): ${(r.stdout + r.stderr).trim().split('\n').slice(-2).join(' | ')}`);
+  return r.status === 0;
+}
+
+/**
+ * The same-work pairs: each pair one batch — check, then P, T, P, T … (`repetitions` of each), then check — run again
+ * once when a check fails, then kept and marked. Every repetition is a row of the manifest (`pair`).
+ */
+function runPairs(pairs, opts) {
+  if (opts.list) {
+    const byLabel = new Map();
+    for (const p of pairs) {
+      console.log(`${p.name}  [${p.problem.labels.join(', ')}]  fix: ${Object.entries(p.twin.params).filter(([k, v]) => p.problem.params[k] !== v).map(([k, v]) => `${k}=${v}`).concat(Object.keys(p.problem.params).filter((k) => !(k in p.twin.params)).map((k) => `-${k}`)).join(' ')}${p.sameBytes ? '' : '  (bytes differ by design)'}`);
+      for (const l of p.problem.labels) byLabel.set(l, (byLabel.get(l) ?? 0) + 1);
+    }
+    console.log(`${pairs.length} pairs, ${pairs.length * 2 * pairs[0].repetitions} runs (${pairs[0].repetitions} repetitions of each side)`);
+    console.log(`labels: ${[...byLabel].sort((a, b) => (a[0] > b[0] ? 1 : -1)).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    return;
+  }
+  if (opts.out === LAB) fail('--pairs needs --out DIR (the pairs have their own manifest)');
+  if (!opts.lib || !existsSync(opts.lib)) fail('pass --darshan-lib PATH/libdarshan.so (or set DARSHAN_LIB)');
+  for (const p of PROGRAMS) if (!existsSync(join(LAB, 'build', p))) fail(`lab/build/${p} missing: run make -C lab`);
+  mkdirSync(join(opts.out, 'logs'), { recursive: true });
+  const manifestPath = join(opts.out, 'MANIFEST.json');
+  const previous = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')).runs : [];
+  const rows = new Map(previous.map((r) => [r.file, r]));
+  const todo = pairs.map((p, i) => ({ p, i })).filter(({ p }) => !opts.filter || opts.filter.test(p.name));
+  let batches = 0, marked = 0, failedRuns = 0;
+  for (const { p, i } of todo) {
+    const files = [];
+    for (let rep = 1; rep <= p.repetitions; rep++) for (const role of ['problem', 'twin']) files.push(`${p.name}-${role === 'problem' ? 'P' : 'T'}-r${rep}.darshan`);
+    if (opts.resume && files.every((f) => rows.has(f) && existsSync(join(opts.out, 'logs', f)))) continue;
+    let check = 'none', batch = null;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      batches++;
+      const before = opts.check ? checkPasses(opts.check) : true;
+      batch = [];
+      for (let rep = 1; rep <= p.repetitions; rep++) {
+        for (const role of ['problem', 'twin']) {
+          const run = { ...(role === 'problem' ? p.problem : p.twin), name: `${p.name}-${role === 'problem' ? 'P' : 'T'}-r${rep}` };
+          const jobid = 100000 + i * 100 + (rep - 1) * 2 + (role === 'problem' ? 0 : 1);
+          const log = join(opts.out, 'logs', `${run.name}.darshan`);
+          try {
+            const row = execute(run, jobid, opts, log);
+            row.log_bytes = statSync(log).size;
+            row.pair = { name: p.name, role, rep, batch: batches, check: 'none', sameBytes: p.sameBytes };
+            batch.push(row);
+            console.log(`ok   ${run.name}  ${row.run_time_s.toFixed(3)} s`);
+          } catch (e) {
+            failedRuns++;
+            rmSync(log, { force: true });
+            console.log(`FAIL ${run.name}: ${e.message}`);
+          }
+        }
+      }
+      const after = opts.check ? checkPasses(opts.check) : true;
+      check = opts.check ? (before && after ? 'ok' : 'failed') : 'none';
+      if (check !== 'failed') break;
+      if (attempt === 2) marked++;
+      else console.log(`     ${p.name}: the file-system check failed around the batch: running it again`);
+    }
+    for (const row of batch) {
+      row.pair.check = check;
+      rows.set(row.file, row);
+    }
+    writeManifest(opts.out, [...rows.values()], PAIR_COLUMNS);
+  }
+  writeManifest(opts.out, [...rows.values()], PAIR_COLUMNS);
+  console.log(`${batches} batches run, ${marked} kept marked (check failed twice), ${failedRuns} runs failed; manifest lists ${rows.size} logs`);
+  if (failedRuns) process.exitCode = 1;
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2));
   const sweep = JSON.parse(readFileSync(join(LAB, 'sweep.json'), 'utf8'));
+  if (opts.pairs) return runPairs(expandPairs(sweep, vocabulary()), opts);
   const runs = expand(sweep, vocabulary());
   if (opts.list) {
     for (const r of runs) console.log(`${r.name}  [${r.labels.join(', ')}${r.also.length ? ` | also ${r.also.join(', ')}` : ''}]`);

@@ -699,11 +699,8 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
       {
         "knob": "large_piece_bytes",
         "default": 1048576,
-        "loosens": "up",
-        "falseHigh": {
-          "file": "hdf5-meta-many-attrs-np2-ioromio321.darshan",
-          "value": 1720000
-        },
+        "loosens": "none",
+        "falseHigh": null,
         "falseWarn": null,
         "lost": null,
         "missed": []
@@ -732,10 +729,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "single_rank_share",
         "default": 0.9,
         "loosens": "down",
-        "falseHigh": {
-          "file": "imbalance-posix-skew-write-np3-skew16-dxt.darshan",
-          "value": 0.889
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "imbalance-posix-skew-write-np3-skew16-dxt.darshan",
           "value": 0.889
@@ -1092,10 +1086,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "metadata_min",
         "default": 256,
         "loosens": "down",
-        "falseHigh": {
-          "file": "size-posix-write-small-np16-layoutfpp-xfer16k-dxt.darshan",
-          "value": 16
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "sync-stdio-fsync-small-np2-layoutshared-xfer16k.darshan",
           "value": 130
@@ -1262,7 +1253,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "default": 65536,
         "loosens": "up",
         "falseHigh": {
-          "file": "sync-stdio-fsync-large-np4-layoutshared-xfer2m.darshan",
+          "file": "sync-stdio-fsync-end-large-np4-layoutshared-xfer2m.darshan",
           "value": 2100000
         },
         "falseWarn": {
@@ -1332,10 +1323,7 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
         "knob": "small_min",
         "default": 16,
         "loosens": "down",
-        "falseHigh": {
-          "file": "collective-mpiio-coll-view-np3-ioromio321-xfer16k.darshan",
-          "value": 3
-        },
+        "falseHigh": null,
         "falseWarn": {
           "file": "pnetcdf-data-indep-large-np6-ioompio-xfer4m.darshan",
           "value": 7
@@ -1769,11 +1757,8 @@ export const LAB_MARGINS: Readonly<Record<string, LabCheckMargins>> = {
       {
         "knob": "large_piece_bytes",
         "default": 1048576,
-        "loosens": "up",
-        "falseHigh": {
-          "file": "redundant-posix-rewrite-np4-repeat4-xfer2m.darshan",
-          "value": 2100000
-        },
+        "loosens": "none",
+        "falseHigh": null,
         "falseWarn": null,
         "lost": null,
         "missed": [

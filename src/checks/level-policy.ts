@@ -1,22 +1,24 @@
-import type { Cost, Finding, Level } from '../contract/index.js';
+import type { Cost, Finding, Level, Savings } from '../contract/index.js';
 import type { Knob, KnobValues } from '../config/knobs.js';
 import type { CostInput } from './types.js';
 
 /**
- * The level rule of the default mode (docs/report.md, "How levels are decided"): a finding's level follows the
- * seconds it costs the job, in the semantics it is counted in (the slowest rank: what the job waited; or summed over
- * ranks: the calls' time). A check proposes a level from the pattern it sees and states the seconds; the rule caps it:
+ * The level rule of the default mode (docs/report.md, "How levels are decided"): a finding's level follows what fixing
+ * it would save (its `savings`: the seconds of the job's I/O time the problem's calls take beyond what the same work
+ * would take done well), in the semantics it is counted in (the slowest rank: what the job waited; or summed over
+ * ranks: the calls' time). What the calls spent (`cost`) is not enough: a problem whose calls took long but would take
+ * about as long done well is not raised. A check proposes a level from the pattern it sees; the rule caps it:
  *
- *   HIGH needs the seconds measured (`basis: time`, not a bound), at least high_cost_share (25 %) of the job's I/O
- *        time and at least high_run_share (5 %) of its run time (× processes for a sum over ranks), where known:
- *        the problem dominates the I/O and the I/O matters to the run;
- *   WARN needs seconds above 0 and at least warn_cost_share of the I/O time (default 0): the problem is present and
- *        costs measurable time, however little on this run;
- *   below, the finding is INFO (noted, not raised).
+ *   HIGH needs savings not resting on a bound alone (`basis: job` or `reference`, on a measured cost), at least
+ *        high_cost_share (25 %) of the job's I/O time and at least high_run_share (5 %) of its run time (× processes
+ *        for a sum over ranks), where known: fixing it changes the I/O and the I/O matters to the run;
+ *   WARN needs savings whose range reaches above 0 (`high`) and at least warn_cost_share of the I/O time (default 0):
+ *        the problem is present and fixing it can save time;
+ *   below, the finding is INFO (noted, not raised), whatever its calls spent.
  *
- * A finding without a cost is at most INFO (every WARN and HIGH states its seconds). Findings on incomplete data are
- * at most WARN (run-checks.ts), and a `--config` level override wins over everything. The same rule levels the
- * flagged records of a trace's views (`costLevel`).
+ * A finding without a cost or savings is at most INFO (every WARN and HIGH states both). Findings on incomplete data
+ * are at most WARN (run-checks.ts), and a `--config` level override wins over everything. The same rule, on a cost
+ * alone, levels the flagged records of a trace's views (`costLevel`).
  */
 export const LEVEL_KNOBS = ['high_cost_share', 'high_run_share', 'warn_cost_share'] as const satisfies readonly Knob[];
 
@@ -63,18 +65,54 @@ export function costLevel(cost: Cost, knobs: KnobValues): Level {
   return cost.ioShare >= knobs.warn_cost_share && cost.seconds > 0 ? 'WARN' : 'INFO';
 }
 
-/** The level after the rule; observations (OK, INFO) pass unchanged. */
-export function ruleLevel(proposed: Level, cost: Cost | undefined, knobs: KnobValues): Level {
-  if (proposed === 'OK' || proposed === 'INFO') return proposed;
-  if (!cost) return 'INFO';
-  const allowed = costLevel(cost, knobs);
-  return RANK[allowed] > RANK[proposed] ? allowed : proposed;
-}
-
 /** Levels in the default mode's order: problems, then notes, then the good patterns found. */
 const RANKED_LEVELS = ['HIGH', 'WARN', 'INFO', 'OK'] as const;
 
-/** The default mode's order: level (HIGH, WARN, INFO, OK), then the costliest first, by the share of the I/O time. */
+/** The shares of the I/O and run time that savings are (the cost's shares, scaled by savings / cost). */
+export function savingsShares(savings: Savings, cost: Cost): { ioShare: number; runShare: number | null } {
+  const k = cost.seconds > 0 ? Math.min(1, savings.seconds / cost.seconds) : 0;
+  return { ioShare: cost.ioShare * k, runShare: cost.runShare === null ? null : cost.runShare * k };
+}
+
+/** The level savings allow: HIGH, WARN or INFO. */
+export function savingsLevel(savings: Savings, cost: Cost, knobs: KnobValues): Level {
+  const { ioShare, runShare } = savingsShares(savings, cost);
+  const high = savings.basis !== 'bound' && cost.basis === 'time' && ioShare >= knobs.high_cost_share && (runShare === null || runShare >= knobs.high_run_share);
+  if (high) return 'HIGH';
+  // WARN: the problem is present and its fix can save time — the range of the savings reaches above 0 (a stated
+  // reference may put the estimate at 0 where the job's calls were already as fast as the reference).
+  const highShare = cost.seconds > 0 ? (cost.ioShare * Math.min(savings.high, cost.seconds)) / cost.seconds : 0;
+  return highShare >= knobs.warn_cost_share && savings.high > 0 ? 'WARN' : 'INFO';
+}
+
+/** The level after the rule; observations (OK, INFO) pass unchanged. */
+export function ruleLevel(proposed: Level, cost: Cost | undefined, savings: Savings | undefined, knobs: KnobValues): Level {
+  if (proposed === 'OK' || proposed === 'INFO') return proposed;
+  if (!cost || !savings) return 'INFO';
+  const allowed = savingsLevel(savings, cost, knobs);
+  return RANK[allowed] > RANK[proposed] ? allowed : proposed;
+}
+
+/**
+ * The seconds a finding is ranked by, as a share of the job's I/O time of its semantics: what fixing it saves, or,
+ * without savings (an observation), what its calls spent; −1 without either.
+ */
+export function rankShare(f: Finding): number {
+  if (f.cost && f.savings) return savingsShares(f.savings, f.cost).ioShare;
+  return f.cost ? f.cost.ioShare : -1;
+}
+
+/**
+ * The default mode's order: the good patterns found (OK) last; before them, every finding by what fixing it saves (its
+ * share of the I/O time; an observation without savings by what its calls spent), so that the most seconds come
+ * first whatever the level; then level (HIGH, WARN, INFO), then what the calls spent.
+ */
 export function rankFindings(a: Finding, b: Finding): number {
-  return RANKED_LEVELS.indexOf(a.level) - RANKED_LEVELS.indexOf(b.level) || (b.cost?.ioShare ?? -1) - (a.cost?.ioShare ?? -1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
+  const ok = (f: Finding) => (f.level === 'OK' ? 1 : 0);
+  return (
+    ok(a) - ok(b) ||
+    rankShare(b) - rankShare(a) ||
+    RANKED_LEVELS.indexOf(a.level) - RANKED_LEVELS.indexOf(b.level) ||
+    (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1)
+  );
 }

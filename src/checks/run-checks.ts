@@ -4,6 +4,7 @@ import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import type { FactName } from '../facts/types.js';
 import { renderTemplate, type TemplateStyle } from '../text/template.js';
 import { completeCost, LEVEL_KNOBS, ruleLevel, type Yardstick } from './level-policy.js';
+import { completeSavings, defaultSavingsInput, jobBandwidth, scaleSavings, shareSavings, type JobBandwidth } from './savings.js';
 import type { Advice, CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
 import { contradictedAdvice } from './advice.js';
 import type { TraceViews } from '../trace/score.js';
@@ -37,14 +38,18 @@ export interface RunOptions {
   readonly gaps?: readonly { readonly module: string; readonly status: string }[];
 }
 
+/** A fact, or null when the input lacks it or computing it fails (what depends on it then does without). */
+function optionalFact<K extends FactName>(facts: FactContext, name: K) {
+  try {
+    return facts.tryGet(name);
+  } catch {
+    return null;
+  }
+}
+
 /** The yardsticks of a job from its time model (zeros when it has none: every share is then 0). */
 export function yardstickOf(facts: FactContext): Yardstick {
-  let m = null;
-  try {
-    m = facts.tryGet('io.time');
-  } catch {
-    m = null;
-  }
+  const m = optionalFact(facts, 'io.time');
   return m ? { ioTime: m.ioTime, cumulativeIoTime: m.cumulativeIoTime, runTime: m.runTime, processes: m.processes, overlapSeconds: m.overlapSeconds } : { ioTime: 0, cumulativeIoTime: 0, runTime: 0, processes: 0 };
 }
 
@@ -77,6 +82,12 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
   const modules = new Set(moduleNames);
   // The job's I/O and run time in both semantics: what every cost is a share of.
   const yardstick = yardstickOf(facts);
+  // The bandwidth of the job's own large requests: what "done well" means for data calls (savings.ts), read once.
+  let bandwidth: JobBandwidth | null = null;
+  const bw = () => (bandwidth ??= jobBandwidth(optionalFact(facts, 'posix.files')));
+  // Findings the level rule judges (default mode, no override), with the level their check proposed: the rule runs
+  // once every finding's savings are known and shared (the overlap rule).
+  const ruledProposals = new Map<Finding, Finding['level']>();
   const policyThresholds: ThresholdUsed[] = LEVEL_KNOBS.map((k) => ({ option: k, knob: k, value: opts.config.knobs[k], unit: KNOBS[k].unit }));
   // What the log is missing, by module: findings that rest on such a module get a caveat and are capped at WARN.
   const gaps = new Map<string, string>();
@@ -112,6 +123,15 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       unit: KNOBS[spec.knob].unit,
     }));
     const emitted: Finding[] = [];
+    // A finding rebuilt with caveats keeps its check's proposed level for the level rule.
+    const carry = (from: Finding, to: Finding) => {
+      const p = ruledProposals.get(from);
+      if (p && to !== from) {
+        ruledProposals.delete(from);
+        ruledProposals.set(to, p);
+      }
+      return to;
+    };
     const used = new Set<FactName>(meta.requires);
     // A check's message ids, qualified with its code and recorded in `messages` once each (a finding may have
     // tens of thousands of details sharing one).
@@ -147,10 +167,14 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       report(input: FindingInput<string, string>) {
         const proposed = input.level ?? level;
         const cost = input.cost ? completeCost(input.cost, yardstick) : undefined;
-        // The default mode's level rule caps what a check proposes by what the finding costs (level-policy.ts).
+        // The default mode's level rule caps what a check proposes by what fixing the finding would save
+        // (level-policy.ts), after the overlap rule: below, once every check has run.
         const ruled = opts.mode === 'default' && !override?.level && (proposed === 'HIGH' || proposed === 'WARN');
-        const final = override?.level ?? (ruled ? ruleLevel(proposed, cost, opts.config.knobs) : proposed);
-        emitted.push(buildInsight(check, final, input, cost, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit, contradicted));
+        const savingsInput = opts.mode === 'default' && cost ? (input.savings ?? (ruled ? defaultSavingsInput(cost) : undefined)) : undefined;
+        const savings = savingsInput && cost ? completeSavings(savingsInput, cost, bw()) : undefined;
+        const f = buildInsight(check, override?.level ?? proposed, input, cost, savings, ruled ? [...thresholds, ...policyThresholds] : thresholds, qualify, opts.mode === 'drishti' ? 'drishti' : 'iec', detailLimit, contradicted);
+        if (ruled) ruledProposals.set(f, proposed);
+        emitted.push(f);
       },
     };
     try {
@@ -175,8 +199,8 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
       const marks = opts.mode === 'drishti' && meta.compat.marks ? meta.compat.marks : [...new Set(emitted.flatMap((f) => f.thresholds.map((t) => t.knob as Knob)))];
       for (const k of marks) marked.add(k);
     }
-    const caveated = gaps.size ? emitted.map((f) => withCaveats(f, used, facts, gaps)) : emitted;
-    return { outcome: { code: meta.code, status: emitted.length ? 'fired' : 'quiet' }, emitted: wholeInputCaveats.length ? caveated.map((f) => withWholeCaveats(f, wholeInputCaveats)) : caveated };
+    const caveated = gaps.size ? emitted.map((f) => carry(f, withCaveats(f, used, facts, gaps))) : emitted;
+    return { outcome: { code: meta.code, status: emitted.length ? 'fired' : 'quiet' }, emitted: wholeInputCaveats.length ? caveated.map((f) => carry(f, withWholeCaveats(f, wholeInputCaveats))) : caveated };
     };
 
   for (const check of active) if (!superseders.has(check.meta.code)) results.set(check.meta.code, runOne(check));
@@ -191,7 +215,26 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     outcomes.push(r.outcome);
     insights.push(...r.emitted);
   }
-  return { insights, outcomes, marked, messages };
+  return { insights: settleLevels(insights, ruledProposals, yardstick, opts.config.knobs), outcomes, marked, messages };
+}
+
+/**
+ * The overlap rule, then the level rule, once every check has run: findings whose problems overlap share their savings
+ * (savings.ts `shareSavings`: together never more than the I/O time), and each finding the rule judges takes the level
+ * its shared savings allow, never above what its check proposed, and at most WARN with caveats.
+ */
+function settleLevels(insights: readonly Finding[], proposals: ReadonlyMap<Finding, Finding['level']>, y: Yardstick, knobs: KnobValues): Finding[] {
+  const factor = shareSavings(insights, { slowest: y.ioTime, cumulative: y.cumulativeIoTime });
+  return insights.map((f, i) => {
+    const savings = f.savings ? scaleSavings(f.savings, factor[i]) : undefined;
+    const proposed = proposals.get(f);
+    let level = f.level;
+    if (proposed) {
+      level = ruleLevel(proposed, f.cost, savings, knobs);
+      if (f.caveats?.length && level === 'HIGH') level = 'WARN';
+    }
+    return savings === f.savings && level === f.level ? f : { ...f, level, ...(savings ? { savings } : {}) };
+  });
 }
 
 /**
@@ -216,6 +259,7 @@ function buildInsight(
   level: Finding['level'],
   input: FindingInput<string, string>,
   cost: Finding['cost'],
+  savings: Finding['savings'],
   thresholds: ThresholdUsed[],
   qualify: (id: string) => string,
   style: TemplateStyle,
@@ -241,6 +285,7 @@ function buildInsight(
     panel: meta.panel,
     ...(meta.problem ? { problem: meta.problem } : {}),
     ...(cost ? { cost } : {}),
+    ...(savings ? { savings } : {}),
     messageId: qualify(input.messageId),
     message: renderTemplate(templates[input.messageId], input.data, style),
     data: input.data,

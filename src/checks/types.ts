@@ -3,6 +3,7 @@ import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
 import type { Advice, CheckWording, CostSemantics, Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
 import type { TraceViews } from '../trace/score.js';
+import type { SavingsInput } from './savings.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
 export interface OptionSpec {
@@ -119,6 +120,11 @@ export interface FindingInput<M extends string, R extends string> {
   readonly level?: Level;
   /** What the problem costs in seconds (every problem finding states it; sorts the report). */
   readonly cost?: CostInput;
+  /**
+   * What fixing it would save: the work the problem's calls did, which `savings.ts` sets against the same work done
+   * well. A HIGH/WARN finding that states a cost and no savings gets an upper bound (between none and all of its cost).
+   */
+  readonly savings?: SavingsInput;
   readonly messageId: M;
   readonly data: MessageData;
   readonly evidence?: readonly Evidence[];

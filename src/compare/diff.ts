@@ -41,6 +41,7 @@ export function comparedRun(r: RunInput): ComparedRun {
       problem: f.problem ?? null,
       seconds: waitedSeconds(f.cost, io),
       basis: f.cost?.basis ?? null,
+      ...(f.cost && f.savings ? { saves: waitedSeconds({ ioShare: f.cost.seconds > 0 ? (f.cost.ioShare * Math.min(f.savings.seconds, f.cost.seconds)) / f.cost.seconds : 0 }, io) } : {}),
       message: f.message,
     }));
   return {
@@ -109,7 +110,10 @@ export function findingCauses(base: ComparedRun, other: ComparedRun): Cause[] {
       baseLevel: b?.level ?? null,
       otherLevel: o?.level ?? null,
       text: (inOther ? o : b)!.message,
-      evidence: [{ name: 'cost', base: b?.seconds ?? null, other: o?.seconds ?? null, unit: 'seconds' }],
+      evidence: [
+        { name: 'cost', base: b?.seconds ?? null, other: o?.seconds ?? null, unit: 'seconds' },
+        ...(b?.saves !== undefined || o?.saves !== undefined ? [{ name: 'savings', base: b?.saves ?? null, other: o?.saves ?? null, unit: 'seconds' as const }] : []),
+      ],
     });
   }
   return out.sort((x, y) => Math.abs(y.seconds!) - Math.abs(x.seconds!) || x.code.localeCompare(y.code));
@@ -202,7 +206,7 @@ function spread(runs: readonly ComparedRun[]): { common: FindingSpread[]; differ
   const rows: FindingSpread[] = codes.map((code) => {
     const per = runs.map((r) => {
       const f = r.findings.find((x) => x.code === code && raised(x));
-      return f ? { level: f.level, seconds: f.seconds } : null;
+      return f ? { level: f.level, seconds: f.seconds, ...(f.saves !== undefined ? { saves: f.saves } : {}) } : null;
     });
     const any = runs.flatMap((r) => r.findings).find((f) => f.code === code)!;
     return { code, problem: any.problem, runs: per };

@@ -49,6 +49,8 @@ export interface ComparedFinding {
    */
   readonly seconds: number;
   readonly basis: 'time' | 'bound' | null;
+  /** What fixing it would save, on the same scale (`savings` as a share of the I/O time × io.ioTime); absent without savings. */
+  readonly saves?: number;
   readonly message: string;
 }
 
@@ -159,7 +161,7 @@ export interface FindingSpread {
   readonly code: string;
   readonly problem: Problem | null;
   /** Per run (base first), its level and seconds, or null when the run has no such finding. */
-  readonly runs: readonly ({ readonly level: Level; readonly seconds: number } | null)[];
+  readonly runs: readonly ({ readonly level: Level; readonly seconds: number; readonly saves?: number } | null)[];
 }
 
 /** One quantity over an application's runs in the store, and where the run stands among them. */

@@ -388,7 +388,8 @@ export interface Report {
   /** Whether the data is complete; findings that rest on incomplete data carry a caveat and are capped at WARN. */
   readonly completeness: DataCompleteness;
   /** In display order: METADATA panel first, then OPERATIONS; within each, Drishti's check order (`--drishti`) or
-   *  problems before observations and the costliest first (default mode). */
+   *  the most seconds first — what fixing saves, an observation by what its calls spent — and the good patterns (OK)
+   *  last (default mode). */
   readonly insights: readonly Finding[];
   readonly summary: ReportSummary;
   readonly thresholds: readonly ThresholdRow[];

@@ -55,7 +55,7 @@ test('per-label and per-check rows: precision = hits / (hits + false HIGH), reca
   ]);
 });
 
-test('the first-ranked finding: HIGH before WARN, then the larger share of the I/O time, then seconds, then check order', () => {
+test('the first-ranked finding: the larger share of the I/O time fixing it saves (else costs), then HIGH before WARN, then seconds, then check order', () => {
   const c = (code: string, problem: string, level: 'HIGH' | 'WARN', ioShare: number, seconds: number): ScoredFinding => ({ code, problem, level, cost: { ioShare, seconds } });
   const sync = c('D01', 'excessive-fsync', 'WARN', 0.9, 9);
   const small = c('D10', 'small-writes', 'WARN', 0.05, 0.5);
@@ -63,16 +63,21 @@ test('the first-ranked finding: HIGH before WARN, then the larger share of the I
   // The costliest WARN comes first, whatever order the checks ran in.
   assert.equal(firstRanked([small, sync]), sync);
   assert.deepEqual(judge(run, [small, sync]).first, { code: 'D01', problem: 'excessive-fsync', cause: true });
-  // A HIGH outranks a costlier WARN; a finding without a cost ranks after those with one; ties keep the order given.
+  // What fixing saves decides before the level: a WARN that saves more outranks a HIGH; at equal savings the HIGH wins.
   const high = c('D16', 'random-write', 'HIGH', 0.3, 3);
-  assert.deepEqual(judge(run, [sync, high]).first, { code: 'D16', problem: 'random-write', cause: false });
+  assert.deepEqual(judge(run, [sync, high]).first, { code: 'D01', problem: 'excessive-fsync', cause: true });
+  const saves = (x: ScoredFinding, seconds: number): ScoredFinding => ({ ...x, savings: { seconds } });
+  // The sync's calls took 90 % of the I/O time but fixing them saves 1 of its 9 s (10 %); the random writes save 30 %.
+  assert.deepEqual(judge(run, [saves(sync, 1), saves(high, 3)]).first, { code: 'D16', problem: 'random-write', cause: false });
+  assert.equal(firstRanked([c('D02', 'strided-access', 'WARN', 0.3, 3), high]), high);
+  // A finding without a cost ranks after those with one; ties keep the order given.
   assert.equal(firstRanked([f('M01', 'no-mpiio', 'WARN'), small]), small);
   const twin = c('D02', 'strided-access', 'WARN', 0.9, 9);
   assert.equal(firstRanked([sync, twin]), sync);
   assert.equal(judge(run, []).first, null);
   // Tallied over problem runs only.
   let t = addToTally(emptyTally(), run, judge(run, [small, sync]));
-  t = addToTally(t, run, judge(run, [high, sync]));
+  t = addToTally(t, run, judge(run, [saves(high, 3), saves(sync, 1)]));
   t = addToTally(t, { labels: ['healthy'], also: [], healthy: true }, judge({ labels: ['healthy'], also: [], healthy: true }, [sync]));
   assert.deepEqual([t.problemRuns, t.firstIsCause], [2, 1]);
 });

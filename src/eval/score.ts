@@ -17,8 +17,10 @@ export interface ScoredFinding {
   readonly code: string;
   readonly problem: string;
   readonly level: 'HIGH' | 'WARN';
-  /** What it costs (the report ranks by it). */
+  /** What it costs. */
   readonly cost?: { readonly ioShare: number; readonly seconds: number };
+  /** What fixing it saves, in the cost's semantics (the report ranks by it). */
+  readonly savings?: { readonly seconds: number };
 }
 
 /** What a run was built (or labelled) to have. */
@@ -44,23 +46,26 @@ export interface Judgement {
 }
 
 /** HIGH and WARN findings with a problem tag, from any list of report insights. */
-export function scoredFindings(insights: readonly { code: string; level: string; problem?: string; cost?: { ioShare: number; seconds: number } }[]): ScoredFinding[] {
+export function scoredFindings(insights: readonly { code: string; level: string; problem?: string; cost?: { ioShare: number; seconds: number }; savings?: { seconds: number } }[]): ScoredFinding[] {
   const out: ScoredFinding[] = [];
   for (const i of insights) {
     if (!i.problem || (i.level !== 'HIGH' && i.level !== 'WARN')) continue;
-    out.push({ code: i.code, problem: i.problem, level: i.level, ...(i.cost ? { cost: { ioShare: i.cost.ioShare, seconds: i.cost.seconds } } : {}) });
+    out.push({ code: i.code, problem: i.problem, level: i.level, ...(i.cost ? { cost: { ioShare: i.cost.ioShare, seconds: i.cost.seconds } } : {}), ...(i.savings ? { savings: { seconds: i.savings.seconds } } : {}) });
   }
   return out;
 }
 
+/** The share of the I/O time a finding is ranked by: what fixing it saves (else what it costs), as in `rankFindings`. */
+const rankShare = (f: ScoredFinding) => (f.cost && f.savings ? (f.cost.seconds > 0 ? (f.cost.ioShare * Math.min(f.savings.seconds, f.cost.seconds)) / f.cost.seconds : 0) : (f.cost?.ioShare ?? -1));
+
 /**
- * The finding the report ranks first among these (src/checks/level-policy.ts `rankFindings`: level, then the share of
- * the I/O time, then seconds; ties keep the given order, the checks' order).
+ * The finding the report ranks first among these (src/checks/level-policy.ts `rankFindings`: the share of the I/O time
+ * fixing it saves, then level, then seconds spent; ties keep the given order, the checks' order).
  */
 export function firstRanked(findings: readonly ScoredFinding[]): ScoredFinding | null {
   let best: ScoredFinding | null = null;
   const before = (a: ScoredFinding, b: ScoredFinding) =>
-    (a.level === 'HIGH' ? 0 : 1) - (b.level === 'HIGH' ? 0 : 1) || (b.cost?.ioShare ?? -1) - (a.cost?.ioShare ?? -1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
+    rankShare(b) - rankShare(a) || (a.level === 'HIGH' ? 0 : 1) - (b.level === 'HIGH' ? 0 : 1) || (b.cost?.seconds ?? -1) - (a.cost?.seconds ?? -1);
   for (const f of findings) if (!best || before(f, best) < 0) best = f;
   return best;
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DarshanLog } from '../formats/darshan/index.js';
@@ -124,4 +125,60 @@ test('lab manifest reader: refuses what is not a manifest of labelled runs, with
     [`{"version": 1, "runs": [${row.replace(/"fs":"[^"]+"/, '"fs":3')}]}`, /fs is not a string/],
   ];
   for (const [text, err] of bad) assert.throws(() => parseLabManifest(text, 'x.json'), err, text.slice(0, 40));
+});
+
+/** Bytes written in `s` like `48k`, `3m`, `2000000`. */
+function sizeOf(s: string | number): number {
+  const m = /^(\d+)([km]?)$/.exec(String(s));
+  assert.ok(m, `size ${s}`);
+  return Number(m[1]) * (m[2] === 'k' ? 1024 : m[2] === 'm' ? 1048576 : 1);
+}
+
+test('lab/sweep.json pairs: ≥ 150 same-work pairs over every injected label, each twin the problem run with only its fix applied', () => {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'lab', 'run-sweep.mjs'), '--pairs', '--list'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  const pairs = lines.filter((l) => l.startsWith('pair-'));
+  const total = /^(\d+) pairs, (\d+) runs \((\d+) repetitions of each side\)$/m.exec(r.stdout);
+  assert.ok(total, r.stdout.slice(-300));
+  assert.equal(Number(total[1]), pairs.length);
+  assert.ok(pairs.length >= 150, `${pairs.length} pairs`);
+  assert.ok(Number(total[3]) >= 3);
+  assert.equal(Number(total[2]), pairs.length * 2 * Number(total[3]));
+  // Every label a problem case injects has pairs.
+  const injected = new Set([...cases.values()].flatMap((c) => c.labels).filter((l) => l !== 'healthy'));
+  const covered = new Set(pairs.flatMap((l) => /\[([^\]]*)\]/.exec(l)![1].split(', ')));
+  assert.deepEqual([...injected].filter((l) => !covered.has(l)), []);
+  // The twins: a fix of workload arguments only; the bytes stay unless the entry says they differ by design.
+  const spec = (JSON.parse(readFileSync(join(REPO_ROOT, 'lab', 'sweep.json'), 'utf8')) as { pairs: { entries: { of: `${string}/${string}`; fix: Record<string, string | number | null>; sameBytes?: boolean }[] } }).pairs;
+  const params = new Map<string, Record<string, string | number>>(sweep.families.flatMap((f) => f.cases.map((c) => [`${f.family}/${c.id}`, (c as unknown as { params: Record<string, string | number> }).params] as const)));
+  for (const e of spec.entries) {
+    assert.ok(cases.has(e.of), e.of);
+    for (const k of ['ranks', 'dxt', 'io']) assert.ok(!(k in e.fix), `${e.of}: ${k} is kept`);
+    if (e.sameBytes === false) continue;
+    const p = params.get(e.of)!;
+    const fixed = { ...p, ...e.fix };
+    // Counts × sizes that the fix may trade (datasets, variables, files): the product is kept.
+    for (const [n, s] of [['ndsets', 'dsize'], ['nvars', 'vsize'], ['nfiles', 'fsize']] as const) {
+      if (!(n in e.fix || s in e.fix) || p[n] === undefined) continue;
+      assert.equal(Number(fixed[n]) * sizeOf(fixed[s]!), Number(p[n]) * sizeOf(p[s]!), `${e.of}: ${n} × ${s}`);
+    }
+    if ('size' in e.fix) assert.equal(e.fix.size, p.size, `${e.of}: size`);
+    // A twin's requests divide the bytes of each rank (no partial request).
+    if (typeof fixed.xfer === 'string' && (typeof fixed.size === 'string' || typeof fixed.size === 'number')) assert.equal(sizeOf(fixed.size) % sizeOf(fixed.xfer), 0, `${e.of}: xfer divides size`);
+  }
+});
+
+test('lab manifest reader: a same-work pair row carries its pair (role, repetition, batch, check), checked', () => {
+  const rows = readLabManifest(join(LABS[0].dir, 'MANIFEST.json')).runs;
+  const row = { ...rows[0], pair: { name: 'pair-x', role: 'twin', rep: 2, batch: 7, check: 'ok', sameBytes: false } };
+  assert.deepEqual(parseLabManifest(JSON.stringify({ version: 1, runs: [row] })).runs[0].pair, row.pair);
+  assert.equal(parseLabManifest(JSON.stringify({ version: 1, runs: [rows[0]] })).runs[0].pair, undefined);
+  const bad: [unknown, RegExp][] = [
+    [{ ...row.pair, role: 'x' }, /pair role x is not problem or twin/],
+    [{ ...row.pair, check: 'maybe' }, /pair check maybe is not ok, failed or none/],
+    [{ ...row.pair, rep: 0 }, /pair rep 0 is not a positive integer/],
+    ['p', /pair is not an object/],
+  ];
+  for (const [pair, err] of bad) assert.throws(() => parseLabManifest(JSON.stringify({ version: 1, runs: [{ ...row, pair }] }), 'x.json'), err);
 });

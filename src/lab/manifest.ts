@@ -34,6 +34,15 @@ export interface LabRun {
   readonly jobid: number;
   /** The file system the workload's files lived on: `local-disk` (lab/logs) or `glusterfs` (lab/glusterfs, lab/pfs). */
   readonly fs: string;
+  /**
+   * A same-work pair's repetition (lab/sweep.json `pairs`, `run-sweep.mjs --pairs`): the pair's name, the run's role
+   * (`problem` or its fixed `twin`: same program, ranks, layer, operation and bytes, the injected problem removed),
+   * its repetition (1…), its batch (one pair's interleaved repetitions P, T, P, T …), whether the file-system check
+   * before and after the batch passed (`ok`, `failed`: the batch is marked and not measured; `none`: not run), and
+   * whether the twin moves the same bytes (false where the extra bytes are the problem: redundant reads and writes,
+   * or the imbalanced share).
+   */
+  readonly pair?: { readonly name: string; readonly role: 'problem' | 'twin'; readonly rep: number; readonly batch: number; readonly check: 'ok' | 'failed' | 'none'; readonly sameBytes: boolean };
 }
 
 export interface LabManifest {
@@ -114,9 +123,23 @@ export function parseLabManifest(text: string, source = 'MANIFEST.json'): LabMan
       attempts: num(row, 'attempts', where),
       jobid: num(row, 'jobid', where),
       fs: row.fs === undefined ? 'local-disk' : str(row, 'fs', where),
+      ...(row.pair === undefined ? {} : { pair: pairOf(row.pair, where) }),
     });
   }
   return { version, runs };
+}
+
+function pairOf(v: unknown, where: string): NonNullable<LabRun['pair']> {
+  if (!v || typeof v !== 'object') fail(where, 'pair is not an object');
+  const p = v as Record<string, unknown>;
+  const name = str(p, 'name', `${where} pair`);
+  const role = p.role;
+  if (role !== 'problem' && role !== 'twin') fail(where, `pair role ${String(role)} is not problem or twin`);
+  const check = p.check;
+  if (check !== 'ok' && check !== 'failed' && check !== 'none') fail(where, `pair check ${String(check)} is not ok, failed or none`);
+  const rep = num(p, 'rep', `${where} pair`), batch = num(p, 'batch', `${where} pair`);
+  if (!Number.isInteger(rep) || rep < 1) fail(where, `pair rep ${rep} is not a positive integer`);
+  return { name, role, rep, batch, check, sameBytes: p.sameBytes !== false };
 }
 
 export function readLabManifest(path: string): LabManifest {

@@ -31,7 +31,7 @@ export interface IolensMcp {
   close(): Promise<void>;
 }
 
-/** A finding as the tools give it: what, how bad, what it costs (seconds, and which semantics), what to do. */
+/** A finding as the tools give it: what, how bad, what it costs and what fixing it saves (seconds, and which semantics), what to do. */
 function finding(f: Report['insights'][number]) {
   return {
     code: f.code,
@@ -39,12 +39,13 @@ function finding(f: Report['insights'][number]) {
     problem: f.problem ?? null,
     message: f.message,
     cost: f.cost ? { seconds: f.cost.seconds, semantics: f.cost.semantics, shareOfIoTime: f.cost.ioShare, shareOfRun: f.cost.runShare, basis: f.cost.basis } : null,
+    savings: f.savings ? { seconds: f.savings.seconds, low: f.savings.low, high: f.savings.high, semantics: f.savings.semantics, basis: f.savings.basis, doneWell: f.savings.reference } : null,
     details: f.details.slice(0, 5).map((d) => d.message),
     recommendations: f.recommendations.map((r) => r.text),
   };
 }
 
-/** The part of a report a question about one run needs: where the time went, and the findings, costliest first. */
+/** The part of a report a question about one run needs: where the time went, and the findings, the most seconds saved first. */
 export function reportDigest(r: Report, levels: readonly string[] = ['HIGH', 'WARN']) {
   return {
     input: r.input.paths,
@@ -115,7 +116,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
     {
       title: 'Diagnose a Darshan log',
       description:
-        "Where one job's I/O time went and what to fix: the time model (I/O time on the slowest rank and summed over ranks, by layer and operation), the verdict, and the findings (problem, level, cost in seconds with its semantics, recommendations), costliest first. The same diagnosis as `iolens report --json`.",
+        "Where one job's I/O time went and what to fix: the time model (I/O time on the slowest rank and summed over ranks, by layer and operation), the verdict, and the findings (problem, level, cost in seconds with its semantics, what fixing it would save with its range and basis, recommendations), the most seconds saved first. The same diagnosis as `iolens report --json`.",
       inputSchema: { path: z.string().describe('path of a Darshan log (.darshan, or compressed whole: .darshan.gz/.bz2)'), all: z.boolean().optional().describe('also list INFO and OK findings') },
     },
     async ({ path, all }) => guarded(() => reportDigest(diagnoseLog(path, { snippets: false }), all ? ['HIGH', 'WARN', 'INFO', 'OK'] : ['HIGH', 'WARN'])),
@@ -126,7 +127,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
     {
       title: 'Diagnose a trace',
       description:
-        'The same diagnosis from a trace (a DXT Darshan log, a Recorder folder, DFTracer .pfw/.pfw.gz files): the time model, the verdict and the findings of the trace checks, costliest first, as `iolens trace --json` computes them.',
+        'The same diagnosis from a trace (a DXT Darshan log, a Recorder folder, DFTracer .pfw/.pfw.gz files): the time model, the verdict and the findings of the trace checks, the most seconds saved first, as `iolens trace --json` computes them.',
       inputSchema: { paths: z.array(z.string()).min(1).max(10000).describe('the trace: one folder, or its files') },
     },
     async ({ paths }) => guarded(async () => reportDigest(await diagnoseTrace(paths))),

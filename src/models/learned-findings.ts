@@ -70,6 +70,10 @@ export function learnedFindings(report: Report, l: LearnedSection): Finding[] {
     level: l.notUsed ? 'INFO' : slower ? levelOf(report, c1, l) : 'INFO',
     panel: 'OPERATIONS',
     ...(slower && lost > 0 ? { cost: c1 } : {}),
+    // What reaching the model's expected rate would save (at least what reaching its 5 % validation quantile would).
+    ...(slower && lost > 0
+      ? { savings: { seconds: lost, low: Math.max(0, Math.min(lost, ioTime * (1 - (1 + l.measured!) / (1 + l.low)))), high: lost, semantics: c1.semantics, basis: 'reference' as const, reference: `the model's expected ${l.model.target} for this job (${l.model.file})` } }
+      : {}),
     messageId: 'L01.expected',
     message: summary,
     data: { summary },
@@ -125,6 +129,9 @@ export function learnedFindings(report: Report, l: LearnedSection): Finding[] {
       panel: 'OPERATIONS',
       problem,
       cost,
+      // What the job would not spend without the blamed features' effect, as the model sees it (never more than the
+      // checks measured): a stated reference, or a bound where no check measured it.
+      savings: { seconds, low: worst ? seconds / 2 : 0, high: seconds, semantics, basis: worst ? ('reference' as const) : ('bound' as const), reference: `the model's throughput without ${named} (×${factorDigits(factor)})` },
       messageId: 'L02.blame',
       message: text,
       data: { text, problem, factor, checks: checks.join(', ') },

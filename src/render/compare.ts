@@ -15,6 +15,12 @@ export interface Table {
   readonly rows: readonly (readonly string[])[];
 }
 
+/** What fixing a differing finding would save in the run where it holds (the other run's, else the base's). */
+const savesCell = (x: Cause): string => {
+  const e = x.evidence.find((v) => v.name === 'savings');
+  const s = e ? (e.other ?? e.base) : null;
+  return typeof s === 'number' ? `~${formatSeconds(s)}` : '—';
+};
 const signed = (s: number): string => (s > 0 ? `+${formatSeconds(s)}` : s < 0 ? `−${formatSeconds(-s)}` : '±0 s');
 const levelsOf = (r: ComparedRun): string => {
   const raised = r.findings.filter((f) => f.level === 'HIGH' || f.level === 'WARN');
@@ -134,8 +140,8 @@ export function compareTables(c: Comparison): Table[] {
     const findings = o.causes.filter((x) => x.kind === 'finding');
     tables.push({
       title: `Why ${o.run.name} differs from ${c.base.name}, largest first (seconds of I/O on the slowest rank)`,
-      header: ['#', 'seconds', 'cause', 'finding'],
-      rows: findings.map((x, i) => [String(i + 1), signed(x.seconds!), causeTitle(x), x.text]),
+      header: ['#', 'seconds', 'would save', 'cause', 'finding'],
+      rows: findings.map((x, i) => [String(i + 1), signed(x.seconds!), savesCell(x), causeTitle(x), x.text]),
     });
     const settings = o.causes.filter((x) => x.kind === 'setting');
     if (settings.length) tables.push({ title: `What else changed in ${o.run.name}`, header: ['setting'], rows: settings.map((x) => [x.text]) });
@@ -149,7 +155,7 @@ export function compareTables(c: Comparison): Table[] {
     }
   }
   if (c.others.length > 1) {
-    const cell = (x: { level: string; seconds: number } | null) => (x ? `${x.level} ${formatSeconds(x.seconds)}` : '—');
+    const cell = (x: { level: string; seconds: number; saves?: number } | null) => (x ? `${x.level} ${formatSeconds(x.seconds)}${x.saves !== undefined ? `, saves ~${formatSeconds(x.saves)}` : ''}` : '—');
     tables.push({
       title: 'Findings across the runs (in every run first)',
       header: ['finding', ...runs.map((r) => r.name)],

@@ -2,7 +2,7 @@ import type { Report } from '../contract/index.js';
 import { escapeHtml as H } from '../text/escape.js';
 import { type RenderOptions } from './options.js';
 import { PLOTS_CSS, plotsSection } from './html-plots.js';
-import { bannerRows, breakdownLines, costText, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, breakdownLines, costText, detailText, savingsText, summaryLine, thresholdValue } from './text.js';
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222;background:#fff}
 h1{font-size:1.4em}section{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
@@ -25,15 +25,16 @@ export function renderHtml(report: Report, opts: RenderOptions = {}): string {
     if (parts.length) o.push('<ul>' + parts.map((l) => `<li>${H(l)}</li>`).join('') + '</ul>');
     o.push('</section>');
   }
-  // Drishti's panels; the default mode's one list, costliest first.
-  const groups = report.mode === 'drishti' ? (['METADATA', 'OPERATIONS'] as const).map((p) => ({ title: p, ins: report.insights.filter((i) => i.panel === p) })) : [{ title: 'Findings, costliest first', ins: report.insights }];
+  // Drishti's panels; the default mode's one list, the most seconds saved first.
+  const groups = report.mode === 'drishti' ? (['METADATA', 'OPERATIONS'] as const).map((p) => ({ title: p, ins: report.insights.filter((i) => i.panel === p) })) : [{ title: 'Findings, most seconds saved first', ins: report.insights }];
   for (const { title, ins } of groups) {
     if (!ins.length) continue;
     o.push(`<section><h2>${title}</h2><ul>`);
     for (const i of ins) {
       o.push(`<li><span class="${i.level}">${i.level}</span> <span class="code">${i.code}</span> ${H(i.message)}`);
       const cost = report.mode === 'drishti' ? null : costText(report, i);
-      const notes = [...(cost ? [`Cost: ${cost}`] : []), ...(i.caveats ?? []).map((c) => `Caveat: ${c}`)];
+      const saves = report.mode === 'drishti' ? null : savingsText(report, i);
+      const notes = [...(cost ? [`Cost: ${cost}`] : []), ...(saves ? [`Fixing it would save ${saves}`] : []), ...(i.caveats ?? []).map((c) => `Caveat: ${c}`)];
       if (notes.length) o.push(`<p class="cost">${notes.map((n) => H(n)).join('<br>')}</p>`);
       if (i.docs && report.mode !== 'drishti') o.push(`<p class="docs">About this check: <code>${H(i.docs)}</code> (or <code>iolens list-checks ${H(i.code)}</code>)</p>`);
       const more = i.detailsOmitted ? `<li>… and ${i.detailsOmitted} more</li>` : '';

@@ -1,7 +1,7 @@
 import type { Report } from '../contract/index.js';
 import { escapeMarkdown as M } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, breakdownLines, costText, detailText, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, breakdownLines, costText, detailText, savingsText, summaryLine, thresholdValue } from './text.js';
 
 const ICON = { HIGH: '🔴 HIGH', WARN: '🟠 WARN', OK: '🟢 OK', INFO: 'ℹ️ INFO' } as const;
 
@@ -18,8 +18,8 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
     for (const l of breakdownLines(report.io)) out.push(`- ${M(l)}`);
     out.push('');
   }
-  // Drishti's panels; the default mode's one list, costliest first.
-  const groups = report.mode === 'drishti' ? (['METADATA', 'OPERATIONS'] as const).map((p) => ({ title: p, ins: report.insights.filter((i) => i.panel === p) })) : [{ title: 'Findings, costliest first', ins: report.insights }];
+  // Drishti's panels; the default mode's one list, the most seconds saved first.
+  const groups = report.mode === 'drishti' ? (['METADATA', 'OPERATIONS'] as const).map((p) => ({ title: p, ins: report.insights.filter((i) => i.panel === p) })) : [{ title: 'Findings, most seconds saved first', ins: report.insights }];
   for (const { title, ins } of groups) {
     if (!ins.length) continue;
     out.push(`## ${title}`, '');
@@ -27,6 +27,8 @@ export function renderMarkdown(report: Report, opts: RenderOptions = {}): string
       out.push(`- ${ICON[i.level]}${opts.showCodes !== false ? ` **${i.code}**` : ''} ${M(i.message)}`);
       const cost = report.mode === 'drishti' ? null : costText(report, i);
       if (cost) out.push(`  - Cost: ${M(cost)}`);
+      const saves = report.mode === 'drishti' ? null : savingsText(report, i);
+      if (saves) out.push(`  - Fixing it would save ${M(saves)}`);
       for (const c of i.caveats ?? []) out.push(`  - ⚠️ ${M(c)}`);
       const shown = i.details.slice(0, max);
       for (const d of shown) out.push(`  - ${M(detailText(report, d, !!opts.fullPath))}`);

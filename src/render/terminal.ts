@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Finding, Level, Report } from '../contract/index.js';
 import { escapeTerminal } from '../text/escape.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { bannerRows, breakdownLines, costText, detailText, levelMarker, summaryLine, thresholdValue } from './text.js';
+import { bannerRows, breakdownLines, costText, detailText, levelMarker, savingsText, summaryLine, thresholdValue } from './text.js';
 
 type Paint = (s: string) => string;
 interface Line {
@@ -89,6 +89,8 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
     lines.push({ text: `▶ ${lead}${E(ins.message)}`, indent: 1, paint: levelPaint[ins.level] });
     const cost = report.mode === 'drishti' ? null : costText(report, ins);
     if (cost) lines.push({ text: `↪ Cost: ${cost}`, indent: 3, paint: c.dim });
+    const saves = report.mode === 'drishti' ? null : savingsText(report, ins);
+    if (saves) lines.push({ text: `↪ Fixing it would save ${saves}`, indent: 3, paint: c.dim });
     for (const cav of ins.caveats ?? []) lines.push({ text: `↪ Caveat: ${E(cav)}`, indent: 3, paint: c.yellow });
     const shown = ins.details.slice(0, maxDetails);
     for (const d of shown) lines.push({ text: `↪ ${E(detailText(report, d, !!opts.fullPath))}`, indent: 3, paint: levelPaint[ins.level] });
@@ -114,7 +116,7 @@ export function renderTerminal(report: Report, opts: RenderOptions = {}): string
       if (!ins.length) continue;
       parts.push(panel(p, ins.flatMap(insightLines), width));
     }
-  } else if (report.insights.length) parts.push(panel('FINDINGS, COSTLIEST FIRST', report.insights.flatMap(insightLines), width));
+  } else if (report.insights.length) parts.push(panel('FINDINGS, MOST SECONDS SAVED FIRST', report.insights.flatMap(insightLines), width));
 
   const rows = report.thresholds.filter((t) => opts.allThresholds || t.triggered);
   parts.push(panel('THRESHOLDS', rows.map((t) => ({ text: `${`${t.label}:`.padEnd(40)} ${thresholdValue(t.value, t.unit)}`, indent: 0 })), width));

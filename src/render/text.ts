@@ -116,6 +116,20 @@ export function costText(r: Report, f: Report['insights'][number]): string | nul
   return `${bound}${formatSeconds(c.seconds)}, ${formatPercent(c.ioShare)} of the I/O time${run} (${sem})${why}`;
 }
 
+/**
+ * What fixing a finding would save, in words: `about 0.80 s (0.60 s–1.00 s) of the 1.30 s I/O time (summed over
+ * ranks); done well: the same bytes at the job's large writes' 812 MiB/s`; a bound says `at most`. Null without savings.
+ */
+export function savingsText(r: Report, f: Report['insights'][number]): string | null {
+  const s = f.savings;
+  if (!s) return null;
+  const sem = s.semantics === 'slowest' ? 'the slowest rank' : sumSemantics(r.io) ?? 'one rank';
+  const io = s.semantics === 'slowest' ? r.io.ioTime : r.io.cumulativeIoTime;
+  const lead = s.basis === 'bound' ? `at most ${formatSeconds(s.high)} (about ${formatSeconds(s.seconds)})` : `about ${formatSeconds(s.seconds)} (${formatSeconds(s.low)}–${formatSeconds(s.high)})`;
+  const basis = s.basis === 'job' ? "the job's own evidence" : s.basis === 'reference' ? 'a stated reference' : 'an upper bound';
+  return `${lead} of the ${formatSeconds(io)} I/O time (${sem}); done well: ${s.reference} (${basis})`;
+}
+
 /** What a sum runs over, as the output names it: over ranks, over calls that ran at once, or nothing to sum (null). */
 export function sumSemantics(io: IoSummary): string | null {
   if (io.overlapSeconds > 0) return io.processes > 1 ? 'summed over ranks and their concurrent calls' : 'summed over concurrent calls';

@@ -3,7 +3,7 @@ import type { Bottleneck, Detail, Level, Report, TraceSection, ViewReport } from
 import { escapeTerminal as E } from '../text/escape.js';
 import { formatBytes, formatCount, formatPercent, formatRate, formatSeconds, plural } from '../text/format.js';
 import { DEFAULT_MAX_DETAILS, type RenderOptions } from './options.js';
-import { breakdownLines, costText, ioTimeText } from './text.js';
+import { breakdownLines, costText, ioTimeText, savingsText } from './text.js';
 import { wrapText } from './wrap.js';
 
 type Paint = (s: string) => string;
@@ -84,6 +84,8 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
     line(`  ${paint[f.level](`[${f.level}]`)} ${f.code} ${E(f.message)}`);
     const cost = costText(r, f);
     if (cost) line(c.dim(`         ↪ Cost: ${E(cost)}`));
+    const saves = savingsText(r, f);
+    if (saves) line(c.dim(`         ↪ Fixing it would save ${E(saves)}`));
     const shown = f.details.slice(0, maxDetails);
     for (const d of shown) line(`         ↪ ${E(d.message)}`);
     if (f.details.length > shown.length) line(c.dim(`         ↪ … and ${f.details.length - shown.length} more (see --json)`));
@@ -114,7 +116,9 @@ export function renderTraceTerminal(r: Report, opts: RenderOptions = {}): string
   line(`Coverage: ${formatCount(cov.explained)} of ${plural(cov.bottlenecks, 'flagged record')} are named by a finding (${formatPercent(cov.share)}); checks: ${r.checks.length - users} built-in, ${users} user`);
   if (!r.completeness.complete) line(c.yellow(`Data: INCOMPLETE — ${r.completeness.modules.map((m) => `${m.module} ${m.status} (${E(m.detail)})`).join('; ')}`));
   for (const n of r.notes) line(c.dim(`note: ${E(n)}`));
-  if (r.insights.some((f) => f.docs)) line(c.dim(`note: ${r.insights.find((f) => f.docs)!.docs} explains each trace check (T01…)`));
+  // The note names a trace check's page (the first finding may be a log check that traces run too: D20).
+  const page = r.insights.find((f) => f.docs && f.code.startsWith('T')) ?? r.insights.find((f) => f.docs);
+  if (page) line(c.dim(`note: ${page.docs} explains each trace check (T01…)`));
   line();
   return opts.width ? wrapText(out.join('\n'), opts.width) : out.join('\n');
 }

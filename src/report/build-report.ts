@@ -83,8 +83,8 @@ export function buildReportFromFacts(facts: FactContext, options: BuildReportOpt
     ...(options.gaps?.length ? { gaps: options.gaps } : {}),
   });
 
-  // Drishti's order is panel, then check order. The default mode ranks every finding: problems before observations,
-  // the costliest first (the share of the job's I/O time its seconds are, in their semantics).
+  // Drishti's order is panel, then check order. The default mode ranks every finding but the good patterns (last):
+  // the most seconds first: what fixing saves (an observation: what its calls spent), as a share of the I/O time.
   const insights = run.insights
     .map((ins, order) => ({ ins, order }))
     .sort((a, b) => (mode === 'default' ? rankFindings(a.ins, b.ins) : PANELS.indexOf(a.ins.panel) - PANELS.indexOf(b.ins.panel)) || a.order - b.order)

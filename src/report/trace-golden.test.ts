@@ -7,7 +7,7 @@ import { RENDERERS } from '../render/registry.js';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { reportSchemaErrors } from '../testing/schema.js';
 import { analyzeTrace } from '../pipeline/trace/analyze.js';
-import { completeCost, costLevel } from '../checks/level-policy.js';
+import { completeCost, costLevel, ruleLevel } from '../checks/level-policy.js';
 import { defaultKnobValues } from '../config/knobs.js';
 import { TRACE_RUN_CHECKS } from '../checks/trace/registry.js';
 
@@ -56,7 +56,8 @@ function invariants(r: Report): void {
   }
   for (const f of r.insights) {
     assert.ok(f.cost && f.cost.seconds >= 0 && f.cost.ioShare <= 1, f.code);
-    const byCost = costLevel(f.cost!, K);
+    // trace checks propose HIGH; the rule caps them by what fixing saves (level-policy.ts)
+    const byCost = ruleLevel('HIGH', f.cost, f.savings, K);
     // on incomplete data a finding says so and is at most WARN
     if (f.level !== 'INFO') assert.equal(f.level, f.caveats ? (byCost === 'HIGH' ? 'WARN' : byCost) : byCost, f.code);
     assert.equal(!!f.caveats, !r.completeness.complete);

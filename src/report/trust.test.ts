@@ -60,7 +60,7 @@ test('levels show without colour, units are named as they are, counts are plural
   for (const m of ['[WARN D10]', '[WARN D12]', '[WARN D15]', '[INFO D20]', '[INFO M07]', '[OK P14]', '[INFO D18]']) assert.ok(plain.stdout.includes(`▶ ${m} `), m);
   assert.match(plain.stdout, /0 HIGH findings, 3 WARN findings, 10 recommendations/);
   // the verdict first: where the time went, with the metadata sink named
-  assert.match(plain.stdout, /WHERE THE TIME WENT[\s\S]*98\.9% of it is opening, closing and seeking[\s\S]*FINDINGS, COSTLIEST FIRST/);
+  assert.match(plain.stdout, /WHERE THE TIME WENT[\s\S]*98\.9% of it is opening, closing and seeking[\s\S]*FINDINGS, MOST SECONDS SAVED FIRST/);
   assert.match(plain.stdout, /iolens list-checks CODE \(or docs\/checks\/CODE\.md\) explains each finding/);
   // IEC units in the default mode (1 B, MiB); Drishti's own in --drishti.
   const d08 = diagnoseLog(join(PUBLIC, 'imbalanced-io.darshan')).insights.find((i) => i.code === 'D08')!;

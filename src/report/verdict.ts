@@ -83,7 +83,11 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
     sentences.push(`I/O is not this job's bottleneck (under ${formatPercent(highRunShare)} of the run): no finding is HIGH.`);
   } else {
     const first = raised[0];
-    if (first?.level === 'HIGH' && first.cost) sentences.push(`The costliest problem: ${first.code} (${first.problem ?? 'problem'}), ${formatSeconds(first.cost.seconds)}, ${formatPercent(first.cost.ioShare)} of the I/O time.`);
+    if (first?.level === 'HIGH' && first.cost && first.savings) {
+      const s = first.savings;
+      const of = s.semantics === 'slowest' ? io.ioTime : io.cumulativeIoTime;
+      sentences.push(`Fixing ${first.code} (${first.problem ?? 'problem'}) would save about ${formatSeconds(s.seconds)} (${formatSeconds(s.low)}–${formatSeconds(s.high)}) of ${formatSeconds(of)} of I/O time${s.semantics === 'slowest' ? ' on the slowest rank' : ''}; its calls took ${formatSeconds(first.cost.seconds)}.`);
+    }
   }
   const names = (f: Finding) =>
     sink !== null &&

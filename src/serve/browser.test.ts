@@ -137,7 +137,7 @@ test('the web service in Chromium: upload, plots, hostile names, jobs explorer, 
     const segments = await page.evaluate(() => document.querySelectorAll('[data-plot="dxt-timeline-dxt-posix"] svg path').length);
     assert.ok(segments >= 1031, `one shape per DXT segment (${segments})`);
     const text = await page.evaluate(() => document.body.innerText);
-    for (const s of ['The model expected', 'io_mibs', 'SHAP waterfall', 'base value', 'POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053']) assert.ok(text.includes(s), s);
+    for (const s of ['The model expected', 'io_mibs', 'SHAP waterfall', 'base value', 'POSIX access sizes', 'I/O time per module (average per process)', 'seconds since job start', 'DXT_POSIX offsets over time', 'Findings', '3053', 'Fixing it would save about']) assert.ok(text.includes(s), s);
     const own = diagnoseLog(sample.path);
     for (const code of own.insights.map((i) => i.code)) assert.ok(text.includes(code), code);
     // The page opens with the report's verdict, with the time model's I/O time.

@@ -1,6 +1,6 @@
 import type { Report } from '../contract/index.js';
 import { formatBytes, formatSeconds } from '../text/format.js';
-import { breakdownLines, costText, ioTimeText } from '../render/text.js';
+import { breakdownLines, costText, ioTimeText, savingsText } from '../render/text.js';
 import { el, kv } from './dom.js';
 
 /** The job banner: identity, run time, I/O. */
@@ -29,7 +29,7 @@ export function verdictSection(report: Report): HTMLElement | null {
   return el('section', { class: 'verdict' }, el('h2', {}, 'Where the time went'), el('p', { class: 'verdict-text' }, report.verdict.text), parts.length ? el('ul', {}, ...parts.map((l) => el('li', {}, l))) : null);
 }
 
-/** Findings in report order (the costliest first), each with its cost, details and recommendations. */
+/** Findings in report order (what fixing saves, most first), each with its cost, savings, details and recommendations. */
 export function findings(report: Report): HTMLElement {
   const s = report.summary;
   const list = el('ol', { class: 'findings' });
@@ -47,6 +47,7 @@ export function findings(report: Report): HTMLElement {
         ' ',
         i.message,
         i.cost ? el('div', { class: 'muted' }, `Cost: ${costText(report, i)}`) : null,
+        i.savings ? el('div', { class: 'muted' }, `Fixing it would save ${savingsText(report, i)}`) : null,
         ...(i.caveats ?? []).map((c) => el('div', { class: 'muted' }, `Caveat: ${c}`)),
         details.length ? el('ul', {}, ...details, more) : null,
         i.recommendations.length ? el('ul', { class: 'recs' }, ...i.recommendations.map((r) => el('li', {}, r.text))) : null,

@@ -50,6 +50,7 @@ export default defineCheck({
     }
     ctx.report({
       cost: { seconds, semantics: 'slowest' },
+      savings: { kind: 'spread', seconds, ranks: f.nprocs },
       messageId: 'single',
       data: { rank: top, share, bytes: f.total, nprocs: f.nprocs },
       evidence: [

@@ -77,6 +77,8 @@ export default defineCheck({
     if (!details.length) return;
     ctx.report({
       cost: { seconds },
+      // Done well (whole blocks written, no sieving) the reads and the extra writes do not happen.
+      savings: { kind: 'excess', seconds, what: 'no reads before the writes and no bytes written twice' },
       messageId: 'rmw',
       data: { files: details.length, read, extra, app: appW },
       evidence: [

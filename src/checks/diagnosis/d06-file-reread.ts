@@ -74,6 +74,7 @@ export default defineCheck({
     ctx.report({
       level: share > 0.5 ? 'HIGH' : 'WARN',
       cost: { seconds },
+      savings: { kind: 'excess', seconds, what: 'each byte read once (read by one rank and shared)' },
       messageId: 'reread',
       data: { files: details.length, factor: readFiles / extentSum, extra, read: allRead },
       evidence: [

@@ -51,8 +51,12 @@ export default defineCheck({
     const small = sizes.filter((x) => x < ctx.options.bytes).length;
     if (!(small >= ctx.options.min && small * 2 > sizes.length)) return;
     sizes.sort((a, b) => a - b);
+    const ranks = Math.max(1, ctx.tryFact('job')?.processes ?? 1);
     ctx.report({
       cost: { seconds },
+      // Done well the same bytes go to one file per rank: each small file's calls cost what the job's files cost on
+      // average, and only one file per rank is left (the data those calls carry is little by definition).
+      savings: { kind: 'calls', seconds, calls: small, needed: Math.min(small, ranks), what: 'one file per rank for the same bytes' },
       messageId: 'files',
       data: { small, files: sizes.length, limit: ctx.options.bytes, median: sizes[sizes.length >> 1] },
       evidence: [

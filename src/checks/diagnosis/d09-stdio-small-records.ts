@@ -37,9 +37,10 @@ export default defineCheck({
   },
   run(ctx) {
     const s = ctx.fact('stdio.files');
-    let bytes = 0, ops = 0, seconds = 0;
+    let bytes = 0, ops = 0, seconds = 0, readBytes = 0;
     for (let i = 0; i < s.ids.length; i++) {
       bytes += Math.max(0, s.bytesRead[i]) + Math.max(0, s.bytesWritten[i]);
+      readBytes += Math.max(0, s.bytesRead[i]);
       ops += Math.max(0, s.reads[i]) + Math.max(0, s.writes[i]);
       // The streams' read and write calls (their opens and closes are no record-size matter).
       seconds += Math.max(0, s.readTime[i]) + Math.max(0, s.writeTime[i]);
@@ -51,6 +52,7 @@ export default defineCheck({
     if (!(ops >= o.min && bytes >= o.minBytes && share > o.share && record < o.record)) return;
     ctx.report({
       cost: { seconds },
+      savings: { kind: 'data', seconds, readBytes, writeBytes: bytes - readBytes },
       messageId: 'stdio',
       data: { share, bytes, ops, record },
       evidence: [

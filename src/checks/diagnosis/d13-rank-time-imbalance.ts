@@ -118,6 +118,7 @@ export default defineCheck({
     ctx.report({
       // The seconds the slowest rank spends beyond the typical one: what the job waits for it.
       cost: { seconds: worst.extra, semantics: 'slowest' },
+      savings: { kind: 'excess', seconds: worst.extra, what: "the slowest rank's time beyond the median rank's" },
       messageId: 'imbalance',
       data: { rank: worst.rank, extra: worst.extra, files: details.length, share },
       evidence: [

@@ -102,6 +102,7 @@ export default defineCheck({
     ctx.report({
       level: worst > ctx.options.spread ? 'HIGH' : 'WARN',
       cost: seconds > 0 ? { seconds, semantics: 'slowest' } : { seconds: bound, basis: 'bound' },
+      savings: seconds > 0 ? { kind: 'excess', seconds, what: "the slowest rank's time on the files beyond the median rank's" } : { kind: 'bound', seconds: bound, what: "the files' time in proportion to the spread: an upper bound" },
       messageId: 'imbalance',
       data: { spread: worst, files, share },
       evidence: [

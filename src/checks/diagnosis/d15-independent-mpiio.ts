@@ -49,7 +49,7 @@ export default defineCheck({
     const toPosix = px ? rowsIn(mp.ids, px.ids) : null;
     const details: DetailInput<'file'>[] = [];
     const model = modelOf(ctx);
-    let count = 0, total = 0, small = 0, layer = 'MPI-IO', costly = false, seconds = 0;
+    let count = 0, total = 0, small = 0, layer = 'MPI-IO', costly = false, seconds = 0, readBytes = 0, writeBytes = 0;
     for (let i = 0; i < mp.ids.length; i++) {
       if (!mp.shared[i]) continue;
       const h = toLib ? toLib[i] : -1;
@@ -75,6 +75,8 @@ export default defineCheck({
       small += smallOps;
       // The independent requests' time: the file's reads and writes at the layer called, in proportion.
       seconds += (secondsOf(model, mp.ids[i], DATA_OPS.both) * indep) / all;
+      readBytes += (Math.max(0, mp.bytesRead[i]) * indep) / all;
+      writeBytes += (Math.max(0, mp.bytesWritten[i]) * indep) / all;
       layer = l;
       const subject = ctx.file(mp.ids[i]);
       details.push({ messageId: 'file', data: { file: subjectName(subject), count: indep, total: all, layer: l }, subject });
@@ -83,6 +85,8 @@ export default defineCheck({
     ctx.report({
       level: costly ? 'HIGH' : 'WARN',
       cost: { seconds },
+      // Done well (collective buffering: large contiguous requests) the same bytes move at the job's large-request bandwidth.
+      savings: { kind: 'data', seconds, readBytes, writeBytes },
       messageId: 'independent',
       data: { count, ratio: count / total, files: details.length, layer, how: costly ? ', small or strided: collective buffering would merge them' : ', large and contiguous: a mild cost' },
       evidence: [

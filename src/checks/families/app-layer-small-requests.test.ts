@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { significantRows, type Row } from './app-layer-small-requests.js';
 import { significant } from './diagnosis-common.js';
 
-const row = (id: number, small: number, layer: Row['layer'] = 'MPI-IO'): Row => ({ id: BigInt(id), layer, small, total: small + 1, collective: false, independent: 1, time: 0 });
+const row = (id: number, small: number, layer: Row['layer'] = 'MPI-IO'): Row => ({ id: BigInt(id), layer, small, total: small + 1, collective: false, independent: 1, time: 0, bytes: 0 });
 
 test('significantRows is significant() over the rows, then the POSIX files by number: same rows, same order', () => {
   // Weights with ties (the sort is stable: rows keep their list order), zeros, negatives and NaN (never listed).

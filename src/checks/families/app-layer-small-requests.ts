@@ -4,7 +4,7 @@ import { DATA_OPS, modelOf, rowOf, rowsHolding, secondsOf, significant, SIGNIFIC
 
 type Rec = 'coalesce' | 'collective' | 'hdf5Chunk';
 type Layer = 'HDF5' | 'PnetCDF' | 'MPI-IO' | 'POSIX' | 'STDIO';
-export interface Row { readonly id: bigint; readonly layer: Layer; readonly small: number; readonly total: number; readonly collective: boolean; readonly independent: number; readonly time: number }
+export interface Row { readonly id: bigint; readonly layer: Layer; readonly small: number; readonly total: number; readonly collective: boolean; readonly independent: number; readonly time: number; /** Bytes of the direction at the layer judged. */ readonly bytes: number }
 /** What files left without a row add: their requests, and 0 times their time (NaN where a time is not finite). */
 interface Rest { total: number; zeroTime: number }
 
@@ -71,7 +71,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
     const id = mp!.ids[i];
     let small = read ? mp!.smallReads[i] : mp!.smallWrites[i];
     if (mergedAggregates(id, coll, indep, read ? mp!.bytesRead[i] : mp!.bytesWritten[i], mp!.shared[i] > 0, read)) small = Math.round((small * indep) / (coll + indep));
-    return { id, layer: 'MPI-IO' as const, small, total: coll + indep, collective: coll > indep && posixLarge(id, read), independent: indep, time: posixTime(id, read) };
+    return { id, layer: 'MPI-IO' as const, small, total: coll + indep, collective: coll > indep && posixLarge(id, read), independent: indep, time: posixTime(id, read), bytes: Math.max(0, read ? mp!.bytesRead[i] : mp!.bytesWritten[i]) };
   };
   /** The files' rows for one direction, each judged at one layer, and the time of that direction (`posixRows`: false
    *  when only the direction's request total is wanted). The POSIX files judged at their own layer (most files of a
@@ -96,7 +96,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
       }
       const collShare = both > 0 ? hl.collectiveOps[i] / both : 0;
       if (m >= 0 && mergedAggregates(id, ops * collShare, ops * (1 - collShare), read ? hl.bytesRead[i] : hl.bytesWritten[i], mp!.shared[m] > 0, read)) small = Math.round(small * (1 - collShare));
-      const row = { id, layer: hl.layers[i] as Layer, small, total: ops, collective: hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(id, read), independent: hl.independentOps[i], time: posixTime(id, read) };
+      const row = { id, layer: hl.layers[i] as Layer, small, total: ops, collective: hl.collectiveOps[i] > hl.independentOps[i] && posixLarge(id, read), independent: hl.independentOps[i], time: posixTime(id, read), bytes: Math.max(0, read ? hl.bytesRead[i] : hl.bytesWritten[i]) };
       // Large library requests that the layer below split into small ones: judge that layer.
       const libBytes = read ? hl.bytesRead[i] : hl.bytesWritten[i];
       if (libBytes > 0 && !(ops > 0 && small / ops > ctx.options.warn)) {
@@ -110,7 +110,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
           const p = posixRow(id);
           const pOps = p < 0 ? 0 : read ? px!.reads[p] : px!.writes[p];
           if (p >= 0 && (read ? px!.smallReadBytes[p] : px!.smallWriteBytes[p]) / libBytes > ctx.options.bytes && pOps > ops) {
-            rows.push({ id, layer: 'POSIX', small: read ? px!.smallReads[p] : px!.smallWrites[p], total: pOps, collective: false, independent: pOps, time: posixTime(id, read) });
+            rows.push({ id, layer: 'POSIX', small: read ? px!.smallReads[p] : px!.smallWrites[p], total: pOps, collective: false, independent: pOps, time: posixTime(id, read), bytes: Math.max(0, read ? px!.bytesRead[p] : px!.bytesWritten[p]) });
             continue;
           }
         }
@@ -138,7 +138,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
       const buffered = !(sf.flushes[i] >= 0.9 * n);
       const small = n > 0 && bytes / n < SMALL_LIMIT ? n : 0;
       if (small) streamBytes += bytes;
-      streams.push({ id: sf.ids[i], layer: 'STDIO', small, total: n, collective: buffered, independent: n, time: time + posixTime(sf.ids[i], read) });
+      streams.push({ id: sf.ids[i], layer: 'STDIO', small, total: n, collective: buffered, independent: n, time: time + posixTime(sf.ids[i], read), bytes: Math.max(0, bytes) });
     }
     // Streams moving little in all (an input deck read line by line) are not a data path.
     for (const r of streams) rows.push(streamBytes >= ctx.options.minBytes ? r : { ...r, small: 0 });
@@ -166,7 +166,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   /** The row of a POSIX file `build` kept by number (its small requests are > 0). */
   const posixRowOf = (i: number, read: boolean): Row => {
     const n = read ? px!.reads[i] : px!.writes[i];
-    return { id: px!.ids[i], layer: 'POSIX', small: read ? px!.smallReads[i] : px!.smallWrites[i], total: n, collective: false, independent: n, time: Math.max(0, read ? px!.readTime[i] : px!.writeTime[i]) };
+    return { id: px!.ids[i], layer: 'POSIX', small: read ? px!.smallReads[i] : px!.smallWrites[i], total: n, collective: false, independent: n, time: Math.max(0, read ? px!.readTime[i] : px!.writeTime[i]), bytes: Math.max(0, read ? px!.bytesRead[i] : px!.bytesWritten[i]) };
   };
   const read = dir === 'read';
   const { rows, posix, allTime, rest } = build(read, true);
@@ -176,22 +176,31 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   // keeps a NaN or infinite time as a row would). Sums run over `rows`, then the POSIX files in order.
   const model = modelOf(ctx);
   const ops = read ? DATA_OPS.read : DATA_OPS.write;
-  let small = 0, total = rest.total, costly = 0, smallTime = rest.zeroTime;
+  // `smallBytes`: the bytes those requests moved (each file's bytes of this direction in proportion to its small
+  // requests: what the same work moves, done well, in savings.ts).
+  let small = 0, total = rest.total, costly = 0, smallTime = rest.zeroTime, smallBytes = 0;
   for (const r of rows) {
     small += Math.max(0, r.small);
     total += Math.max(0, r.total);
     if (!r.collective) costly += Math.max(0, r.small);
-    if (r.total > 0) smallTime += (model ? secondsOf(model, r.id, ops) : r.time) * Math.min(1, Math.max(0, r.small) / r.total);
+    if (r.total > 0) {
+      const k = Math.min(1, Math.max(0, r.small) / r.total);
+      smallTime += (model ? secondsOf(model, r.id, ops) : r.time) * k;
+      smallBytes += r.bytes * k;
+    }
   }
   if (posix.length) {
-    const smalls = read ? px!.smallReads : px!.smallWrites, totals = read ? px!.reads : px!.writes, times = read ? px!.readTime : px!.writeTime;
+    const smalls = read ? px!.smallReads : px!.smallWrites, totals = read ? px!.reads : px!.writes, times = read ? px!.readTime : px!.writeTime, bytes = read ? px!.bytesRead : px!.bytesWritten;
     for (let j = 0; j < posix.length; j++) {
       const i = posix[j];
       const s = Math.max(0, smalls[i]), n = totals[i];
       small += s;
       total += Math.max(0, n);
       costly += s;
-      if (n > 0) smallTime += (model ? secondsOf(model, px!.ids[i], ops) : Math.max(0, times[i])) * Math.min(1, s / n);
+      if (n > 0) {
+        smallTime += (model ? secondsOf(model, px!.ids[i], ops) : Math.max(0, times[i])) * Math.min(1, s / n);
+        smallBytes += Math.max(0, bytes[i]) * Math.min(1, s / n);
+      }
     }
   }
   const share = total ? small / total : 0;
@@ -219,6 +228,7 @@ export function runAppLayerSmallRequests(ctx: CheckContext<'high' | 'warn' | 'mi
   ctx.report({
     level: total && costly / total > o.high && timeShare > o.time ? 'HIGH' : 'WARN',
     cost: { seconds: smallTime },
+    savings: { kind: 'data', seconds: smallTime, readBytes: read ? smallBytes : 0, writeBytes: read ? 0 : smallBytes },
     messageId: 'many',
     data: { count: small, total, ratio: share },
     evidence: [

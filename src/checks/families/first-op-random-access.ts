@@ -84,6 +84,8 @@ export function runFirstOpRandomAccess(ctx: CheckContext<'ratio' | 'min' | 'larg
     // Random small requests pay a seek and a server round trip each; random multi-MiB requests mostly stream.
     level: !estimated && randomBytes / randomOps < ctx.options.large ? 'HIGH' : 'WARN',
     cost: { seconds },
+    // Done well: the same bytes in order, at the job's (or the reference) large-request bandwidth.
+    savings: { kind: 'data', seconds, readBytes: dir === 'read' ? movedOutOfOrder : 0, writeBytes: dir === 'write' ? movedOutOfOrder : 0 },
     messageId: 'random',
     data: { count: random, total, ratio: share },
     evidence: [

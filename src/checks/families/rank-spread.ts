@@ -30,7 +30,7 @@ export function runRankSpread(ctx: CheckContext<'ratio', 'imbalanced' | 'file', 
   }
   if (!details.length) return;
   ctx.report({
-    ...(ctx.mode === 'default' ? { cost: { seconds, semantics: 'slowest' as const } } : {}),
+    ...(ctx.mode === 'default' ? { cost: { seconds, semantics: 'slowest' as const }, savings: { kind: 'excess' as const, seconds, what: "each file's slowest rank's time beyond its mean rank's" } } : {}),
     messageId: 'imbalanced',
     data: { files: details.length },
     evidence: [{ name: 'files', value: details.length, unit: 'files', source: dir === 'read' ? 'POSIX_BYTES_READ per rank' : 'POSIX_BYTES_WRITTEN per rank' }],

@@ -83,8 +83,11 @@ rules:
   const r = run(rules, views('file'));
   assert.equal(r.insights.length, 1);
   const f = r.insights[0];
-  assert.deepEqual([f.code, f.level, f.problem], ['tiny-writes', 'HIGH', 'small-writes']);
+  // A rule states what its records cost, not what fixing them saves: its savings are a bound (none to all of the
+  // cost), so that it is at most WARN (docs/trace.md, "User rules").
+  assert.deepEqual([f.code, f.level, f.problem], ['tiny-writes', 'WARN', 'small-writes']);
   assert.deepEqual(f.cost, { seconds: 1, semantics: 'cumulative', ioShare: 0.3, runShare: 0.25, basis: 'time' });
+  assert.deepEqual([f.savings!.seconds, f.savings!.low, f.savings!.high, f.savings!.basis], [0.5, 0, 1, 'bound']);
   assert.equal(f.message, 'Tiny writes: 1 flagged record(s); the records of the file view among them hold 30.00% of the time in traced calls and cost 1.00 s');
   assert.deepEqual(f.details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes of 2.00 KiB on /scratch/a.dat (90.0% small); file record, 8 x']);
   assert.deepEqual(f.details[0].subject, { kind: 'record', view: 'file', key: { file: '/scratch/a.dat' } });

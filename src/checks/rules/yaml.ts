@@ -14,8 +14,10 @@ import { formatBytes, formatCount, formatPercent, formatSeconds } from '../../te
 /**
  * User rules from YAML, compiled to trace checks like the built-in ones (T01…): each rule is a check whose code is
  * its id, whose findings name the flagged view records its conditions accept, with the rule's reasons as detail
- * lines. It runs in the one check engine: what the records it names cost (their calls' seconds) sets its level by the
- * level rule; a declared `level:` is the level it proposes (the rule still caps it; `--config` overrides win);
+ * lines. It runs in the one check engine: what the records it names cost (their calls' seconds) is its cost; a rule
+ * says nothing of what the same work would take done well, so its savings are a bound (none to all of the cost) and
+ * the level rule keeps it at most WARN; a declared `level:` is the level it proposes (the rule still caps it;
+ * `--config` overrides win);
  * `problem:` tags it with a problem of the vocabulary.
  *
  * ```yaml

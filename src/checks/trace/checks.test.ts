@@ -124,7 +124,8 @@ for (const s of SCENARIOS) {
     assert.equal(r.checks.filter((c) => c.status === 'quiet').length, TRACE_CHECKS.length - 1);
     // the cost is seconds of the job's I/O time (the time model of the trace), and the level follows it
     assert.ok(f.cost!.seconds > 0, s.code);
-    assert.equal(f.level, ruleLevel('HIGH', f.cost, defaultKnobValues()), s.code);
+    assert.ok(f.savings && f.savings.high > 0 && f.savings.high <= f.cost!.seconds, s.code);
+    assert.equal(f.level, ruleLevel('HIGH', f.cost, f.savings, defaultKnobValues()), s.code);
     const semantics = s.code === 'T02' || s.code === 'T03' || s.code === 'T07' ? 'slowest' : 'cumulative';
     assert.equal(f.cost!.semantics, semantics, s.code);
     assert.equal(r.trace!.coverage.explained, s.code === 'T07' ? 1 : s.records.length);

@@ -3,6 +3,7 @@ import { scoreEvidence, type ScoredRecord } from '../../trace/score.js';
 import type { Metrics, MetricName } from '../../trace/views.js';
 import { defineCheck } from '../define-check.js';
 import type { Check, CheckContext, CheckMeta, CostInput, DetailInput } from '../types.js';
+import type { SavingsInput } from '../savings.js';
 
 /**
  * Trace checks: checks of the one engine (`runChecks`) that judge a trace's scored views (`ctx.views()`) instead of
@@ -115,6 +116,8 @@ export interface FlaggedSpec<M extends string, R extends string> {
    * the time of the calls that show the pattern, or what the job waited for it (`semantics: 'slowest'`).
    */
   cost?(sum: Sums, records: readonly ScoredRecord[]): CostInput;
+  /** What fixing it would save: the work the problem's calls did (savings.ts; default: an upper bound, the cost). */
+  savings?(sum: Sums, records: readonly ScoredRecord[], cost: CostInput): SavingsInput;
   /**
    * The finding's own data, from the column sums over the records of the costing view (`records`, `views`, `view`,
    * `share` and `seconds` are added).
@@ -144,6 +147,7 @@ export function reportFlagged<O extends string, M extends string, R extends stri
     data: { records: named.length, views: new Set(named.map((r) => r.view)).size, view: costing.view, share: costing.share, seconds: cost.seconds, ...(spec.summary?.(sum) ?? {}) },
     details,
     cost,
+    ...(spec.savings ? { savings: spec.savings(sum, costing.records, cost) } : {}),
     evidence: [
       { name: 'records', value: named.length, unit: 'count', source: 'flagged view records the finding names' },
       { name: 'timeShare', value: costing.share, unit: 'ratio', source: `time_share summed over the records of the ${costing.view} view` },

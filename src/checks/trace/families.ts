@@ -28,6 +28,14 @@ export function reportSmallRequests<R extends string>(
         return a + (c.ops > 0 ? ((kind === 'read' ? r.metrics.read_time : r.metrics.write_time) * c.small) / c.ops : 0);
       }, 0),
     }),
+    // Done well: the small requests' bytes in large requests, at the job's (or the reference) bandwidth.
+    savings: (_s, records, cost) => {
+      const bytes = records.reduce((a, r) => {
+        const c = col(r.metrics);
+        return a + (c.ops > 0 ? ((kind === 'read' ? r.metrics.read_bytes : r.metrics.write_bytes) * c.small) / c.ops : 0);
+      }, 0);
+      return { kind: 'data', seconds: cost.seconds, readBytes: kind === 'read' ? bytes : 0, writeBytes: kind === 'write' ? bytes : 0 };
+    },
     summary: (s) => ({
       limit: o.share,
       smallBytes: o.smallBytes,

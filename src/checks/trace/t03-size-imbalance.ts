@@ -30,6 +30,7 @@ export default defineTraceCheck({
       detail: 'record',
       detailData: (m) => ({ procs: m.nprocs, imbalance: m.proc_bytes_imbalance, perProc: m.bytes / m.nprocs }),
       cost: (_s, records) => ({ seconds: busiestExtra(records), semantics: 'slowest' }),
+      savings: (_s, _r, cost) => ({ kind: 'excess', seconds: cost.seconds, what: "the busiest process's time beyond an even split" }),
       summary: () => ({ factor: o.factor }),
       recommendations: ['balance'],
     });

@@ -70,6 +70,7 @@ export default defineTraceCheck({
       messageId: 'finding',
       data: { rank: label, slow: m.rankSeconds[slow], typical, ratio: typical > 0 ? m.rankSeconds[slow] / typical : 0, seconds: extra },
       cost: { seconds: extra, semantics: 'slowest' },
+      savings: { kind: 'excess', seconds: extra, what: "the slowest rank's time beyond the median rank's" },
       evidence: [
         { name: 'slowestRankSeconds', value: m.rankSeconds[slow], unit: 'seconds', source: m.ranksExact ? "the rank's I/O time (the time model, from the trace's calls)" : "the rank's I/O time (the time model: Darshan's slowest-rank time of shared files)" },
         { name: 'medianRankSeconds', value: typical, unit: 'seconds', source: 'median I/O time of the other ranks (the time model)' },

@@ -17,11 +17,31 @@ interface EvalFlags {
   allRuns?: boolean;
   twins?: boolean;
   costs?: boolean;
+  savings?: boolean;
   blame?: boolean;
 }
 
 /** The directories evaluated when none is named: the shared generated logs and the lab, those present. */
 const DEFAULT_DIRS = [join('..', 'shared', 'darshan-logs', 'generated'), 'lab'];
+
+/**
+ * One evaluation of each lab (`--costs`, `--savings`), printed as JSON (one document, or a list for several labs) or
+ * text; a lab that cannot be evaluated is one error line naming it.
+ */
+function printLabEvaluation<E>(flag: string, what: string, labs: readonly string[], flags: EvalFlags, evaluate: (dir: string) => E, json: (e: E) => unknown, text: (e: E, o: { all: boolean }) => string): void {
+  if (!labs.length) throw new UserError(`${flag} needs a lab (a directory with MANIFEST.json): ${what} come from its manifest`);
+  const all = labs.map((d) => {
+    try {
+      return evaluate(d);
+    } catch (err) {
+      throw new UserError(`${d}: ${(err as Error).message}`);
+    }
+  });
+  if (flags.json) {
+    const doc = all.map(json);
+    writeAllSync(1, Buffer.from(safeJson(doc.length === 1 ? doc[0] : doc, 2), 'utf8'));
+  } else writeAllSync(1, Buffer.from(all.map((e) => text(e, { all: !!flags.allRuns })).join('\n'), 'utf8'));
+}
 
 const evalCommand: CommandModule = {
   name: 'eval',
@@ -40,13 +60,14 @@ const evalCommand: CommandModule = {
       .option('--strict', 'exit with status 3 when a label is missed or a HIGH false alarm is raised')
       .option('--twins', 'compare every problem run with its healthy twin (iolens compare HEALTHY PROBLEM): how often the first-ranked cause is the injected problem (docs/compare.md)')
       .option('--costs', 'lab: pair every problem run with its healthy twin and check the cost the report states for the injected problem against the measured difference in run time (docs/eval.md, "Costs"); --json prints the counts {pairs, slower, estimated, within2x, firstIsCause}, per label and family, and every pair (details)')
+      .option('--savings', 'lab: check the savings the reports state for the injected problem on problem/twin pairs (same-work repeated pairs where the manifest has them; else twins of the same ranks, layer and operation) against the measured saving and against blind guesses (docs/eval.md, "Savings"); --json prints {pairs, within2x, baselines: {all, half, cost}, notSlower, overclaimed}, held out, per label, and every pair (details)')
       .option('--blame', 'lab: train a throughput model on the other families and check that the cause it ranks first names the injected problem of each run the problem made slower (docs/eval.md, "Blame on the lab"); --json prints {runs, blamed} and every run')
       .action(async (dirs: string[], flags: EvalFlags) => {
         const named = dirs.length > 0;
         const chosen = named ? dirs : DEFAULT_DIRS.filter((d) => existsSync(join(d, 'MANIFEST.md')) || isLabDirectory(d));
         if (!chosen.length) throw new UserError(`no labelled logs here: name a directory with MANIFEST.md or MANIFEST.json (default: ${DEFAULT_DIRS.join(', ')})`);
         for (const d of chosen) if (!existsSync(join(d, 'MANIFEST.md')) && !isLabDirectory(d)) throw new UserError(`${d}: no MANIFEST.md or MANIFEST.json there`);
-        if (flags.costs && flags.blame) throw new UserError('--costs and --blame: one at a time');
+        if ([flags.costs, flags.blame, flags.savings].filter(Boolean).length > 1) throw new UserError('--costs, --savings and --blame: one at a time');
         const labs = chosen.filter((d) => isLabDirectory(resolve(d)));
         if (flags.blame) {
           if (!labs.length) throw new UserError('--blame needs a lab (a directory with MANIFEST.json): the labels, twins and throughputs come from its manifest');
@@ -64,19 +85,14 @@ const evalCommand: CommandModule = {
           return;
         }
         if (flags.costs) {
-          if (!labs.length) throw new UserError('--costs needs a lab (a directory with MANIFEST.json): the twins and run times come from its manifest');
           const { evaluateCosts, formatCosts } = await import('../../eval/costs.js');
-          const all = labs.map((d) => {
-            try {
-              return evaluateCosts(d);
-            } catch (err) {
-              throw new UserError(`${d}: ${(err as Error).message}`);
-            }
-          });
-          if (flags.json) {
-            const doc = all.map((e) => ({ dir: e.dir, fs: e.fs, ...e.totals, labels: e.labels, families: e.families, details: e.pairs, failed: e.failed }));
-            writeAllSync(1, Buffer.from(safeJson(doc.length === 1 ? doc[0] : doc, 2), 'utf8'));
-          } else writeAllSync(1, Buffer.from(all.map((e) => formatCosts(e, { all: !!flags.allRuns })).join('\n'), 'utf8'));
+          const json = (e: ReturnType<typeof evaluateCosts>) => ({ dir: e.dir, fs: e.fs, ...e.totals, labels: e.labels, families: e.families, details: e.pairs, failed: e.failed });
+          printLabEvaluation('--costs', 'the twins and run times', labs, flags, evaluateCosts, json, formatCosts);
+          return;
+        }
+        if (flags.savings) {
+          const { evaluateSavings, formatSavings, savingsCounts } = await import('../../eval/savings.js');
+          printLabEvaluation('--savings', 'the pairs and run times', labs, flags, evaluateSavings, savingsCounts, formatSavings);
           return;
         }
         if (flags.twins) {
