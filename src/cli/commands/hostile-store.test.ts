@@ -184,3 +184,33 @@ test('a disk that fills after the last commit: closing the store keeps its write
     spawnSync('rmdir', [mnt]);
   }
 });
+
+test('a DuckDB file with a foreign iolens_meta, or IOLens stamp over tables of another shape, is refused in one line, never written', async () => {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { SCHEMA_VERSION } = await import('../../store/schema.js');
+  const make = async (file: string, sql: string[]) => {
+    const inst = await DuckDBInstance.create(file);
+    const con = await inst.connect();
+    for (const s of sql) await con.run(s);
+    con.closeSync();
+    inst.closeSync();
+  };
+  const cases: [string, string[]][] = [
+    ['meta-shape', ['CREATE TABLE iolens_meta (id INTEGER, note VARCHAR)', "INSERT INTO iolens_meta VALUES (1, 'x')"]],
+    ['meta-value', ['CREATE TABLE iolens_meta (key VARCHAR, value VARCHAR)', "INSERT INTO iolens_meta VALUES ('schema_version', 'five')"]],
+    ['jobs-shape', ['CREATE TABLE iolens_meta (key VARCHAR, value VARCHAR)', `INSERT INTO iolens_meta VALUES ('schema_version', '${SCHEMA_VERSION}')`, 'CREATE TABLE jobs (id INTEGER)']],
+  ];
+  for (const [name, sql] of cases) {
+    const db = join(dir, `${name}.duckdb`);
+    await make(db, sql);
+    const before = readFileSync(db);
+    for (const args of [['ingest', join(GEN, 'ior-seq-write-1m.darshan'), '--db', db, '-q'], ['query', '--db', db, 'SELECT 1'], ['cluster', '--db', db]]) {
+      const r = cli(...args);
+      assert.equal(r.status, 2, `${name} ${args[0]}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /^iolens: .*is not an IOLens job store/, `${name} ${args[0]}`);
+      assert.doesNotMatch(r.stderr, /internal error|Binder/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    assert.ok(readFileSync(db).equals(before), `${name}: not written`);
+  }
+});
