@@ -347,7 +347,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
             problem: { type: 'string', maxLength: 100 },
             level: { type: 'string', enum: ['HIGH', 'WARN', 'OK', 'INFO'] },
             run: { type: 'string', maxLength: 100 },
-            node: { type: 'integer', minimum: 0 },
+            node: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
             sort: { type: 'string', enum: [...SORT_COLUMNS] },
             order: { type: 'string', enum: ['asc', 'desc'] },
             limit: { type: 'integer', minimum: 1, maximum: 500 },
@@ -460,7 +460,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
 
   app.get<{ Params: { run: string; node: number } }>(
     '/api/clusters/:run/nodes/:node',
-    { schema: { params: { type: 'object', properties: { run: { type: 'string', maxLength: 100 }, node: { type: 'integer', minimum: 0 } }, required: ['run', 'node'] } } },
+    { schema: { params: { type: 'object', properties: { run: { type: 'string', maxLength: 100 }, node: { type: 'integer', minimum: 0, maximum: 2_147_483_647 } }, required: ['run', 'node'] } } },
     async (req, reply) => {
       if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
       return jobs.nodeRows(req.params.run, req.params.node, 300, model);
