@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -213,4 +213,32 @@ test('a DuckDB file with a foreign iolens_meta, or IOLens stamp over tables of a
     }
     assert.ok(readFileSync(db).equals(before), `${name}: not written`);
   }
+});
+
+test('a file name that is not UTF-8 is read, stored and shown with its bytes escaped (report, ingest, query)', () => {
+  const base = join(dir, 'latin1');
+  mkdirSync(base, { recursive: true });
+  // donn\xe9es.darshan: the bytes a Latin-1 system writes for "données"
+  const raw = Buffer.concat([Buffer.from(`${base}/donn`), Buffer.from([0xe9]), Buffer.from('es.darshan')]);
+  copyFileSync(join(GEN, 'ior-seq-write-1m.darshan'), raw);
+  const shown = 'donn\\xe9es.darshan';
+  // (the argument's bytes as a shell passes them: Node's spawn would send UTF-8)
+  const sh = (...args: string[]) =>
+    spawnSync('/bin/sh', ['-c', `exec "$0" "$1" "$2" "$(printf 'donn\\351es.darshan')" "$3" "$4"`, process.execPath, BIN, ...args], { cwd: base, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const rep = sh('report', '--json', '--charts', '--no-color');
+  assert.equal(rep.status, 0, rep.stderr);
+  const report = JSON.parse(rep.stdout) as { input: { paths: string[] }; io: { ioTime: number } };
+  assert.deepEqual(report.input.paths, [shown]);
+  const ref = JSON.parse(cli('report', '--json', join(GEN, 'ior-seq-write-1m.darshan')).stdout) as { io: { ioTime: number } };
+  assert.equal(report.io.ioTime, ref.io.ioTime);
+  const db = join(dir, 'latin1.duckdb');
+  const ing = cli('ingest', base, '--db', db, '-q');
+  assert.equal(ing.status, 0, ing.stderr);
+  const q = cli('query', '--db', db, "SELECT path, (SELECT count(*) FROM ingest_errors) AS errors FROM jobs", '--json');
+  assert.equal(q.status, 0, q.stderr);
+  assert.deepEqual(JSON.parse(q.stdout), [{ path: `${base}/${shown}`, errors: 0 }]);
+  // the stored path names the file: a second ingest finds it unchanged
+  const again = cli('ingest', base, '--db', db);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stderr + again.stdout, /0 new jobs, 0 duplicates, 0 errors, 1 already ingested/);
 });
