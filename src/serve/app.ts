@@ -347,13 +347,15 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
         if (name === null) return fail(reply, 400, `an upload's name is at most ${MAX_NAME_BYTES} bytes (a file name)`);
         if (kind === 'log') return answer(await pool.submit({ kind, name, file: body.file }), reply);
         // a trace's files go to a folder of this request's own, removed once its task has ended, however it ends (the
-        // pool settles a task only once its thread has stopped)
+        // pool settles a task only once its thread has stopped; removed before the answer goes)
         const scratch = spool.scratch();
+        let r: DiagnoseResult;
         try {
-          return answer(await pool.submit({ kind, name, file: body.file, scratch }), reply);
+          r = await pool.submit({ kind, name, file: body.file, scratch });
         } finally {
           spool.removeScratch(scratch);
         }
+        return answer(r, reply);
       },
     );
 
