@@ -4,6 +4,7 @@ import { EXIT_INTERNAL, EXIT_USAGE, UserError, oneLine } from './errors.js';
 import { IOLensError } from '../contract/errors.js';
 import { OutputClosedError } from '../util/output.js';
 import { packageVersion } from '../util/package-root.js';
+import { rawArguments } from '../util/byte-path.js';
 
 
 /** The subcommand named on the command line (the first argument that is not an option), if any. */
@@ -44,7 +45,9 @@ export async function buildProgram(commands: CommandTable, argv: readonly string
 }
 
 /** Runs the CLI with these commands; resolves to the process exit status. Never rejects, never prints a stack trace. */
-export async function runProgram(commands: CommandTable, argv: readonly string[]): Promise<number> {
+export async function runProgram(commands: CommandTable, given: readonly string[]): Promise<number> {
+  // (an argument that is not UTF-8 — a file name from a Latin-1 system — is read again as bytes: src/util/byte-path.ts)
+  const argv = rawArguments(given);
   let program: Command;
   try {
     program = await buildProgram(commands, argv);

@@ -265,6 +265,30 @@ function httpSeeds(): FuzzInput[] {
     req('GET /assets/app.css HTTP/1.1'),
     req('POST /api/reports?name=run.darshan HTTP/1.1\r\nContent-Type: application/octet-stream', log),
     req('POST /api/traces?name=t.pfw HTTP/1.1\r\nContent-Type: application/octet-stream', Object.values(pfw)[0]),
+    req('POST /api/traces HTTP/1.1\r\nContent-Type: application/octet-stream\r\nX-Filename: run.tar.gz', Object.values(tarSeeds()[0])[0]),
+    req(`POST /api/reports HTTP/1.1\r\nContent-Type: application/octet-stream\r\nX-Filename: ${'x'.repeat(300)}.darshan`, log),
+    req('GET /api/jobs?run=x&node=1e400 HTTP/1.1'),
+    req('GET /api/clusters/x/nodes/1e400 HTTP/1.1'),
+  ];
+}
+
+/** Sessions of `iolens mcp`: JSON-RPC lines (initialize, the tool list, tool calls on a log and a trace, errors). */
+function mcpSeeds(): FuzzInput[] {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-fuzz-mcp-seed-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const log = join(dir, 'run.darshan');
+  writeFileSync(log, writeLog(synthesizeLog({ seed: 3, posixFiles: 2, nprocs: 2 })));
+  const line = (id: number | string | null, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, ...(params !== undefined ? { params } : {}) });
+  const init = line(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } });
+  const session = (...lines: string[]) => ({ 'session.jsonl': Buffer.from(`${[init, line(null, 'notifications/initialized'), ...lines].join('\n')}\n`) }) as FuzzInput;
+  const call = (id: number, name: string, args: unknown) => line(id, 'tools/call', { name, arguments: args });
+  return [
+    session(line(2, 'tools/list')),
+    session(call(3, 'report', { path: log, all: true })),
+    session(call(4, 'trace_summary', { paths: [log] })),
+    session(call(5, 'compare', { base: log, others: [log] })),
+    session(call(6, 'report', { path: join(dir, 'none.darshan') }), call(7, 'report', { path: 12 })),
+    session('not json', JSON.stringify([JSON.parse(line(8, 'tools/list'))]), JSON.stringify({ id: 9 }), line(10, 'no/such/method')),
   ];
 }
 
@@ -289,6 +313,7 @@ export async function loadSeeds(): Promise<Record<TargetName, FuzzInput[]>> {
     rules: ruleSeeds(),
     model: await modelSeeds(),
     http: httpSeeds(),
+    mcp: mcpSeeds(),
   };
 }
 

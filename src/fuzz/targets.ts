@@ -13,7 +13,7 @@ import type { ReadLimits } from '../util/limits.js';
  */
 export type FuzzInput = Record<string, Uint8Array>;
 
-export const TARGET_NAMES = ['darshan', 'dxt', 'dftracer', 'recorder', 'parquet', 'tar', 'rules', 'model', 'http'] as const;
+export const TARGET_NAMES = ['darshan', 'dxt', 'dftracer', 'recorder', 'parquet', 'tar', 'rules', 'model', 'http', 'mcp'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
@@ -158,6 +158,63 @@ async function runHttp(path: string): Promise<void> {
   }
 }
 
+/** Largest line the fuzzed MCP server reads (smaller than the real one: the fuzzer's inputs stay small). */
+const MCP_FUZZ_MESSAGE_BYTES = 1 << 20;
+
+/**
+ * A session of `iolens mcp`, lines of JSON-RPC sent to its transport, then a ping: every request (a line that is a
+ * JSON object with a method and an id) must be answered, every answer must be one line of JSON with no stack in it,
+ * and the ping must be answered after whatever came before (the server goes on).
+ */
+async function runMcp(path: string): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { PassThrough } = await import('node:stream');
+  const { createMcpServer } = await import('../mcp/server.js');
+  const { LineTransport } = await import('../mcp/stdio.js');
+  const raw = readFileSync(path);
+  const expected = new Set<string>(['"fuzz-probe"']);
+  for (const line of raw.toString('utf8').split('\n')) {
+    let v: unknown;
+    try {
+      v = JSON.parse(line.replace(/\r$/, ''));
+    } catch {
+      continue;
+    }
+    const m = v as { id?: unknown; method?: unknown } | null;
+    if (m && typeof m === 'object' && !Array.isArray(m) && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) expected.add(JSON.stringify(m.id));
+  }
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const mcp = await createMcpServer();
+  const answered = new Set<string>();
+  let out = '';
+  let bad: string | null = null;
+  output.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+    for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      try {
+        const r = JSON.parse(line) as { id?: unknown; error?: { message?: string } };
+        if (r.id !== undefined && r.id !== null) answered.add(JSON.stringify(r.id));
+        if (/\n\s+at |\bat .*\.js:\d+/.test(line)) bad = `an answer with a stack: ${line.slice(0, 300)}`;
+      } catch {
+        bad = `an answer that is not JSON: ${line.slice(0, 300)}`;
+      }
+    }
+  });
+  try {
+    await mcp.server.connect(new LineTransport(input, output, MCP_FUZZ_MESSAGE_BYTES));
+    input.write(raw);
+    input.write(`\n${JSON.stringify({ jsonrpc: '2.0', id: 'fuzz-probe', method: 'ping' })}\n`);
+    // (bounded by the harness's time limit per input: a request never answered is a timeout finding)
+    while (![...expected].every((id) => answered.has(id)) && bad === null) await new Promise((r) => setTimeout(r, 5));
+    if (bad !== null) throw new Error(bad);
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** Runs one input of `target`; classifies the outcome. Files are written to a fresh temp folder, removed after. */
 export async function runInput(target: TargetName, input: FuzzInput): Promise<RunOutcome> {
   const dir = mkdtempSync(join(tmpdir(), `iolens-fuzz-${target}-`));
@@ -172,6 +229,7 @@ export async function runInput(target: TargetName, input: FuzzInput): Promise<Ru
     else if (target === 'rules') await runRules(first);
     else if (target === 'model') await runModel(first);
     else if (target === 'http') await runHttp(first);
+    else if (target === 'mcp') await runMcp(first);
     else await runTrace(dir, input, target);
     return { ok: true };
   } catch (err) {

@@ -79,12 +79,20 @@ function comparisonDigest(c: Comparison) {
   };
 }
 
+/** A path argument: at most PATH_MAX (4,096) characters, so that every message the schemas accept fits in MAX_MESSAGE_BYTES. */
+const PATH = z.string().min(1).max(4096);
+
 const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value, null, 1) }] });
 
-/** A tool's failure as the protocol carries it: one line, the error flag set (never a stack). */
-function failure(err: unknown) {
+/**
+ * A tool's failure as the protocol carries it: one line, the error flag set (never a stack), and nothing quoted: a
+ * reader's message may quote the first bytes of the file it was given ("found \"root:*:…\""), and a file any path
+ * names is not to be shown through the tools.
+ */
+export function failure(err: unknown) {
   const message = err instanceof IOLensError || err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return { content: [{ type: 'text' as const, text: message }], isError: true };
+  const unquoted = message.replace(/"(?:[^"\\]|\\.)*"?/g, '"…"').replace(/'(?:[^'\\]|\\.)*'/g, "'…'");
+  return { content: [{ type: 'text' as const, text: unquoted.slice(0, 1000) }], isError: true };
 }
 
 async function guarded<T>(fn: () => Promise<T> | T) {
@@ -117,7 +125,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
       title: 'Diagnose a Darshan log',
       description:
         "Where one job's I/O time went and what to fix: the time model (I/O time on the slowest rank and summed over ranks, by layer and operation), the verdict, and the findings (problem, level, cost in seconds with its semantics, what fixing it would save with its range and basis, recommendations), the most seconds saved first. The same diagnosis as `iolens report --json`.",
-      inputSchema: { path: z.string().describe('path of a Darshan log (.darshan, or compressed whole: .darshan.gz/.bz2)'), all: z.boolean().optional().describe('also list INFO and OK findings') },
+      inputSchema: { path: PATH.describe('path of a Darshan log (.darshan, or compressed whole: .darshan.gz/.bz2)'), all: z.boolean().optional().describe('also list INFO and OK findings') },
     },
     async ({ path, all }) => guarded(() => reportDigest(diagnoseLog(path, { snippets: false }), all ? ['HIGH', 'WARN', 'INFO', 'OK'] : ['HIGH', 'WARN'])),
   );
@@ -128,7 +136,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
       title: 'Diagnose a trace',
       description:
         'The same diagnosis from a trace (a DXT Darshan log, a Recorder folder, DFTracer .pfw/.pfw.gz files): the time model, the verdict and the findings of the trace checks, the most seconds saved first, as `iolens trace --json` computes them.',
-      inputSchema: { paths: z.array(z.string()).min(1).max(10000).describe('the trace: one folder, or its files') },
+      inputSchema: { paths: z.array(PATH).min(1).max(1000).describe('the trace: one folder, or its files (at most 1,000)') },
     },
     async ({ paths }) => guarded(async () => reportDigest(await diagnoseTrace(paths))),
   );
@@ -139,7 +147,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
       title: 'Why was one run slower than another',
       description:
         'Compares runs (Darshan logs or traces) with the first as the base: the run-time and I/O-time differences, and the causes (findings that appear, vanish or change cost; settings that changed) ranked by the seconds they cost, as `iolens compare --json`.',
-      inputSchema: { base: z.string().describe('the base run'), others: z.array(z.string()).min(1).max(32).describe('the runs compared with it (at most 32)') },
+      inputSchema: { base: PATH.describe('the base run'), others: z.array(PATH).min(1).max(32).describe('the runs compared with it (at most 32)') },
     },
     async ({ base, others }) => guarded(async () => comparisonDigest(await compareInputs([base, ...others], { toolVersion: toolVersion() }))),
   );
@@ -188,7 +196,7 @@ export async function createMcpServer(o: McpOptions = {}): Promise<IolensMcp> {
         title: "Explain a job's predicted throughput",
         description:
           "The learned diagnosis of one log with the model given to `iolens mcp --model`: predicted against measured throughput, and the problems the model blames (exact SHAP, zero counters get no blame), with whether the report's findings corroborate them.",
-        inputSchema: { path: z.string().describe('path of a Darshan log') },
+        inputSchema: { path: PATH.describe('path of a Darshan log') },
       },
       async ({ path }) =>
         guarded(() => {

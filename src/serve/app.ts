@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BusyError, FormatError, InputError, IOLensError, LimitError, NoSpaceError, UsageError } from '../contract/errors.js';
 import type { History, Report } from '../contract/index.js';
@@ -42,28 +43,42 @@ export interface ServeOptions {
   /** Uploads that may wait for a thread; past it 503 with Retry-After. */
   readonly maxQueued?: number;
   /**
-   * Bytes of uploads the service holds at once (received or being received, until answered); an upload that would
-   * pass it is answered 503 with Retry-After before its body is read. Default: twice the largest upload, at least
-   * 512 MiB.
+   * Bytes of uploads the service holds at once, counted as they arrive (received, until answered): an upload whose
+   * declared size would pass it is answered 503 with Retry-After before its body is read, and one whose bytes pass it
+   * while they arrive gets 503 once its body ends (nothing more of it is kept). A client holds only what it has sent,
+   * so slow clients cannot starve the others. Default: twice the largest upload, at least 512 MiB.
    */
   readonly maxInFlight?: number;
+  /** Connections open at once; past it a new connection is closed at once (default 256). */
+  readonly maxConnections?: number;
+  /** Time a client has to send a request's headers, milliseconds (default 10 s). */
+  readonly headersTimeoutMs?: number;
   /** Decompression budget of one log. */
   readonly maxInflate?: number;
 }
 
-export const DEFAULTS = { host: '127.0.0.1', port: 8080, maxUpload: 256 * 2 ** 20, timeoutMs: 120_000, maxQueued: 64 } as const;
+export const DEFAULTS = { host: '127.0.0.1', port: 8080, maxUpload: 256 * 2 ** 20, timeoutMs: 120_000, maxQueued: 64, maxConnections: 256, headersTimeoutMs: 10_000 } as const;
 
 /** The Content-Security-Policy of every answer: only the service's own script runs (no inline script), nothing is framed or fetched from elsewhere. */
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/trace': 'trace', '/compare': 'compare' } as const;
 const HASH = /^[0-9a-f]{64}$/;
+/** A cluster node's id in a URL: up to 9 digits. */
+const NODE_ID = { type: 'string', pattern: '^[0-9]{1,9}$' } as const;
 /** Reports kept in memory for the pages of uploads that were not stored (or when there is no store). */
 const MEMORY_REPORTS = 64;
 
-/** An upload's file name (a name, not a path: separators and control characters become '_'; dots alone are refused). */
-function uploadName(query: unknown, header: unknown, fallback: string): string {
+/** Bytes of an upload's name (a file name's limit on Linux file systems). */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * An upload's file name (a name, not a path: separators and control characters become '_'; dots alone are refused);
+ * null when it is longer than a file name may be.
+ */
+function uploadName(query: unknown, header: unknown, fallback: string): string | null {
   const name = String(query ?? header ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_');
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return null;
   return name === '' || /^\.+$/.test(name) ? fallback : name;
 }
 
@@ -125,6 +140,7 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   const maxInFlight = o.maxInFlight ?? Math.max(2 * maxUpload, 512 * 2 ** 20);
   let inFlight = 0;
   const timeoutMs = o.timeoutMs ?? DEFAULTS.timeoutMs;
+  const headersTimeoutMs = Math.min(o.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs, timeoutMs + 30_000);
   const host = o.host ?? DEFAULTS.host;
   const token = o.token ? Buffer.from(o.token) : null;
   if (o.write && !o.db) throw new UsageError('--write needs --db (the store to write uploads to)');
@@ -137,6 +153,18 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   const jobs = store ? new JobStore(store, !!o.write) : null;
   const data: DiagnoseWorkerData = o.maxInflate !== undefined ? { maxInflate: o.maxInflate } : {};
   const spool = UploadSpool.create();
+  // No answer names a path of the server or a process: the store's, the model's and the spool's paths become words.
+  const hidden: [string, string][] = [
+    ...(o.db ? ([[resolve(o.db), 'the job store'], [o.db, 'the job store'], [dirname(resolve(o.db)), "the job store's folder"]] as [string, string][]) : []),
+    ...(o.model ? ([[resolve(o.model), 'the model file'], [o.model, 'the model file']] as [string, string][]) : []),
+    [spool.dir, 'the upload folder'],
+    [tmpdir(), 'the temporary folder'],
+  ];
+  const redact = (m: string): string => {
+    let out = m.replace(/ \(PID \d+\)/g, '').replace(/\bPID \d+/g, 'another process');
+    for (const [p, word] of hidden.sort((a, b) => b[0].length - a[0].length)) if (p.length > 1) out = out.split(p).join(word);
+    return out;
+  };
   const pool = new TaskPool<DiagnoseTask, DiagnoseResult>({
     script: distFile('serve/worker.js'),
     workerData: data,
@@ -161,8 +189,9 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     // A strict API: a query parameter the route does not name is refused (400), never dropped in silence.
     ajv: { customOptions: { removeAdditional: false } },
     // Node answers a request without a Host header itself (400, no headers of ours): this service checks the Host
-    // (the rebinding check below) and answers with its own headers
-    http: { requireHostHeader: false },
+    // (the rebinding check below) and answers with its own headers. Headers sent slowly (a byte now and then) hold a
+    // connection at most headersTimeoutMs (checked every second).
+    http: { requireHostHeader: false, headersTimeout: headersTimeoutMs, connectionsCheckingInterval: 1000 },
     // A request Node's HTTP parser cannot read (a malformed request line or header) is answered before Fastify sees
     // it: one line of JSON with the security headers too, then the connection closes.
     clientErrorHandler: (err, socket) => {
@@ -189,11 +218,19 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
   });
   app.removeAllContentTypeParsers();
   // An upload's body goes to the spool's disk as it arrives (src/serve/uploads.ts), not into this process's memory.
-  const answered = new WeakMap<object, { closed: boolean; uploads: Upload[] }>();
+  const answered = new WeakMap<object, { closed: boolean; held: number; uploads: Upload[] }>();
   app.addContentTypeParser('*', (req, payload, done) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxUpload) return done(new UploadTooLarge('declared larger than the limit'), undefined);
-    spool.receive(payload, maxUpload, Number.isFinite(declared) ? declared : maxUpload).then(
+    // the budget is spent by the bytes as they arrive, and given back once the request is answered
+    const take = (n: number): boolean => {
+      const t = answered.get(req.raw);
+      if (!t || t.closed || inFlight + n > maxInFlight) return false;
+      inFlight += n;
+      t.held += n;
+      return true;
+    };
+    spool.receive(payload, maxUpload, Number.isFinite(declared) ? declared : maxUpload, take).then(
       (u) => {
         // removed once the request is answered, however that ends (the budget hook's 'close' below)
         const t = answered.get(req.raw);
@@ -231,23 +268,24 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     }
   });
 
-  // Room for uploads: each one reserves its declared size (or the largest upload, when it declares none) before
-  // its body is read, and gives it back once answered, however that ends; past the budget, 503. Without the token,
-  // 401 before any byte of the body is read.
+  // Room for uploads: the bytes received and not yet answered are counted (not the sizes declared: a client that
+  // declares much and sends little holds little); an upload whose declared size (or one byte, when it declares none)
+  // would not fit now is answered 503 before its body is read, and the bytes are given back once it is answered,
+  // however that ends. Without the token, 401 before any byte of the body is read.
   app.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'POST') return;
     if (!authorised(req)) return fail(reply, 401, 'this service needs a token for uploads (Authorization: Bearer TOKEN)');
     const declared = Number(req.headers['content-length']);
-    const size = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxUpload + 1) : maxUpload + 1;
+    const size = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxUpload) : 1;
     if (inFlight + size > maxInFlight) {
       reply.header('Retry-After', '1');
       return fail(reply, 503, `the service holds ${sizeText(inFlight)} of uploads already (at most ${sizeText(maxInFlight)} at once): retry shortly`);
     }
-    inFlight += size;
-    const tracked = { closed: false, uploads: [] as Upload[] };
+    const tracked = { closed: false, held: 0, uploads: [] as Upload[] };
     answered.set(req.raw, tracked);
     reply.raw.once('close', () => {
-      inFlight -= size;
+      inFlight -= tracked.held;
+      tracked.held = 0;
       tracked.closed = true;
       for (const u of tracked.uploads) spool.remove(u);
     });
@@ -259,12 +297,13 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     let status = err instanceof IOLensError ? statusOf(err) : (err.statusCode ?? 500);
-    let message = oneLine(err.message);
+    let message = redact(oneLine(err.message));
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
       message = `upload larger than the limit of ${maxUpload} bytes (--max-upload)`;
     }
     if (status >= 500 && !(err instanceof IOLensError)) message = `internal error: ${message}`;
+    if (err instanceof BusyError && store && /database|locked/.test(message)) message = 'the job store is busy (another program writes it): retry shortly';
     if (status === 503) reply.header('Retry-After', '1');
     void reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ error: message }));
   });
@@ -305,7 +344,18 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
         const body = req.body as Upload | undefined;
         if (!body || body.size === 0) return fail(reply, 400, `empty upload: send the bytes of ${what} as the request body`);
         const name = uploadName(req.query.name, req.headers['x-filename'], fallback);
-        return answer(await pool.submit({ kind, name, file: body.file }), reply);
+        if (name === null) return fail(reply, 400, `an upload's name is at most ${MAX_NAME_BYTES} bytes (a file name)`);
+        if (kind === 'log') return answer(await pool.submit({ kind, name, file: body.file }), reply);
+        // a trace's files go to a folder of this request's own, removed once its task has ended, however it ends (the
+        // pool settles a task only once its thread has stopped; removed before the answer goes)
+        const scratch = spool.scratch();
+        let r: DiagnoseResult;
+        try {
+          r = await pool.submit({ kind, name, file: body.file, scratch });
+        } finally {
+          spool.removeScratch(scratch);
+        }
+        return answer(r, reply);
       },
     );
 
@@ -347,7 +397,8 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
             problem: { type: 'string', maxLength: 100 },
             level: { type: 'string', enum: ['HIGH', 'WARN', 'OK', 'INFO'] },
             run: { type: 'string', maxLength: 100 },
-            node: { type: 'integer', minimum: 0 },
+            // (digits, not a JSON-schema integer: "1e400" would pass as Infinity)
+            node: NODE_ID,
             sort: { type: 'string', enum: [...SORT_COLUMNS] },
             order: { type: 'string', enum: ['asc', 'desc'] },
             limit: { type: 'integer', minimum: 1, maximum: 500 },
@@ -358,7 +409,8 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     },
     async (req, reply) => {
       if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
-      return jobs.jobs(req.query as JobFilter);
+      const q = req.query;
+      return jobs.jobs({ ...q, ...(q.node !== undefined ? { node: Number(q.node) } : {}) } as JobFilter);
     },
   );
 
@@ -458,15 +510,17 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     },
   );
 
-  app.get<{ Params: { run: string; node: number } }>(
+  app.get<{ Params: { run: string; node: string } }>(
     '/api/clusters/:run/nodes/:node',
-    { schema: { params: { type: 'object', properties: { run: { type: 'string', maxLength: 100 }, node: { type: 'integer', minimum: 0 } }, required: ['run', 'node'] } } },
+    { schema: { params: { type: 'object', properties: { run: { type: 'string', maxLength: 100 }, node: NODE_ID }, required: ['run', 'node'] } } },
     async (req, reply) => {
       if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
-      return jobs.nodeRows(req.params.run, req.params.node, 300, model);
+      return jobs.nodeRows(req.params.run, Number(req.params.node), 300, model);
     },
   );
 
+  // past the cap of open connections, Node closes a new one at once
+  app.server.maxConnections = o.maxConnections ?? DEFAULTS.maxConnections;
   await app.listen({ host, port: o.port ?? DEFAULTS.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (o.port ?? DEFAULTS.port);
@@ -476,8 +530,11 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
     url,
     pool,
     async close() {
-      await app.close();
+      // (the pool first: a diagnosis running stops and its request is answered, so the server's close does not wait
+      // for it; then every file of the spool goes, whatever the requests left)
+      const closing = app.close();
       await pool.close();
+      await closing;
       spool.close();
       await store?.close();
     },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NoSpaceError } from '../contract/index.js';
+import { BusyError, NoSpaceError } from '../contract/index.js';
 import { ensureSpace } from '../store/db.js';
 
 /** One upload's body, written to disk as it arrived. */
@@ -34,26 +34,46 @@ export class UploadSpool {
   /**
    * Writes `body` to a new file of the spool, counting its bytes: past `limit` the transfer stops and the file is
    * removed (UploadTooLarge); when the disk lacks room for `declared` bytes, nothing is written (NoSpaceError).
+   * `take(n)` is asked before each piece of `n` bytes is kept (the service's budget of bytes held, counted as they
+   * arrive): once it refuses, the rest of the body is read and dropped, and the upload fails with BusyError.
    */
-  async receive(body: Readable, limit: number, declared: number): Promise<Upload> {
+  async receive(body: Readable, limit: number, declared: number, take: (n: number) => boolean = () => true): Promise<Upload> {
     const file = join(this.dir, `upload-${++this.next}`);
     ensureSpace(file, Math.max(0, Math.min(declared, limit)), 'an upload', false);
     let size = 0;
+    let refused = false;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (size > limit) done(new UploadTooLarge(`upload larger than the limit of ${limit} bytes`));
-        else done(null, chunk);
+        else if (refused || !take(chunk.length)) {
+          // (read to its end so that the client gets the answer, not a reset; nothing of it is kept)
+          refused = true;
+          done();
+        } else done(null, chunk);
       },
     });
     try {
       await pipeline(body, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
     } catch (err) {
       rmSync(file, { force: true });
-      if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw new NoSpaceError(`no room to hold an upload: ${this.dir}'s disk is full`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw new NoSpaceError('no room to hold an upload: the service\'s disk is full');
       throw err;
     }
+    if (refused) {
+      rmSync(file, { force: true });
+      throw new BusyError('the service holds as many bytes of uploads as it may at once: retry shortly');
+    }
     return { file, size };
+  }
+
+  /** A new private folder of the spool for one request's files (removed with `removeScratch`, or with the spool). */
+  scratch(): string {
+    return mkdtempSync(join(this.dir, 'task-'));
+  }
+
+  removeScratch(dir: string): void {
+    rmSync(dir, { recursive: true, force: true });
   }
 
   remove(u: Upload): void {

@@ -1,5 +1,4 @@
 import { copyFileSync, linkSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../contract/errors.js';
 import { diagnoseTrace } from '../pipeline/diagnose-trace.js';
@@ -17,7 +16,8 @@ export type DiagnoseTask =
   /** An uploaded log: the spool's file, shown under the name the client gave. */
   | { readonly kind: 'log'; readonly name: string; readonly file: string }
   | { readonly kind: 'path'; readonly path: string }
-  | { readonly kind: 'trace'; readonly name: string; readonly file: string };
+  /** A trace upload; `scratch`: the request's own folder (the service removes it once the task ends, however it ends). */
+  | { readonly kind: 'trace'; readonly name: string; readonly file: string; readonly scratch: string };
 
 export interface DiagnoseResult {
   /** SHA-256 of the log ('' for a trace). */
@@ -34,8 +34,9 @@ export interface DiagnoseWorkerData {
 }
 
 /** A trace upload (one file: DFTracer .pfw/.pfw.gz, a Darshan log with DXT, a .tar/.tar.gz of a trace folder): `iolens trace --json --charts`. */
-async function traceReport(name: string, upload: string, maxInflate: number | undefined): Promise<DiagnoseResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'iolens-trace-'));
+async function traceReport(name: string, upload: string, scratch: string, maxInflate: number | undefined): Promise<DiagnoseResult> {
+  // (in the request's folder: a thread stopped at the time limit runs no finally, the service removes the folder)
+  const dir = mkdtempSync(join(scratch, 'iolens-trace-'));
   try {
     // the trace readers know a file by its name: the spooled body under the client's name (a link, else a copy)
     const file = join(dir, name);
@@ -44,7 +45,7 @@ async function traceReport(name: string, upload: string, maxInflate: number | un
     } catch {
       copyFileSync(upload, file);
     }
-    const report = await diagnoseTrace([file], { charts: true, ...(maxInflate !== undefined ? { limits: { maxInflate } } : {}) });
+    const report = await diagnoseTrace([file], { charts: true, limits: { scratch, ...(maxInflate !== undefined ? { maxInflate } : {}) } });
     return { hash: '', report: JSON.stringify({ ...report, input: { ...report.input, paths: [name] } }).split(`${dir}/`).join(''), row: '' };
   } catch (err) {
     // the upload is named as the client named it: the server's temporary folder stays out of the answer
@@ -63,7 +64,7 @@ function readUpload(task: { name: string; file: string }): Uint8Array {
 
 serveTasks<DiagnoseTask, DiagnoseResult>((task, data) => {
   const d = (data ?? {}) as DiagnoseWorkerData;
-  if (task.kind === 'trace') return traceReport(task.name, task.file, d.maxInflate);
+  if (task.kind === 'trace') return traceReport(task.name, task.file, task.scratch, d.maxInflate);
   const opts = { charts: true, ...(d.maxInflate !== undefined ? { maxInflate: d.maxInflate } : {}) };
   const input = task.kind === 'log' ? { path: task.name, bytes: readUpload(task) } : task.path;
   const x = extract(input, opts);

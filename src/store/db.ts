@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { BusyError, InputError, NoSpaceError, UsageError } from '../contract/errors.js';
 import { sizeText } from '../util/limits.js';
 import type { Cell } from './row.js';
-import { CHECK_COLUMNS, MIGRATIONS, SCHEMA_VERSION, createStatements, type ColumnSpec } from './schema.js';
+import { CHECK_COLUMNS, MIGRATIONS, SCHEMA_VERSION, STORE_TABLES, createStatements, type ColumnSpec } from './schema.js';
 import { checkCatalog } from '../pipeline/catalog.js';
 
 /** The default database file of the store commands. */
@@ -296,20 +296,46 @@ export function writerSession(path: string): () => void {
   return () => dropFile(file);
 }
 
-/** The schema version stamped in a database (0 when it has no IOLens tables). */
-export async function schemaVersion(con: DuckDBConnection, catalog?: string): Promise<number> {
+/** The schema version stamped in a database (0 when it has no IOLens tables); a foreign `iolens_meta` is refused. */
+export async function schemaVersion(con: DuckDBConnection, catalog?: string, name = 'the database'): Promise<number> {
   const prefix = catalog ? `"${catalog}".` : '';
-  const tables = await con.runAndReadAll(
-    `SELECT count(*) FROM information_schema.tables WHERE table_name = 'iolens_meta'${catalog ? ` AND table_catalog = '${catalog.replace(/'/g, "''")}'` : ''}`,
+  const cols = await con.runAndReadAll(
+    `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'iolens_meta' AND table_catalog = ${catalog ? '?' : 'current_database()'} ORDER BY ordinal_position`,
+    catalog ? [catalog] : [],
   );
-  if (Number(tables.getRows()[0][0]) === 0) return 0;
+  const shape = cols.getRows().map((r) => `${String(r[0])} ${String(r[1])}`);
+  if (shape.length === 0) return 0;
+  if (shape.join(', ') !== 'key VARCHAR, value VARCHAR') throw new InputError(`${name} is not an IOLens job store (its iolens_meta table is not IOLens's)`);
   const r = await con.runAndReadAll(`SELECT value FROM ${prefix}iolens_meta WHERE key = 'schema_version'`);
   const rows = r.getRows();
-  return rows.length > 0 ? Number(rows[0][0]) : 0;
+  if (rows.length === 0) return 0;
+  const v = Number(rows[0][0]);
+  if (!Number.isSafeInteger(v) || v < 1) throw new InputError(`${name} is not an IOLens job store (its schema version is not a number)`);
+  return v;
+}
+
+/** Every table of today's schema holds the columns IOLens writes and reads: a store whose tables another program reshaped is refused. */
+export async function checkTables(con: DuckDBConnection, name: string, catalog?: string): Promise<void> {
+  const r = await con.runAndReadAll(
+    `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_catalog = ${catalog ? '?' : 'current_database()'}`,
+    catalog ? [catalog] : [],
+  );
+  const have = new Map<string, Set<string>>();
+  for (const [t, c] of r.getRows()) {
+    const k = String(t);
+    if (!have.has(k)) have.set(k, new Set());
+    have.get(k)!.add(String(c));
+  }
+  for (const [table, cols] of Object.entries(STORE_TABLES)) {
+    const got = have.get(table);
+    const missing = got ? cols.filter((c) => !got.has(c.name)) : cols;
+    if (missing.length) throw new InputError(`${name} is not an IOLens job store of schema ${SCHEMA_VERSION} (its table ${table} ${got ? `lacks ${missing.slice(0, 3).map((c) => c.name).join(', ')}` : 'is missing'})`);
+  }
 }
 
 async function checkVersion(store: Store): Promise<void> {
-  const v = await schemaVersion(store.con);
+  const v = await schemaVersion(store.con, undefined, store.path);
+  if (v === SCHEMA_VERSION) await checkTables(store.con, store.path);
   if (v === 0) throw new InputError(`${store.path} is not an IOLens job store (no iolens_meta table)`);
   if (v > SCHEMA_VERSION) throw new UsageError(`${store.path} has store schema ${v}, newer than this IOLens understands (${SCHEMA_VERSION}); upgrade IOLens`);
   if (v < SCHEMA_VERSION) throw new UsageError(`${store.path} has store schema ${v}; run any iolens ingest on it (or iolens merge) to migrate it to ${SCHEMA_VERSION}`);
@@ -341,9 +367,12 @@ export async function ensureSchema(
   target = SCHEMA_VERSION,
 ): Promise<{ from: number; to: number }> {
   const con = store.con;
-  const from = await schemaVersion(con);
+  const from = await schemaVersion(con, undefined, store.path);
   if (from > target) throw new UsageError(`${store.path} has store schema ${from}, newer than this IOLens understands (${target}); upgrade IOLens`);
-  if (from === target) return { from, to: target };
+  if (from === target) {
+    if (target === SCHEMA_VERSION) await checkTables(con, store.path);
+    return { from, to: target };
+  }
   // The store's signature is its iolens_meta stamp: a database without one is created here only when it is empty,
   // never mixed into another application's tables.
   if (from === 0) {

@@ -1,4 +1,5 @@
 import { distFile } from '../util/package-root.js';
+import { fsPath } from '../util/byte-path.js';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -117,7 +118,7 @@ function spillWalk(opts: IngestOptions, file: string): { file: string; candidate
       let size = 0;
       let mtime = 0;
       try {
-        const st = statSync(cand.path);
+        const st = statSync(fsPath(cand.path));
         size = st.size;
         mtime = st.mtimeMs;
       } catch {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
-import { openError, openStore, schemaVersion, sqlString } from './db.js';
+import { checkTables, openError, openStore, schemaVersion, sqlString } from './db.js';
 import { SCHEMA_VERSION } from './schema.js';
 
 export interface MergeStats {
@@ -36,12 +36,13 @@ export async function mergeStores(db: string, parts: readonly string[]): Promise
         throw openError(p, err);
       }
       try {
-        const v = await schemaVersion(con, 'part');
+        const v = await schemaVersion(con, 'part', `merge: ${p}`);
         if (v !== SCHEMA_VERSION) {
           throw new InputError(
             v === 0 ? `merge: ${p} is not an IOLens job store` : `merge: ${p} has store schema ${v}, expected ${SCHEMA_VERSION} (open it once with this IOLens's ingest to migrate it)`,
           );
         }
+        await checkTables(con, `merge: ${p}`, 'part');
         await con.run('BEGIN TRANSACTION');
         try {
           await con.run(`CREATE OR REPLACE TEMP TABLE new_hashes AS SELECT hash FROM part.jobs ANTI JOIN jobs USING (hash)`);

@@ -176,6 +176,19 @@ function ddl(table: string, cols: readonly ColumnSpec[], pk?: string): string {
   return `CREATE TABLE IF NOT EXISTS ${table} (\n${body}\n)`;
 }
 
+/** The tables of schema SCHEMA_VERSION that IOLens writes with their columns (what a store must hold to be opened as one). */
+export const STORE_TABLES: Readonly<Record<string, readonly ColumnSpec[]>> = {
+  jobs: JOB_COLUMNS,
+  files: FILE_COLUMNS,
+  ingest_errors: ERROR_COLUMNS,
+  sources: SOURCE_COLUMNS,
+  cluster_runs: CLUSTER_RUN_COLUMNS,
+  clusters: CLUSTER_COLUMNS,
+  cluster_members: CLUSTER_MEMBER_COLUMNS,
+  checks: CHECK_COLUMNS,
+  reports: REPORT_COLUMNS,
+};
+
 /** Statements that create schema version SCHEMA_VERSION from nothing. */
 export function createStatements(): string[] {
   return [

@@ -1,4 +1,5 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { fsPath, pathFromBytes } from '../util/byte-path.js';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError, UsageError } from '../contract/errors.js';
 
@@ -55,16 +56,17 @@ function* walkDir(root: string, opts: WalkOptions, state: WalkState, match?: Reg
   while (stack.length > 0) {
     const dir = stack.pop()!;
     let id: string;
-    let entries: Dirent[];
+    let entries: { name: string; d: Dirent<Buffer> }[];
     try {
-      const st = statSync(dir);
+      const st = statSync(fsPath(dir));
       id = `${st.dev}:${st.ino}`;
       if (state.visited.has(id)) {
         if (dir !== root && !state.fileArgs.has(dir)) yield { path: dir, key: key(dir), error: 'directory already walked under another path (a symbolic link loop or a second link to it)' };
         continue;
       }
       state.visited.add(id);
-      entries = readdirSync(dir, { withFileTypes: true });
+      // (names as bytes: one that is not UTF-8 is kept, as path text with its bytes escaped, src/util/byte-path.ts)
+      entries = readdirSync(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).map((d) => ({ name: pathFromBytes(d.name), d }));
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (dir === root) throw new InputError(`${dir}: cannot read directory (${e.code ?? e.message})`);
@@ -76,10 +78,10 @@ function* walkDir(root: string, opts: WalkOptions, state: WalkState, match?: Reg
     const subdirs: string[] = [];
     for (const e of entries) {
       const p = join(dir, e.name);
-      let st: { isDirectory(): boolean; isFile(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean } = e;
-      if (e.isSymbolicLink()) {
+      let st: { isDirectory(): boolean; isFile(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean } = e.d;
+      if (e.d.isSymbolicLink()) {
         try {
-          st = statSync(p);
+          st = statSync(fsPath(p));
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (wanted(p, e.name) && !state.fileArgs.has(p)) yield { path: p, key: key(p), error: code === 'ELOOP' ? 'symbolic link loop' : `dangling symbolic link (${code ?? 'unreadable target'})` };
@@ -141,7 +143,7 @@ export function* walkInputs(args: readonly string[], opts: WalkOptions = {}): Ge
   for (const arg of args) {
     let st;
     try {
-      st = statSync(arg);
+      st = statSync(fsPath(arg));
     } catch {
       st = null;
     }

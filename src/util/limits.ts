@@ -12,6 +12,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 2 ** 20;
 
 /** Calls the aggregated events (`dft_cnt`) of one DFTracer file may stand for: each becomes one table event. */
 export const DEFAULT_MAX_EXPANDED_CALLS = 2 ** 28;
+/** Members (files, folders, links) one tar archive may hold: each extracted one costs an inode and a read. */
+export const DEFAULT_MAX_ARCHIVE_ENTRIES = 20_000;
 
 /** Limits a caller may raise (or lower) from the defaults above. */
 export interface ReadLimits {
@@ -21,6 +23,10 @@ export interface ReadLimits {
   readonly maxLineBytes?: number;
   /** Calls aggregated trace events of one file may expand to (default `DEFAULT_MAX_EXPANDED_CALLS`). */
   readonly maxExpandedCalls?: number;
+  /** Members one tar archive may hold (default `DEFAULT_MAX_ARCHIVE_ENTRIES`). */
+  readonly maxEntries?: number;
+  /** Folder an archive is extracted under (default the system's temporary folder; the web service gives each request its own). */
+  readonly scratch?: string;
 }
 
 /**

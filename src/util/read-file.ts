@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { InputError, LimitError } from '../contract/errors.js';
+import { fsPath } from './byte-path.js';
 import { sizeText } from './limits.js';
 
 /** What a special file is, for messages (`a FIFO`, `a socket` …); null for a regular file. */
@@ -42,7 +43,7 @@ export function readRegularFile(path: string, maxBytes: number, what = 'a regula
  * descriptor (the caller closes it) and its size.
  */
 export function openRegularFile(path: string, what = 'a regular file'): { fd: number; size: number } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(fsPath(path), constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
     const kind = specialKind(st);

@@ -243,12 +243,14 @@ export class TaskPool<T, R> {
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new BusyError('the task pool is shut down'));
+    // (a running task rejects once its thread is gone: whatever the task made on disk can then be removed for good)
     await Promise.all(
-      this.slots.map((s) => {
+      this.slots.map(async (s) => {
         if (s.timer) clearTimeout(s.timer);
-        s.job?.reject(new BusyError('the task pool is shut down'));
+        const job = s.job;
         s.job = null;
-        return s.worker.terminate();
+        await s.worker.terminate().catch(() => undefined);
+        job?.reject(new BusyError('the task pool is shut down'));
       }),
     );
   }
@@ -295,10 +297,11 @@ export class TaskPool<T, R> {
     this.slots.splice(i, 1);
     slot.worker.removeAllListeners();
     slot.worker.on('error', () => undefined);
-    void slot.worker.terminate();
+    const gone = slot.worker.terminate().catch(() => undefined);
     const fresh = this.spawn();
     this.slots.push(fresh);
-    job?.reject(err);
+    // (the task rejects once its thread has stopped: nothing it started writes after its caller cleans up)
+    void gone.then(() => job?.reject(err));
     const next = this.queue.shift();
     if (next) this.start(fresh, next);
   }

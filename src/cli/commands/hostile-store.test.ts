@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -183,4 +183,62 @@ test('a disk that fills after the last commit: closing the store keeps its write
     spawnSync('umount', [mnt]);
     spawnSync('rmdir', [mnt]);
   }
+});
+
+test('a DuckDB file with a foreign iolens_meta, or IOLens stamp over tables of another shape, is refused in one line, never written', async () => {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { SCHEMA_VERSION } = await import('../../store/schema.js');
+  const make = async (file: string, sql: string[]) => {
+    const inst = await DuckDBInstance.create(file);
+    const con = await inst.connect();
+    for (const s of sql) await con.run(s);
+    con.closeSync();
+    inst.closeSync();
+  };
+  const cases: [string, string[]][] = [
+    ['meta-shape', ['CREATE TABLE iolens_meta (id INTEGER, note VARCHAR)', "INSERT INTO iolens_meta VALUES (1, 'x')"]],
+    ['meta-value', ['CREATE TABLE iolens_meta (key VARCHAR, value VARCHAR)', "INSERT INTO iolens_meta VALUES ('schema_version', 'five')"]],
+    ['jobs-shape', ['CREATE TABLE iolens_meta (key VARCHAR, value VARCHAR)', `INSERT INTO iolens_meta VALUES ('schema_version', '${SCHEMA_VERSION}')`, 'CREATE TABLE jobs (id INTEGER)']],
+  ];
+  for (const [name, sql] of cases) {
+    const db = join(dir, `${name}.duckdb`);
+    await make(db, sql);
+    const before = readFileSync(db);
+    for (const args of [['ingest', join(GEN, 'ior-seq-write-1m.darshan'), '--db', db, '-q'], ['query', '--db', db, 'SELECT 1'], ['cluster', '--db', db]]) {
+      const r = cli(...args);
+      assert.equal(r.status, 2, `${name} ${args[0]}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /^iolens: .*is not an IOLens job store/, `${name} ${args[0]}`);
+      assert.doesNotMatch(r.stderr, /internal error|Binder/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    assert.ok(readFileSync(db).equals(before), `${name}: not written`);
+  }
+});
+
+test('a file name that is not UTF-8 is read, stored and shown with its bytes escaped (report, ingest, query)', () => {
+  const base = join(dir, 'latin1');
+  mkdirSync(base, { recursive: true });
+  // donn\xe9es.darshan: the bytes a Latin-1 system writes for "données"
+  const raw = Buffer.concat([Buffer.from(`${base}/donn`), Buffer.from([0xe9]), Buffer.from('es.darshan')]);
+  copyFileSync(join(GEN, 'ior-seq-write-1m.darshan'), raw);
+  const shown = 'donn\\xe9es.darshan';
+  // (the argument's bytes as a shell passes them: Node's spawn would send UTF-8)
+  const sh = (...args: string[]) =>
+    spawnSync('/bin/sh', ['-c', `exec "$0" "$1" "$2" "$(printf 'donn\\351es.darshan')" "$3" "$4"`, process.execPath, BIN, ...args], { cwd: base, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const rep = sh('report', '--json', '--charts', '--no-color');
+  assert.equal(rep.status, 0, rep.stderr);
+  const report = JSON.parse(rep.stdout) as { input: { paths: string[] }; io: { ioTime: number } };
+  assert.deepEqual(report.input.paths, [shown]);
+  const ref = JSON.parse(cli('report', '--json', join(GEN, 'ior-seq-write-1m.darshan')).stdout) as { io: { ioTime: number } };
+  assert.equal(report.io.ioTime, ref.io.ioTime);
+  const db = join(dir, 'latin1.duckdb');
+  const ing = cli('ingest', base, '--db', db, '-q');
+  assert.equal(ing.status, 0, ing.stderr);
+  const q = cli('query', '--db', db, "SELECT path, (SELECT count(*) FROM ingest_errors) AS errors FROM jobs", '--json');
+  assert.equal(q.status, 0, q.stderr);
+  assert.deepEqual(JSON.parse(q.stdout), [{ path: `${base}/${shown}`, errors: 0 }]);
+  // the stored path names the file: a second ingest finds it unchanged
+  const again = cli('ingest', base, '--db', db);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stderr + again.stdout, /0 new jobs, 0 duplicates, 0 errors, 1 already ingested/);
 });

@@ -13,10 +13,11 @@ const cmd: CommandModule = {
       .option('--model <file>', 'a model file of iolens train for the explain tool')
       .action(async (o: { db?: string; model?: string }) => {
         const { createMcpServer } = await import('../../mcp/server.js');
-        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+        const { LineTransport } = await import('../../mcp/stdio.js');
         // (the store and the model are opened before the protocol starts: a bad file is one error line and exit 2)
         const mcp = await createMcpServer({ ...(o.db ? { db: o.db } : {}), ...(o.model ? { model: o.model } : {}) });
-        const transport = new StdioServerTransport();
+        // (IOLens's own stdio transport: oversized, malformed and batched messages are answered, and serving goes on)
+        const transport = new LineTransport();
         await mcp.server.connect(transport);
         // served until the client closes standard input
         await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { fsPath } from '../../util/byte-path.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CommandModule } from './command.js';
@@ -94,12 +95,12 @@ export function resolveInputs(args: readonly string[], from: string | undefined)
     }
     let dir = false;
     try {
-      dir = statSync(arg).isDirectory();
+      dir = statSync(fsPath(arg)).isDirectory();
     } catch {
       dir = false;
     }
     // A plain file keeps the path as given; directories and globs expand like `iolens ingest`.
-    if (!dir && existsSync(arg)) out.push({ path: arg });
+    if (!dir && existsSync(fsPath(arg))) out.push({ path: arg });
     else if (dir || /[*?[]/.test(arg)) for (const c of expandInputs([arg])) out.push(c.error ? { path: c.path, error: c.error } : { path: c.path });
     else out.push({ path: arg });
   };

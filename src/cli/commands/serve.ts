@@ -17,6 +17,7 @@ interface ServeFlags {
   threads?: string;
   sample?: boolean;
   maxInflate?: string;
+  maxConnections: string;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -44,6 +45,7 @@ const serve: CommandModule = {
         .option('--token <token>', 'uploads need "Authorization: Bearer <token>"')
         .option('--timeout <seconds>', 'time limit of one diagnosis', '120')
         .option('--threads <n>', 'decoding threads (default: cores, at most 4)')
+        .option('--max-connections <n>', 'connections open at once (a new one past it is closed at once)', '256')
         .option('--sample', 'serve the sample store (built from the bundled sample log and a synthetic archive on first start)'),
     ).action(async (flags: ServeFlags) => {
       const maxUpload = parseSize(flags.maxUpload);
@@ -57,6 +59,8 @@ const serve: CommandModule = {
       if (timeout < 1) throw new UserError('--timeout: at least 1 second');
       const threads = flags.threads !== undefined ? positive(flags.threads, '--threads', 64) : undefined;
       if (threads === 0) throw new UserError('--threads: at least 1');
+      const maxConnections = positive(flags.maxConnections, '--max-connections', 1_000_000);
+      if (maxConnections === 0) throw new UserError('--max-connections: at least 1');
       if (!LOOPBACK.test(flags.host) && flags.write && !flags.token) {
         throw new UserError(`--write on ${flags.host} (not a loopback address) needs --token: anyone who reaches it could fill the store`);
       }
@@ -80,6 +84,7 @@ const serve: CommandModule = {
         token: flags.token ?? null,
         model,
         timeoutMs: timeout * 1000,
+        maxConnections,
         ...(threads !== undefined ? { threads } : {}),
         ...(maxInflateOption(flags.maxInflate) !== undefined ? { maxInflate: maxInflateOption(flags.maxInflate) } : {}),
       });

@@ -4,6 +4,7 @@ import { LimitError } from '../../contract/errors.js';
 import { StreamsInflater } from '../../util/inflate-engine.js';
 import { InflateBudget, inflateChunks, ratioLimit, ratioTooLarge } from './compression.js';
 import type { InflateJob, InflateReply } from './inflate-thread.js';
+import { fsPath } from '../../util/byte-path.js';
 
 /**
  * Worker entry of `inflateFileChunks`: inflates one zlib region of a log file (back-to-back zlib streams) and posts
@@ -105,7 +106,7 @@ async function inflateThroughStreams(): Promise<void> {
   // zlib's pieces are views into buffers it keeps writing: they are copied into pieces of our own
   let acc = nextPiece();
   let n = 0;
-  const open = (from: number) => createReadStream(job.path, { start: job.start + from, end: job.start + job.length - 1, highWaterMark: job.chunk });
+  const open = (from: number) => createReadStream(fsPath(job.path), { start: job.start + from, end: job.start + job.length - 1, highWaterMark: job.chunk });
   // the caller charges the pieces to the log's budget (this thread stays at most `ahead` pieces ahead of it)
   const budget = new InflateBudget(Infinity);
   for await (const piece of inflateChunks(job.length, open, job.what, budget, job.chunk, () => {})) {

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { LimitError } from '../../contract/errors.js';
 import { DEFAULT_MAX_INFLATE, sizeText } from '../../util/limits.js';
 import { openRegularFile, readRegularFile } from '../../util/read-file.js';
+import { fsPath } from '../../util/byte-path.js';
 import { DarshanFormatError } from './errors.js';
 import { inflateFileChunks, inflateOffThread } from './inflate-thread.js';
 import { HEADER_SIZE_341, parseHeader, type LogHeader, type Region, MAX_MODULES } from './header.js';
@@ -233,7 +234,7 @@ export class DarshanLog {
     if (file && (offThread === 'always' || (offThread && inflateOffThread(region.len)))) return inflateFileChunks(file.path, region.off, region.len, what, budget, chunk, done, false, ahead);
     // the region's compressed bytes from `from` on: streamed from the file, or from memory
     const open = file
-      ? (from: number) => createReadStream(file.path, { start: region.off + from, end: region.off + region.len - 1, highWaterMark: chunk })
+      ? (from: number) => createReadStream(fsPath(file.path), { start: region.off + from, end: region.off + region.len - 1, highWaterMark: chunk })
       : (from: number) => Readable.from([Buffer.from(this.buf.buffer, this.buf.byteOffset + region.off + from, region.len - from)]);
     return inflateChunks(region.len, open, what, budget, chunk, done);
   }
@@ -251,7 +252,7 @@ export class DarshanLog {
   /** A region's stored bytes (read from the file when the log was opened with `openFile`). */
   private bytesOf(region: Region): Uint8Array {
     if (region.off + region.len <= this.buf.length || this.file === null) return this.buf.subarray(region.off, region.off + region.len);
-    const fd = openSync(this.file.path, 'r');
+    const fd = openSync(fsPath(this.file.path), 'r');
     try {
       return readAt(fd, region.off, region.len);
     } finally {

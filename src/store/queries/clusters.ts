@@ -1,3 +1,4 @@
+import { UsageError } from '../../contract/errors.js';
 import { appendRow, sqlString, type Store } from '../db.js';
 import type { Cell } from '../row.js';
 import { CLUSTER_COLUMNS, CLUSTER_MEMBER_COLUMNS, CLUSTER_RUN_COLUMNS } from '../schema.js';
@@ -82,6 +83,7 @@ export async function clusterRunList(store: Store): Promise<Row[]> {
 
 /** Node ids of a run's subtree under `node` (the node itself included). */
 export async function clusterSubtree(store: Store, run: string, node: number): Promise<number[]> {
+  if (!Number.isSafeInteger(node) || node < 0) throw new UsageError(`a cluster node is a whole number from 0 (got ${String(node).slice(0, 40)})`);
   const all = await readRows(store, 'SELECT id, parent FROM clusters WHERE run_id = ?', [run]);
   const children = new Map<number, number[]>();
   for (const r of all) if (r.parent !== null) children.set(Number(r.parent), [...(children.get(Number(r.parent)) ?? []), Number(r.id)]);
@@ -94,6 +96,10 @@ export async function clusterSubtree(store: Store, run: string, node: number): P
   }
   return out;
 }
+
+/** `node` is one of a list bound as one parameter (`nodeList`): node ids are values, never SQL text. */
+export const IN_NODES = 'list_contains(CAST(? AS BIGINT[]), node)';
+export const nodeList = (nodes: readonly number[]): string => `[${nodes.map((n) => String(Math.trunc(Number(n)))).join(',')}]`;
 
 /** A run's nodes as the cluster pages draw them (rows in id order; JSON columns as text). */
 export async function clusterTreeNodes(store: Store, run: string): Promise<Row[]> {
@@ -133,17 +139,17 @@ export async function clusterNodeSample(store: Store, run: string, node: number,
   if (!known.has(key)) return null;
   const features = ((jsonCell(r.features) as string[] | null) ?? []).filter((f) => typeof f === 'string' && known.has(f));
   const nodes = await clusterSubtree(store, run, node);
-  const [{ n }] = await readRows(store, `SELECT count(*) AS n FROM cluster_members WHERE run_id = ? AND node IN (${nodes.join(',')})`, [run]);
+  const [{ n }] = await readRows(store, `SELECT count(*) AS n FROM cluster_members WHERE run_id = ? AND ${IN_NODES}`, [run, nodeList(nodes)]);
   const step = Math.max(1, Math.ceil(Number(n) / cap));
   // An even spread of the node's members in key order, at most `cap`.
-  const picked = `SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS rn FROM cluster_members WHERE run_id = ? AND node IN (${nodes.join(',')})) WHERE (rn - 1) % ${step} = 0 LIMIT ${cap}`;
+  const picked = `SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS rn FROM cluster_members WHERE run_id = ? AND ${IN_NODES}) WHERE (rn - 1) % ${step} = 0 LIMIT ${cap}`;
   const data = features.length
-    ? await readRows(store, `SELECT CAST(${ident(key)} AS VARCHAR) AS __key, ${features.map(ident).join(', ')} FROM ${ident(table)} WHERE CAST(${ident(key)} AS VARCHAR) IN (${picked}) ORDER BY 1`, [run])
+    ? await readRows(store, `SELECT CAST(${ident(key)} AS VARCHAR) AS __key, ${features.map(ident).join(', ')} FROM ${ident(table)} WHERE CAST(${ident(key)} AS VARCHAR) IN (${picked}) ORDER BY 1`, [run, nodeList(nodes)])
     : [];
   const rows = data.map((d) => ({ key: String(d.__key), values: features.map((f) => (typeof d[f] === 'number' ? (d[f] as number) : null)) }));
   let jobs: Row[] | null = null;
   if (jobColumns && table === 'jobs' && rows.length && jobColumns.every((c) => known.has(c))) {
-    jobs = await readRows(store, `SELECT hash, ${jobColumns.map(ident).join(', ')} FROM jobs WHERE hash IN (${picked}) ORDER BY hash`, [run]);
+    jobs = await readRows(store, `SELECT hash, ${jobColumns.map(ident).join(', ')} FROM jobs WHERE hash IN (${picked}) ORDER BY hash`, [run, nodeList(nodes)]);
   }
   return { table, features, rows, columns: known, jobs };
 }

@@ -3,7 +3,7 @@ import type { Report } from '../../contract/index.js';
 import { appendRow, ensureSpace, type Store } from '../db.js';
 import { insertJsonRows } from '../ingest.js';
 import { REPORT_COLUMNS } from '../schema.js';
-import { clusterSubtree } from './clusters.js';
+import { clusterSubtree, IN_NODES, nodeList } from './clusters.js';
 import { readRows, type Row } from './read.js';
 import { reportByHash } from './reports.js';
 
@@ -74,8 +74,8 @@ export async function jobsPage(store: Store, f: JobFilter): Promise<JobsPage> {
   }
   if (f.run !== undefined) {
     const nodes = await clusterSubtree(store, f.run, f.node ?? 0);
-    where.push(`hash IN (SELECT key FROM cluster_members WHERE run_id = ? AND node IN (${nodes.join(',')}))`);
-    params.push(f.run);
+    where.push(`hash IN (SELECT key FROM cluster_members WHERE run_id = ? AND ${IN_NODES})`);
+    params.push(f.run, nodeList(nodes));
   }
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const sort: SortColumn = f.sort && (SORT_COLUMNS as readonly string[]).includes(f.sort) ? f.sort : 'start_epoch';

@@ -8,33 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TraceInputError } from '../errors.js';
+import { tarEntry as entry, tarHeader as header, tarOfEmptyFiles } from '../../../testing/tar.js';
 import { extractTar, extractToTemp, isTarName, parsePax, safeEntryPath, tarNumber } from './tar.js';
-
-/** Builds one 512-byte ustar header (test helper; octal fields, checksum filled in). */
-function header(name: string, size: number, type: string, prefix = ''): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, 100, 'utf8');
-  h.write('0000644\0', 100, 'latin1');
-  h.write('0000000\0', 108, 'latin1');
-  h.write('0000000\0', 116, 'latin1');
-  h.write(size.toString(8).padStart(11, '0') + '\0', 124, 'latin1');
-  h.write('00000000000\0', 136, 'latin1');
-  h.write(type, 156, 'latin1');
-  h.write('ustar\0', 257, 'latin1');
-  h.write('00', 263, 'latin1');
-  h.write(prefix, 345, 155, 'utf8');
-  h.fill(32, 148, 156);
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 'latin1');
-  return h;
-}
-
-function entry(name: string, data: Buffer | string, type = '0', prefix = ''): Buffer {
-  const d = typeof data === 'string' ? Buffer.from(data) : data;
-  const pad = Buffer.alloc((512 - (d.length % 512)) % 512);
-  return Buffer.concat([header(name, d.length, type, prefix), d, pad]);
-}
 
 function pax(key: string, value: string): string {
   const body = ` ${key}=${value}\n`;
@@ -165,5 +140,23 @@ test('item 6: a file and a folder of the same name are a trace error naming the 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+});
+
+test('an archive past its budget of entries stops there: a LimitError, and the temporary folder is gone', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-tar-entries-'));
+  try {
+    const file = join(dir, 'many.tar.gz');
+    writeFileSync(file, gzipSync(tarOfEmptyFiles(50)));
+    const scratch = join(dir, 'scratch');
+    mkdirSync(scratch);
+    await assert.rejects(extractToTemp(file, { maxEntries: 49, scratch }), (e: Error) => e instanceof LimitError && /an archive of more than 49 entries/.test(e.message));
+    assert.deepEqual(readdirSync(scratch), []);
+    const ok = await extractToTemp(file, { maxEntries: 50, scratch });
+    assert.equal(readdirSync(ok.dir).length, 50);
+    ok.cleanup();
+    assert.deepEqual(readdirSync(scratch), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

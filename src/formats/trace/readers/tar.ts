@@ -1,6 +1,6 @@
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { LimitError } from '../../../contract/errors.js';
-import { InflateBudget, sizeText, type ReadLimits } from '../../../util/limits.js';
+import { DEFAULT_MAX_ARCHIVE_ENTRIES, InflateBudget, sizeText, type ReadLimits } from '../../../util/limits.js';
 import { openTraceFile } from './lines.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,9 @@ import { TraceInputError } from '../errors.js';
  * skipped, so nothing is ever written outside the destination folder.
  *
  * Budgets: a gzip-compressed archive may inflate to at most `limits.maxInflate` bytes (headers and data together;
- * the gunzip stops there), and a pax or GNU long-name record may hold at most `MAX_META_BYTES`.
+ * the gunzip stops there), an archive may hold at most `limits.maxEntries` members (each extracted one costs an inode
+ * and a read: an archive of 400,000 empty files stops at the budget, not after minutes), and a pax or GNU long-name
+ * record may hold at most `MAX_META_BYTES`.
  */
 
 /** Largest pax extended header or GNU long name accepted (real ones are a few hundred bytes). */
@@ -133,6 +135,8 @@ export async function readTar(
   let paxPath: string | undefined;
   let done = false;
   let entries = 0;
+  let members = 0;
+  const maxMembers = limits.maxEntries ?? DEFAULT_MAX_ARCHIVE_ENTRIES;
   let sawHeader = false;
 
   const header = (h: Buffer): void => {
@@ -163,6 +167,7 @@ export async function readTar(
       sink = 'skip';
       return;
     }
+    if (++members > maxMembers) throw new LimitError(`${path}: an archive of more than ${maxMembers} entries (the limit of one archive)`);
     const full = paxPath ?? longName ?? name;
     paxPath = undefined;
     longName = undefined;
@@ -308,7 +313,7 @@ function hook(): void {
  * folder when it has exactly one, else the temp folder itself) and a `cleanup` that removes everything.
  */
 export async function extractToTemp(path: string, limits: ReadLimits = {}): Promise<{ dir: string; cleanup: () => void }> {
-  const root = mkdtempSync(join(tmpdir(), 'iolens-trace-'));
+  const root = mkdtempSync(join(limits.scratch ?? tmpdir(), 'iolens-trace-'));
   live.add(root);
   hook();
   const cleanup = (): void => {
