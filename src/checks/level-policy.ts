@@ -16,11 +16,15 @@ import type { CostInput } from './types.js';
  *        the problem is present and fixing it can save time;
  *   below, the finding is INFO (noted, not raised), whatever its calls spent.
  *
+ * Where the job's I/O is not its bottleneck (its slowest rank's I/O under high_run_share of the run: `quiet`), a WARN
+ * also needs savings of at least warn_run_share (1 %) of the run time: a healthy run stays quiet, and what is raised on
+ * it is worth a scientist's time.
+ *
  * A finding without a cost or savings is at most INFO (every WARN and HIGH states both). Findings on incomplete data
  * are at most WARN (run-checks.ts), and a `--config` level override wins over everything. The same rule, on a cost
  * alone, levels the flagged records of a trace's views (`costLevel`).
  */
-export const LEVEL_KNOBS = ['high_cost_share', 'high_run_share', 'warn_cost_share'] as const satisfies readonly Knob[];
+export const LEVEL_KNOBS = ['high_cost_share', 'high_run_share', 'warn_cost_share', 'warn_run_share'] as const satisfies readonly Knob[];
 
 const RANK: Record<Level, number> = { HIGH: 0, WARN: 1, OK: 2, INFO: 3 };
 
@@ -58,11 +62,21 @@ export function completeCost(c: CostInput, y: Yardstick): Cost {
   };
 }
 
+/** Whether a job's I/O is not its bottleneck (under high_run_share of the run): the level rule's `quiet` case. */
+export function isQuiet(y: Yardstick, knobs: KnobValues): boolean {
+  return y.runTime > 0 && y.ioTime / y.runTime < knobs.high_run_share;
+}
+
+/** On a quiet job (I/O not its bottleneck), whether seconds of this run share are worth a WARN. */
+function worthRaising(runShare: number | null, knobs: KnobValues, quiet: boolean): boolean {
+  return !quiet || runShare === null || runShare >= knobs.warn_run_share;
+}
+
 /** The level a cost alone allows: HIGH, WARN or INFO. */
-export function costLevel(cost: Cost, knobs: KnobValues): Level {
+export function costLevel(cost: Cost, knobs: KnobValues, quiet = false): Level {
   const high = cost.basis === 'time' && cost.ioShare >= knobs.high_cost_share && (cost.runShare === null || cost.runShare >= knobs.high_run_share);
   if (high) return 'HIGH';
-  return cost.ioShare >= knobs.warn_cost_share && cost.seconds > 0 ? 'WARN' : 'INFO';
+  return cost.ioShare >= knobs.warn_cost_share && cost.seconds > 0 && worthRaising(cost.runShare, knobs, quiet) ? 'WARN' : 'INFO';
 }
 
 /** Levels in the default mode's order: problems, then notes, then the good patterns found. */
@@ -75,21 +89,22 @@ export function savingsShares(savings: Savings, cost: Cost): { ioShare: number; 
 }
 
 /** The level savings allow: HIGH, WARN or INFO. */
-export function savingsLevel(savings: Savings, cost: Cost, knobs: KnobValues): Level {
+export function savingsLevel(savings: Savings, cost: Cost, knobs: KnobValues, quiet = false): Level {
   const { ioShare, runShare } = savingsShares(savings, cost);
   const high = savings.basis !== 'bound' && cost.basis === 'time' && ioShare >= knobs.high_cost_share && (runShare === null || runShare >= knobs.high_run_share);
   if (high) return 'HIGH';
   // WARN: the problem is present and its fix can save time — the range of the savings reaches above 0 (a stated
   // reference may put the estimate at 0 where the job's calls were already as fast as the reference).
   const highShare = cost.seconds > 0 ? (cost.ioShare * Math.min(savings.high, cost.seconds)) / cost.seconds : 0;
-  return highShare >= knobs.warn_cost_share && savings.high > 0 ? 'WARN' : 'INFO';
+  // On a quiet job the estimate (not the top of its range) must be worth the run's time.
+  return highShare >= knobs.warn_cost_share && savings.high > 0 && worthRaising(runShare, knobs, quiet) ? 'WARN' : 'INFO';
 }
 
 /** The level after the rule; observations (OK, INFO) pass unchanged. */
-export function ruleLevel(proposed: Level, cost: Cost | undefined, savings: Savings | undefined, knobs: KnobValues): Level {
+export function ruleLevel(proposed: Level, cost: Cost | undefined, savings: Savings | undefined, knobs: KnobValues, quiet = false): Level {
   if (proposed === 'OK' || proposed === 'INFO') return proposed;
   if (!cost || !savings) return 'INFO';
-  const allowed = savingsLevel(savings, cost, knobs);
+  const allowed = savingsLevel(savings, cost, knobs, quiet);
   return RANK[allowed] > RANK[proposed] ? allowed : proposed;
 }
 

@@ -3,7 +3,7 @@ import type { ReportConfig } from '../config/defaults.js';
 import { FactUnavailable, type FactContext } from '../facts/fact-context.js';
 import type { FactName } from '../facts/types.js';
 import { renderTemplate, type TemplateStyle } from '../text/template.js';
-import { completeCost, LEVEL_KNOBS, ruleLevel, type Yardstick } from './level-policy.js';
+import { completeCost, isQuiet, LEVEL_KNOBS, ruleLevel, type Yardstick } from './level-policy.js';
 import { completeSavings, defaultSavingsInput, jobBandwidth, scaleSavings, shareSavings, type JobBandwidth } from './savings.js';
 import type { Advice, CheckOutcome, Detail, Finding, Mode, Subject, ThresholdUsed } from '../contract/index.js';
 import { contradictedAdvice } from './advice.js';
@@ -230,7 +230,7 @@ function settleLevels(insights: readonly Finding[], proposals: ReadonlyMap<Findi
     const proposed = proposals.get(f);
     let level = f.level;
     if (proposed) {
-      level = ruleLevel(proposed, f.cost, savings, knobs);
+      level = ruleLevel(proposed, f.cost, savings, knobs, isQuiet(y, knobs));
       if (f.caveats?.length && level === 'HIGH') level = 'WARN';
     }
     return savings === f.savings && level === f.level ? f : { ...f, level, ...(savings ? { savings } : {}) };

@@ -27,14 +27,16 @@ import { factorDigits } from './words.js';
 export const MAX_MODEL_CAUSES = 3;
 
 /** The report's level knobs (its thresholds table holds the values it was built with). */
-function knobs(report: Report): { high_cost_share: number; high_run_share: number; warn_cost_share: number } {
+function knobs(report: Report): { high_cost_share: number; high_run_share: number; warn_cost_share: number; warn_run_share: number } {
   const v = (k: string, d: number) => report.thresholds.find((t) => t.knob === k)?.value ?? d;
-  return { high_cost_share: v('high_cost_share', 0.25), high_run_share: v('high_run_share', 0.05), warn_cost_share: v('warn_cost_share', 0) };
+  return { high_cost_share: v('high_cost_share', 0.25), high_run_share: v('high_run_share', 0.05), warn_cost_share: v('warn_cost_share', 0), warn_run_share: v('warn_run_share', 0.01) };
 }
 
 function levelOf(report: Report, cost: Cost, l: LearnedSection): Level {
   if (l.ood || cost.seconds <= 0) return 'INFO';
-  const allowed = costLevel(cost, knobs(report) as unknown as KnobValues);
+  const k = knobs(report);
+  const quiet = report.io.runTime > 0 && report.io.ioTime / report.io.runTime < k.high_run_share;
+  const allowed = costLevel(cost, k as unknown as KnobValues, quiet);
   return allowed === 'HIGH' ? 'WARN' : allowed;
 }
 

@@ -7,7 +7,7 @@ import { RENDERERS } from '../render/registry.js';
 import { REPO_ROOT, SHARED } from '../testing/corpus.js';
 import { reportSchemaErrors } from '../testing/schema.js';
 import { analyzeTrace } from '../pipeline/trace/analyze.js';
-import { completeCost, costLevel, ruleLevel } from '../checks/level-policy.js';
+import { completeCost, costLevel, isQuiet, ruleLevel } from '../checks/level-policy.js';
 import { defaultKnobValues } from '../config/knobs.js';
 import { TRACE_RUN_CHECKS } from '../checks/trace/registry.js';
 
@@ -39,7 +39,8 @@ function invariants(r: Report): void {
   // The one level rule, against the job's I/O time (the time model), for records and findings alike.
   const y = { ioTime: r.io.ioTime, cumulativeIoTime: r.io.cumulativeIoTime, runTime: r.io.runTime, processes: r.io.processes };
   const K = defaultKnobValues();
-  const byRule = (seconds: number) => costLevel(completeCost({ seconds }, y), K);
+  const quiet = isQuiet(y, K);
+  const byRule = (seconds: number) => costLevel(completeCost({ seconds }, y), K, quiet);
   for (const v of t.views) {
     assert.equal(v.byLevel.HIGH + v.byLevel.WARN + v.byLevel.INFO, v.bottlenecks, v.name);
     assert.equal(v.bottlenecks + v.byLevel.OK, v.records, v.name);
@@ -57,7 +58,7 @@ function invariants(r: Report): void {
   for (const f of r.insights) {
     assert.ok(f.cost && f.cost.seconds >= 0 && f.cost.ioShare <= 1, f.code);
     // trace checks propose HIGH; the rule caps them by what fixing saves (level-policy.ts)
-    const byCost = ruleLevel('HIGH', f.cost, f.savings, K);
+    const byCost = ruleLevel('HIGH', f.cost, f.savings, K, quiet);
     // on incomplete data a finding says so and is at most WARN
     if (f.level !== 'INFO') assert.equal(f.level, f.caveats ? (byCost === 'HIGH' ? 'WARN' : byCost) : byCost, f.code);
     assert.equal(!!f.caveats, !r.completeness.complete);

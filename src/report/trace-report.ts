@@ -9,7 +9,7 @@ import { CATEGORY_NAMES, LAYER_NAMES, type TraceDicts } from '../formats/trace/m
 import type { ReadResult, TraceJob } from '../formats/trace/readers/types.js';
 import { byCost } from '../checks/trace/define.js';
 import type { AnyCheck } from '../checks/types.js';
-import { completeCost, costLevel, LEVEL_KNOBS, type Yardstick } from '../checks/level-policy.js';
+import { completeCost, costLevel, isQuiet, LEVEL_KNOBS, type Yardstick } from '../checks/level-policy.js';
 import { yardstickOf } from '../checks/run-checks.js';
 import { FactContext } from '../facts/fact-context.js';
 import { traceTimeModel } from '../facts/counters/ledger.js';
@@ -54,7 +54,7 @@ export interface TraceReportOptions {
 
 /** The level of a flagged record: by what its calls cost the job (the one level rule; summed over ranks). */
 export function recordLevelOf(y: Yardstick, config: ReportConfig): (seconds: number) => Level {
-  return (seconds) => costLevel(completeCost({ seconds }, y), config.knobs);
+  return (seconds) => costLevel(completeCost({ seconds }, y), config.knobs, isQuiet(y, config.knobs));
 }
 
 function round(x: number): number {

@@ -37,7 +37,7 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   const a = join(dir, 'a.json');
   const t1 = cli('train', '--db', db, '--models', 'gbdt,ridge', '--seed', '7', '--out', a);
   assert.equal(t1.status, 0, t1.stderr);
-  assert.match(t1.stdout, /^Trained on 156 rows of jobs \(3 without a finite target skipped\): target io_mibs as log10\(1\+y\), 175 features → 175 model columns\.$/m);
+  assert.match(t1.stdout, /^Trained on 155 rows of jobs \(4 without a finite target skipped\): target io_mibs as log10\(1\+y\), 175 features → 175 model columns\.$/m);
   assert.match(t1.stdout, /^Validation: a random 31 \(seed 7\); every setting chosen there/m);
   assert.match(t1.stdout, /^gbdt +0\.\d{3} +\d\.\d{3} +-?\d\.\d{3} +×\d\.\d{3}$/m);
   assert.match(t1.stdout, /^ensemble \(average, w ∝ 1\/RMSE²\) +\d\.\d{3}/m);
