@@ -237,6 +237,7 @@ function buildInsight(
     panel: meta.panel,
     ...(meta.problem ? { problem: meta.problem } : {}),
     ...(cost ? { cost } : {}),
+    ...(input.savings ? { savings: input.savings } : {}),
     messageId: qualify(input.messageId),
     message: renderTemplate(templates[input.messageId], input.data, style),
     data: input.data,

@@ -1,7 +1,7 @@
 import type { Knob } from '../config/knobs.js';
 import type { FactContext } from '../facts/fact-context.js';
 import type { FactName, FactValues } from '../facts/types.js';
-import type { CheckWording, CostSemantics, Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
+import type { CheckWording, CostSemantics, Savings, Evidence, HintsInfo, Level, MessageData, Mode, Panel, Problem, Subject } from '../contract/index.js';
 import type { TraceViews } from '../trace/score.js';
 
 /** An option of a check: a number read from one knob of the configuration (Drishti's threshold names). */
@@ -117,6 +117,8 @@ export interface FindingInput<M extends string, R extends string> {
   readonly level?: Level;
   /** What the problem costs in seconds (every problem finding states it; sorts the report). */
   readonly cost?: CostInput;
+  /** What fixing it would save (contract `Savings`), where the check can say from the job's own evidence. */
+  readonly savings?: Savings;
   readonly messageId: M;
   readonly data: MessageData;
   readonly evidence?: readonly Evidence[];
