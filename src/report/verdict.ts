@@ -1,6 +1,7 @@
 import type { Finding, IoOp, IoSummary, Verdict } from '../contract/index.js';
 import { formatPercent, formatSeconds } from '../text/format.js';
 import { NO_FILE } from '../facts/counters/ledger.js';
+import { storageVerdict } from './storage-verdict.js';
 
 /** What a part of the I/O time is, as the verdict says it. */
 const DOING: Record<IoOp, string> = {
@@ -70,7 +71,10 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
     sentences.push(`I/O is not this job's bottleneck (under ${formatPercent(highRunShare)} of the run): no finding is HIGH.`);
   } else {
     const first = raised[0];
-    if (first?.level === 'HIGH' && first.cost) sentences.push(`The costliest problem: ${first.code} (${first.problem ?? 'problem'}), ${formatSeconds(first.cost.seconds)}, ${formatPercent(first.cost.ioShare)} of the I/O time.`);
+    // A slow storage target that holds the time is said as such (storage-verdict.ts), in place of the costliest problem.
+    const storage = storageVerdict(raised);
+    if (storage) sentences.push(storage);
+    else if (first?.level === 'HIGH' && first.cost) sentences.push(`The costliest problem: ${first.code} (${first.problem ?? 'problem'}), ${formatSeconds(first.cost.seconds)}, ${formatPercent(first.cost.ioShare)} of the I/O time.`);
   }
   const names = (f: Finding) =>
     sink !== null &&

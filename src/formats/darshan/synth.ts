@@ -103,6 +103,8 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     ostsOf.push(o);
   }
   const onAny = (r: number, set: readonly number[] | undefined) => !!set && nOst > 0 && ostsOf[r].some((o) => set.includes(o));
+  // The last close: a job whose files take longer than `runSeconds` (slow OSTs) runs until then.
+  let lastEnd = 0;
   const P = makeFixed('POSIX', 1, 4, POSIX_INT_COUNTERS, POSIX_FLOAT_COUNTERS, nFiles);
   for (let r = 0; r < nFiles; r++) {
     const shared = r < nShared;
@@ -168,6 +170,7 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     P.setFloat(r, 'POSIX_F_READ_END_TIMESTAMP', reads ? t0 + meta / 2 + wTime + rTime : 0);
     P.setFloat(r, 'POSIX_F_CLOSE_START_TIMESTAMP', t0 + meta / 2 + wTime + rTime);
     P.setFloat(r, 'POSIX_F_CLOSE_END_TIMESTAMP', t0 + meta + wTime + rTime);
+    lastEnd = Math.max(lastEnd, t0 + meta + wTime + rTime);
     P.setFloat(r, 'POSIX_F_READ_TIME', rTime);
     P.setFloat(r, 'POSIX_F_WRITE_TIME', wTime);
     P.setFloat(r, 'POSIX_F_META_TIME', meta);
@@ -213,7 +216,7 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
       uid: 1000,
       startTimeSec: start,
       startTimeNsec: 0,
-      endTimeSec: start + run,
+      endTimeSec: start + Math.max(run, Math.ceil(lastEnd)),
       endTimeNsec: 0,
       nprocs,
       jobid: opts.jobid ?? 4242,
