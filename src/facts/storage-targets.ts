@@ -1,5 +1,6 @@
 import type { LustreTable } from '../formats/darshan/index.js';
 import { LUSTRE_COMPONENT_COUNTERS } from '../formats/darshan/modules/lustre.js';
+import { nameText } from '../formats/darshan/names.js';
 import { OP_INDEX } from './time-model.js';
 import { defineFact } from './define-fact.js';
 import type { StorageTargetsFact } from './types.js';
@@ -165,12 +166,15 @@ export default defineFact({
       medianFileBandwidth[t] = medianOf(scratch, fileBw[t].length);
     }
     // The file system the files live on (the mount type most of them have).
-    const types = new Map<string, number>();
+    const types = new Map<string, number>(), mounts = new Map<string, number>();
     for (let i = 0; i < Math.min(nf, 4096); i++) {
       const m = src.log.mountOf(src.log.names.get(ids[i]));
       if (m) types.set(m.fsType, (types.get(m.fsType) ?? 0) + 1);
+      if (m?.path !== undefined) mounts.set(m.path, (mounts.get(m.path) ?? 0) + 1);
     }
-    const fsType = [...types.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
+    const most = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
+    const fsType = most(types);
+    const mount = nameText(most(mounts));
     const value: StorageTargetsFact = {
       kind,
       files: {
@@ -199,6 +203,7 @@ export default defineFact({
         medianFileBandwidth,
       },
       fsType,
+      mount,
     };
     return value;
   },

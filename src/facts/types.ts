@@ -520,4 +520,6 @@ export interface StorageTargetsFact {
   };
   /** The file system type of the files (the most common mount type), or '' when the log has no mounts. */
   readonly fsType: string;
+  /** The mount point most of the files live under ('' when unknown): OST ids are per file system. */
+  readonly mount: string;
 }
