@@ -498,9 +498,15 @@ export interface StorageTargetsFact {
     /** The file's targets: `targetOf[targetStart[i] .. targetStart[i] + targetCount[i])` index `targets`. */
     readonly targetStart: Int32Array;
     readonly targetCount: Int32Array;
-    /** Share of the file's bytes (and seconds) each of its targets holds, parallel to `targetOf`. */
+    /** Share of the file's bytes each of its targets holds, parallel to `targetOf`. */
     readonly targetOf: Int32Array;
     readonly targetShare: Float64Array;
+    /** Share of the file's data seconds spent on each target (DXT-mapped files; else the bytes' share). */
+    readonly targetTimeShare: Float64Array;
+    /** The file's bandwidth on each target, bytes/s: DXT requests on that target alone, else its bytes there over its seconds there. */
+    readonly targetBandwidth: Float64Array;
+    /** 1 when the file's split over its targets comes from DXT offsets, 0 from its layout alone. */
+    readonly dxtMapped: Uint8Array;
   };
   /** Per target, ascending by id. */
   readonly targets: {
@@ -515,7 +521,7 @@ export interface StorageTargetsFact {
     readonly slowestSeconds: Float64Array;
     /** bytes / seconds (0 when no time). */
     readonly bandwidth: Float64Array;
-    /** Median bandwidth of its files (bytes / data seconds of each file touching it). */
+    /** Median bandwidth of its files on it (each file's bytes there / its data seconds there). */
     readonly medianFileBandwidth: Float64Array;
   };
   /** The file system type of the files (the most common mount type), or '' when the log has no mounts. */

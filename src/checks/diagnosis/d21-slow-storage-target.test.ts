@@ -100,6 +100,19 @@ test('D21 on synthetic Lustre logs: slow OSTs named, moved, doubled, healed; eve
     assert.equal(synthFindings(dir, 'few', ['--posix-files', '48', '--shared-files', '0', '--nprocs', '48', '--lustre-osts', '24', '--slow-osts', '5', '--access-bytes', '16777216']).d21, undefined);
     // Without a LUSTRE module: files are their own targets; their bandwidths vary 11 times by design, none stands out.
     assert.equal(synthFindings(dir, 'nolustre', ['--posix-files', '240', '--shared-files', '0', '--nprocs', '240', '--access-bytes', '16777216']).d21, undefined);
+    // Four shared files striped over all 8 OSTs, OST 3 slow: every OST holds the same files, so only DXT's offsets,
+    // mapped through the layout to stripes, can tell the OSTs apart (requests of ~256 KiB in 1 MiB stripes).
+    const striped = ['--posix-files', '4', '--shared-files', '4', '--nprocs', '8', '--lustre-osts', '8', '--stripe-count', '8', '--slow-osts', '3', '--access-bytes', '262144', '--slow-factor', '1000'];
+    const traced = synthFindings(dir, 'striped-dxt', [...striped, '--dxt-segments', '20000']);
+    assert.equal(traced.d21?.data.targets, 'OST 3');
+    const st = logFacts(join(dir, 'striped-dxt.darshan')).facts.get('storage.targets');
+    assert.equal(st.files.dxtMapped.reduce((a, b) => a + b, 0), 4);
+    // The OST after the slow one shares requests that cross the stripe boundary; timed on its own requests it is not slow.
+    const t4 = st.targets.ids.indexOf(4), t3 = st.targets.ids.indexOf(3), t0 = st.targets.ids.indexOf(0);
+    assert.ok(st.targets.medianFileBandwidth[t4] > 0.8 * st.targets.medianFileBandwidth[t0], `${st.targets.medianFileBandwidth[t4]} vs ${st.targets.medianFileBandwidth[t0]}`);
+    assert.ok(st.targets.medianFileBandwidth[t3] < 0.01 * st.targets.medianFileBandwidth[t0]);
+    // Without DXT the layout alone splits each file evenly: no OST can stand out, and D21 says nothing.
+    assert.equal(synthFindings(dir, 'striped', striped).d21, undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -80,7 +80,7 @@ export default defineCheck({
       high: saving.high,
       semantics: 'slowest' as const,
       basis: 'job' as const,
-      reference: `the job's median file on no slow target, ${(saving.reference / MIB).toFixed(2)} MiB/s`,
+      reference: `the job's median file (per OST) on no slow target, ${(saving.reference / MIB).toFixed(2)} MiB/s`,
     };
     const evidence = [
       { name: 'slowTargetBandwidth', value: slow[0].bandwidth, unit: 'bytes/s' as const, source: 'storage.targets: median file bytes / data seconds (POSIX bytes, io.time)' },

@@ -75,27 +75,29 @@ export interface TargetSavings {
   readonly seconds: number;
   readonly low: number;
   readonly high: number;
-  /** The reference: the median bandwidth of the files on no slow target, and its quartiles, bytes/s. */
+  /** The reference: the median bandwidth of the files' pieces on no slow target, bytes/s. */
   readonly reference: number;
   /** Files on the slow targets. */
   readonly files: number;
 }
 
 /**
- * Seconds the slowest rank would not have waited had the `slow` targets run like the others: each file on a slow
- * target takes bytes / the reference bandwidth (the median file on no slow target: the job's own evidence) where that
- * is shorter; each rank's time (the time model's per-rank seconds) loses what its files save, shared files lose
- * their slowest rank's share; the job's I/O time is then the new slowest rank's. Low and high take the reference at
- * the lower and upper quartile of those files' bandwidths.
+ * Seconds the slowest rank would not have waited had the `slow` targets run like the others. The reference is the
+ * median bandwidth of the files' pieces on no slow target (a file on one OST is one piece; a striped file traced by
+ * DXT has one per OST): the job's own evidence. Each piece on a slow target would take its bytes at the reference
+ * bandwidth where that is shorter; a file saves that share of its slowest rank's time, each rank's time (the time
+ * model's per-rank seconds) loses what its files save, shared files lose it from their slowest rank, and the job's
+ * I/O time becomes the new slowest rank's. Low and high take the reference at the pieces' lower and upper quartile.
  */
 export function targetSavings(st: StorageTargetsFact, model: TimeModel, slow: ReadonlySet<number>): TargetSavings {
   const f = st.files;
   const onSlow = new Uint8Array(f.ids.length);
   const clean: number[] = [];
-  for (let i = 0; i < f.ids.length; i++) {
-    for (let j = f.targetStart[i]; j < f.targetStart[i] + f.targetCount[i]; j++) if (slow.has(f.targetOf[j])) onSlow[i] = 1;
-    if (!onSlow[i]) clean.push(f.bytes[i] / f.seconds[i]);
-  }
+  for (let i = 0; i < f.ids.length; i++)
+    for (let j = f.targetStart[i]; j < f.targetStart[i] + f.targetCount[i]; j++) {
+      if (slow.has(f.targetOf[j])) onSlow[i] = 1;
+      else if (f.targetBandwidth[j] > 0) clean.push(f.targetBandwidth[j]);
+    }
   clean.sort((a, b) => a - b);
   let files = 0;
   for (let i = 0; i < f.ids.length; i++) files += onSlow[i];
@@ -105,8 +107,14 @@ export function targetSavings(st: StorageTargetsFact, model: TimeModel, slow: Re
     let shared = 0;
     for (let i = 0; i < f.ids.length; i++) {
       if (!onSlow[i]) continue;
-      const better = Math.min(f.seconds[i], f.bytes[i] / ref);
-      const cut = f.slowest[i] * (1 - better / f.seconds[i]);
+      // The share of the file's time its pieces on slow targets would not take at the reference bandwidth.
+      let fraction = 0;
+      for (let j = f.targetStart[i]; j < f.targetStart[i] + f.targetCount[i]; j++) {
+        if (!slow.has(f.targetOf[j])) continue;
+        const took = f.seconds[i] * f.targetTimeShare[j];
+        fraction += Math.max(0, took - (f.bytes[i] * f.targetShare[j]) / ref) / f.seconds[i];
+      }
+      const cut = f.slowest[i] * Math.min(1, fraction);
       if (!(cut > 0)) continue;
       if (f.rank[i] >= 0) perRank.set(f.rank[i], (perRank.get(f.rank[i]) ?? 0) + cut);
       else shared += cut;

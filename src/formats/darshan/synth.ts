@@ -209,7 +209,10 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     S.setFloat(0, 'STDIO_F_WRITE_TIME', 0.0005);
     modules.push({ id: 9, table: S.table });
   }
-  if ((opts.dxtSegments ?? 0) > 0) modules.push({ id: 10, table: synthDxt(opts.dxtSegments!, nprocs, fileIds, access, run, rand) });
+  // DXT requests on a slow OST's stripes take `slowFactor` times longer (the file's layout maps each offset).
+  const stripeSize = opts.stripeSize ?? 1 << 20;
+  const slowAt = nOst > 0 && opts.slowOsts?.length ? (file: number, offset: number) => (opts.slowOsts!.includes(ostsOf[file][Math.floor(offset / stripeSize) % ostsOf[file].length]) ? (opts.slowFactor ?? 20) : 1) : null;
+  if ((opts.dxtSegments ?? 0) > 0) modules.push({ id: 10, table: synthDxt(opts.dxtSegments!, nprocs, fileIds, access, run, rand, slowAt) });
   const exe = opts.exe ?? `./synth_app --files ${nFiles}`;
   return {
     job: {
@@ -232,7 +235,7 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
   };
 }
 
-function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: number, run: number, rand: () => number): DxtTable {
+function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: number, run: number, rand: () => number, slowAt: ((file: number, offset: number) => number) | null = null): DxtTable {
   // One record per (file, rank) pair, round robin, segments split evenly; writes then reads as stored.
   const nRec = Math.max(1, Math.min(fileIds.length || 1, 4096) * Math.min(nprocs, 8));
   const per = Math.floor(total / nRec);
@@ -251,7 +254,8 @@ function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: numb
   for (let r = 0; r < nRec; r++) {
     const n = per + (r < extra ? 1 : 0);
     const rank = r % Math.min(nprocs, 8);
-    ids[r] = fileIds.length ? fileIds[Math.floor(r / Math.min(nprocs, 8)) % fileIds.length] : 1n;
+    const file = fileIds.length ? Math.floor(r / Math.min(nprocs, 8)) % fileIds.length : -1;
+    ids[r] = file >= 0 ? fileIds[file] : 1n;
     ranks.setExact(0, r, BigInt(rank));
     hostnames.push(`nid${String(Math.floor(rank / 4)).padStart(5, '0')}`);
     const w = Math.ceil(n * 0.7);
@@ -265,7 +269,7 @@ function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: numb
       const len = Math.max(1, Math.round(access * (0.5 + rand())));
       ol.data[s] = off;
       ol.data[total + s] = len;
-      const dt = (len / 1048576) * (0.0005 + rand() * 0.002);
+      const dt = (len / 1048576) * (0.0005 + rand() * 0.002) * (slowAt && file >= 0 ? slowAt(file, off) : 1);
       start[s] = t;
       end[s] = t + dt;
       t += dt + rand() * 0.0005;
