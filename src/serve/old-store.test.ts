@@ -8,6 +8,7 @@ import { REPORT_SCHEMA_VERSION, UsageError, type Comparison, type Report } from 
 import { renderReport } from '../render/registry.js';
 import { openStore, schemaVersion } from '../store/db.js';
 import { jobsPage, jobWithReport } from '../store/queries/jobs.js';
+import { chromiumMissing, launchChromium, pageErrors } from '../testing/chromium.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { REPO_ROOT } from '../testing/corpus.js';
 import { startServer } from './app.js';
@@ -134,28 +135,19 @@ test('a migrated store of the previous release in the web service: jobs, job rep
   }
 });
 
-const CHROMIUM = '/usr/bin/chromium';
 // Browser globals of the page.evaluate callbacks (they run in Chromium, not in Node).
 declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-test('the job pages of a migrated store of the previous release draw in Chromium', { skip: !existsSync(CHROMIUM) && 'Chromium is not installed' }, async () => {
-  const { chromium } = await import('playwright-core');
+test('the job pages of a migrated store of the previous release draw in Chromium', { skip: chromiumMissing }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-old-web-'));
   try {
     const db = oldStore(dir);
     (await openStore(db)).close();
     const server = await startServer({ db, port: 0, threads: 1 });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
+      const errors = pageErrors(page);
       const list = (await (await fetch(`${server.url}/api/jobs`)).json()) as { jobs: { hash: string; path: string }[] };
       for (const j of list.jobs) {
         await page.goto(`${server.url}/jobs/${j.hash}`);

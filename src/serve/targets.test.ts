@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHARED } from '../testing/corpus.js';
@@ -8,8 +8,8 @@ import { synthesizeLog } from '../formats/darshan/synth.js';
 import { writeLog } from '../formats/darshan/writer.js';
 import { ingest } from '../store/ingest.js';
 import { startServer } from './app.js';
+import { chromiumMissing, launchChromium, pageErrors } from '../testing/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 // Browser globals of the page.evaluate callbacks (they run in Chromium, not in Node).
 declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -52,23 +52,15 @@ test('the web service lists slow storage targets over time (/api/targets) and se
   }
 });
 
-test('the targets page draws in Chromium: the chart and the table, OST 14 first', { skip: !existsSync(CHROMIUM) && 'Chromium is not installed' }, async () => {
-  const { chromium } = await import('playwright-core');
+test('the targets page draws in Chromium: the chart and the table, OST 14 first', { skip: chromiumMissing }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-web-targets-'));
   try {
     const db = await targetStore(dir);
     const server = await startServer({ db, port: 0, threads: 1 });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
+      const errors = pageErrors(page);
       await page.goto(`${server.url}/targets`);
       await page.waitForSelector('#targets-table tbody tr');
       const first = await page.evaluate(() => [...document.querySelectorAll('#targets-table tbody tr:first-child td')].map((td: any) => td.textContent as string)); // eslint-disable-line @typescript-eslint/no-explicit-any
