@@ -254,8 +254,9 @@ export default defineFact({
     } else {
       for (let i = 0; i < posix.ids.length; i++) add(posix.ids[i], null, 0, 0);
     }
+    // (no file to place: an empty fact, so that D21 and D22 are quiet rather than not applicable on any log with
+    // POSIX data, whichever way its counters were derived)
     const nf = ids.length;
-    if (!nf) return null;
 
     // Targets ascending by key, and each file's targets as indices into them.
     const keys = [...new Set(targetKey)].sort((a, b) => a - b);
