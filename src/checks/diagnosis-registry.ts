@@ -19,6 +19,8 @@ import d17RandomReads from './diagnosis/d17-random-reads.js';
 import d18IoPhases from './diagnosis/d18-io-phases.js';
 import d19Hdf5PnetcdfMetadata from './diagnosis/d19-hdf5-pnetcdf-metadata.js';
 import d20TimeSink from './diagnosis/d20-time-sink.js';
+import d21SlowStorageTarget from './diagnosis/d21-slow-storage-target.js';
+import d22StripeSettings from './diagnosis/d22-stripe-settings.js';
 
 /**
  * The diagnosis checks (issue 5): default mode only, each tagged with a problem and graded by cost. Several supersede
@@ -46,4 +48,6 @@ export const DIAGNOSIS_CHECKS: readonly AnyCheck[] = [
   d18IoPhases,
   d19Hdf5PnetcdfMetadata,
   d20TimeSink,
+  d21SlowStorageTarget,
+  d22StripeSettings,
 ];

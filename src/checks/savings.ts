@@ -36,7 +36,12 @@ export type SavingsInput =
    */
   | { readonly kind: 'spread'; readonly seconds: number; readonly ranks: number }
   /** Calls that include the problem's, which the counters cannot separate: between none of them and all. */
-  | { readonly kind: 'bound'; readonly seconds: number; readonly what: string };
+  | { readonly kind: 'bound'; readonly seconds: number; readonly what: string }
+  /**
+   * Savings a check computed from its own evidence, whole (a slow storage target: what the slowest rank would not have
+   * waited had the target run like the median one): taken as they are, capped by the cost like every other.
+   */
+  | { readonly kind: 'known'; readonly seconds: number; readonly low: number; readonly high: number; readonly basis: Savings['basis']; readonly reference: string };
 
 /** Reference bandwidth of one process streaming large requests, bytes/s, when the job shows none (docs/report.md). */
 export const REFERENCE_BANDWIDTH = { central: 500 * 2 ** 20, low: 100 * 2 ** 20 } as const;
@@ -130,6 +135,8 @@ export function completeSavings(input: SavingsInput, cost: Cost, bw: JobBandwidt
     }
     case 'bound':
       return out(S / 2, 0, S, 'bound', input.what);
+    case 'known':
+      return out(input.seconds, input.low, input.high, input.basis, input.reference);
   }
 }
 

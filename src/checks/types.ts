@@ -122,7 +122,8 @@ export interface FindingInput<M extends string, R extends string> {
   readonly cost?: CostInput;
   /**
    * What fixing it would save: the work the problem's calls did, which `savings.ts` sets against the same work done
-   * well. A HIGH/WARN finding that states a cost and no savings gets an upper bound (between none and all of its cost).
+   * well (or, `kind: 'known'`, savings the check computed from its own evidence). A HIGH/WARN finding that states a
+   * cost and no savings gets an upper bound (between none and all of its cost).
    */
   readonly savings?: SavingsInput;
   readonly messageId: M;

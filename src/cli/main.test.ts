@@ -42,7 +42,7 @@ test('report on several logs: one CSV header, a row per log, JSON lines; a bad l
   assert.equal(csv.status, 0);
   const rows = csv.stdout.trim().split('\n');
   assert.equal(rows.length, 4);
-  assert.match(rows[0], /^file,JOB,S01,.*,M10,D01,.*,D20$/);
+  assert.match(rows[0], /^file,JOB,S01,.*,M10,D01,.*,D22$/);
   assert.equal(rows.filter((r) => r.startsWith('file,')).length, 1);
   assert.equal(rows[1].split(',')[0], logs[0]);
   const bad = cli('--json', logs[0], join(REPO_ROOT, 'README.md'), logs[1]);

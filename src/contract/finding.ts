@@ -46,6 +46,9 @@ export const PROBLEMS = [
   'aggregator-placement',
   'io-phases',
   'time-sink',
+  // Storage-side problems (the LUSTRE module's layouts): the file system, or how the job set it up.
+  'slow-storage-target',
+  'stripe-settings',
   // Trace checks (views of every call): problems only a trace shows.
   'random-access',
   'shared-file-contention',

@@ -35,6 +35,7 @@ import posixTotals from './posix-totals.js';
 import ioRankBytes from './rank-bytes.js';
 import ioSharedRankBytes from './shared-rank-bytes.js';
 import stdioFiles from './stdio-files.js';
+import storageTargets from './storage-targets.js';
 import stdioTotals from './stdio-totals.js';
 
 /** Every fact, by name (an explicit map: a meta-test checks it against the files of this folder). */
@@ -75,4 +76,5 @@ export const FACTS: { readonly [K in FactName]: FactDefinition<K> } = {
   'posix.totals': posixTotals,
   'stdio.files': stdioFiles,
   'stdio.totals': stdioTotals,
+  'storage.targets': storageTargets,
 };

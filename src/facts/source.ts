@@ -24,7 +24,7 @@ export interface CounterInput {
   slots(): readonly { readonly id: number; readonly name: string | null; readonly region: { readonly len: number }; readonly partial: boolean }[];
   has(name: string): boolean;
   /** The mount a file lives on (its file-system type), when the input records mounts. */
-  mountOf(name: string | null): { readonly fsType: string } | null;
+  mountOf(name: string | null): { readonly fsType: string; readonly path?: string } | null;
   decode<T extends ModuleTable = ModuleTable>(name: string): DecodeOutcome<T> | null;
   /** `decode(name)?.error`, without decoding a region again that was read in batches to its end (Darshan logs). */
   decodeError?(name: string): string | null;

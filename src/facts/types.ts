@@ -455,6 +455,7 @@ export interface FactValues {
   'posix.counterTotals': PosixCounterTotalsFact;
   'io.summary': IoSummaryFact;
   'io.time': TimeModel;
+  'storage.targets': StorageTargetsFact;
   completeness: CompletenessFact;
   'modules.operations': ModuleOperationsFact;
   'modules.accessSizes': AccessSizesFact;
@@ -465,3 +466,66 @@ export interface FactValues {
 
 export type FactName = keyof FactValues;
 export type { IdGroups };
+
+/**
+ * `storage.targets`: where each file's bytes went and how fast. Targets are Lustre OSTs (from the LUSTRE module:
+ * each file's layout components, stripe size and count, and OST ids); without a LUSTRE module the placement is
+ * unknown and each file written by one rank is its own target (`kind: 'file'`). A file's bytes are split over the OSTs
+ * of the components its extent covers, evenly within a component; its data seconds (read, write and sync time of the
+ * one time model) likewise.
+ */
+export interface StorageTargetsFact {
+  readonly kind: 'ost' | 'file';
+  /** Per file with data moved and a layout (kind `ost`) or one rank (kind `file`), in log order. */
+  readonly files: {
+    readonly ids: BigUint64Array;
+    /** The one rank that accessed the file, or −1 (shared, or several ranks). */
+    readonly rank: Int32Array;
+    /** Ranks that accessed it. */
+    readonly ranks: Float64Array;
+    /** POSIX bytes read + written. */
+    readonly bytes: Float64Array;
+    readonly bytesWritten: Float64Array;
+    /** POSIX read + write requests. */
+    readonly requests: Float64Array;
+    /** Data seconds (read, write, sync) summed over ranks, from the time model. */
+    readonly seconds: Float64Array;
+    /** The slowest rank's data seconds on the file (the model's slowest-rank time, its data share). */
+    readonly slowest: Float64Array;
+    /** First layout component's stripe size and count (0 for kind `file`). */
+    readonly stripeSize: Float64Array;
+    readonly stripeCount: Float64Array;
+    /** The file's targets: `targetOf[targetStart[i] .. targetStart[i] + targetCount[i])` index `targets`. */
+    readonly targetStart: Int32Array;
+    readonly targetCount: Int32Array;
+    /** Share of the file's bytes each of its targets holds, parallel to `targetOf`. */
+    readonly targetOf: Int32Array;
+    readonly targetShare: Float64Array;
+    /** Share of the file's data seconds spent on each target (DXT-mapped files; else the bytes' share). */
+    readonly targetTimeShare: Float64Array;
+    /** The file's bandwidth on each target, bytes/s: DXT requests on that target alone, else its bytes there over its seconds there. */
+    readonly targetBandwidth: Float64Array;
+    /** 1 when the file's split over its targets comes from DXT offsets, 0 from its layout alone. */
+    readonly dxtMapped: Uint8Array;
+  };
+  /** Per target, ascending by id. */
+  readonly targets: {
+    /** OST index (kind `ost`), or the file's row in `files` (kind `file`). */
+    readonly ids: Float64Array;
+    /** Files with bytes on it. */
+    readonly files: Float64Array;
+    readonly bytes: Float64Array;
+    /** Data seconds summed over ranks (the files' seconds by their share on the target). */
+    readonly seconds: Float64Array;
+    /** The slowest rank's data seconds on it (per-rank sums of its files' shares; shared files' slowest rank). */
+    readonly slowestSeconds: Float64Array;
+    /** bytes / seconds (0 when no time). */
+    readonly bandwidth: Float64Array;
+    /** Median bandwidth of its files on it (each file's bytes there / its data seconds there). */
+    readonly medianFileBandwidth: Float64Array;
+  };
+  /** The file system type of the files (the most common mount type), or '' when the log has no mounts. */
+  readonly fsType: string;
+  /** The mount point most of the files live under ('' when unknown): OST ids are per file system. */
+  readonly mount: string;
+}

@@ -1,3 +1,4 @@
+import { storageTargetsCell } from './storage-cells.js';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { LEVELS, type FeatureValues, type Level, type Report } from '../contract/index.js';
@@ -174,6 +175,7 @@ function extractFrom(path: string, bytes: Uint8Array, options: ExtractOptions): 
     partial_modules: info.partialModules,
     decode_errors: info.decodeErrors.length > 0 ? info.decodeErrors.join('; ') : null,
     fs_types: info.fsTypes,
+    storage_targets: storageTargetsCell(facts, fired),
     ...cells,
     insight_codes: wantReport ? fired.map((i) => i.code) : null,
     insight_levels: wantReport ? fired.map((i) => i.level) : null,

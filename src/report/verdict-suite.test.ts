@@ -23,8 +23,8 @@ const TRACES = join(SHARED, 'traces');
 const KINDS = ['darshan', 'dxt', 'recorder', 'dftracer'] as const;
 const SINKS = ['write', 'read', 'metadata', 'sync', 'not-storage', 'none', 'unknown'] as const;
 const BANDS = ['<5%', '5-50%', '>50%', 'unknown'] as const;
-/** Problems a row may name: the finding vocabulary, and `slow-target` (a slow storage target, being added). */
-const NAMEABLE = new Set<string>([...PROBLEMS, 'slow-target']);
+/** Problems a row may name: the finding vocabulary (`slow-storage-target` for a slow OST, D21). */
+const NAMEABLE = new Set<string>(PROBLEMS);
 
 interface Row {
   readonly input: string;

@@ -1,6 +1,7 @@
 import type { Finding, IoOp, IoSummary, Verdict } from '../contract/index.js';
 import { formatPercent, formatSeconds } from '../text/format.js';
 import { NO_FILE } from '../facts/counters/ledger.js';
+import { storageVerdict } from './storage-verdict.js';
 
 /** What a part of the I/O time is, as the verdict says it. */
 const DOING: Record<IoOp, string> = {
@@ -83,7 +84,10 @@ export function buildVerdict(io: IoSummary, findings: readonly Finding[], highRu
     sentences.push(`I/O is not this job's bottleneck (under ${formatPercent(highRunShare)} of the run): no finding is HIGH.`);
   } else {
     const first = raised[0];
-    if (first?.level === 'HIGH' && first.cost && first.savings) {
+    // A slow storage target that holds the time is said as such (storage-verdict.ts), in place of the largest saving.
+    const storage = storageVerdict(raised);
+    if (storage) sentences.push(storage);
+    else if (first?.level === 'HIGH' && first.cost && first.savings) {
       const s = first.savings;
       const of = s.semantics === 'slowest' ? io.ioTime : io.cumulativeIoTime;
       sentences.push(`Fixing ${first.code} (${first.problem ?? 'problem'}) would save about ${formatSeconds(s.seconds)} (${formatSeconds(s.low)}–${formatSeconds(s.high)}) of ${formatSeconds(of)} of I/O time${s.semantics === 'slowest' ? ' on the slowest rank' : ''}; its calls took ${formatSeconds(first.cost.seconds)}.`);

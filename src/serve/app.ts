@@ -62,7 +62,7 @@ export const DEFAULTS = { host: '127.0.0.1', port: 8080, maxUpload: 256 * 2 ** 2
 /** The Content-Security-Policy of every answer: only the service's own script runs (no inline script), nothing is framed or fetched from elsewhere. */
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/trace': 'trace', '/compare': 'compare' } as const;
+const PAGES = { '/': 'upload', '/jobs': 'jobs', '/dashboard': 'dashboard', '/targets': 'targets', '/trace': 'trace', '/compare': 'compare' } as const;
 const HASH = /^[0-9a-f]{64}$/;
 /** A cluster node's id in a URL: up to 9 digits. */
 const NODE_ID = { type: 'string', pattern: '^[0-9]{1,9}$' } as const;
@@ -99,7 +99,7 @@ function shell(page: string, title: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>IOLens — ${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/app.css"><script type="module" src="/assets/app.js"></script></head>
-<body data-page="${page}"><header><a class="brand" href="/">IOLens</a><nav><a href="/">Upload</a><a href="/jobs">Jobs</a><a href="/dashboard">Dashboard</a><a href="/trace">Trace</a></nav></header>
+<body data-page="${page}"><header><a class="brand" href="/">IOLens</a><nav><a href="/">Upload</a><a href="/jobs">Jobs</a><a href="/dashboard">Dashboard</a><a href="/targets">Targets</a><a href="/trace">Trace</a></nav></header>
 <main id="app"><noscript>These pages need JavaScript; the API is under /api.</noscript></main></body></html>
 `;
 }
@@ -495,6 +495,15 @@ export async function startServer(o: ServeOptions = {}): Promise<Server> {
       if (!b?.report) return fail(reply, 404, b ? `job ${baseHash.slice(0, 12)} has no report here (its log is not readable)` : `no job ${baseHash}`);
       const c = compareRuns(run(baseHash, { report: b.report, row: b.row }), [run(other, { report: o2.report, row: o2.row })], toolVersion());
       return history ? { ...c, history } : c;
+    },
+  );
+
+  app.get<{ Querystring: { top?: number } }>(
+    '/api/targets',
+    { schema: { querystring: { type: 'object', additionalProperties: false, properties: { top: { type: 'integer', minimum: 1, maximum: 1000 } } } } },
+    async (req, reply) => {
+      if (!jobs) return fail(reply, 404, 'this service has no job store (start it with --db FILE)');
+      return jobs.targets(req.query.top ?? 100);
     },
   );
 

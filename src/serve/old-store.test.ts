@@ -8,6 +8,7 @@ import { REPORT_SCHEMA_VERSION, UsageError, type Comparison, type Report } from 
 import { renderReport } from '../render/registry.js';
 import { openStore, schemaVersion } from '../store/db.js';
 import { jobsPage, jobWithReport } from '../store/queries/jobs.js';
+import { chromiumMissing, launchChromium, pageErrors } from '../testing/chromium.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { REPO_ROOT } from '../testing/corpus.js';
 import { startServer } from './app.js';
@@ -25,11 +26,35 @@ function oldStore(dir: string): string {
   return db;
 }
 
+// The store of the schema just before this one (fixtures/store-v5: IOLens 53f4c09, store schema 5, report schema 3).
+const PREVIOUS = join(REPO_ROOT, 'fixtures', 'store-v5', '53f4c09.duckdb.gz');
+
 test('fixtures/ holds a store of the schema before this one (a schema bump brings its own)', () => {
-  // When SCHEMA_VERSION moves on, write a store with the last release of the old schema (fixtures/store-v4/README.md
-  // says how) under fixtures/store-v<N>/ and point FIXTURE at it.
-  assert.ok(FIXTURE.includes(`store-v${SCHEMA_VERSION - 1}`), `${FIXTURE} is not a store of schema ${SCHEMA_VERSION - 1}`);
+  // When SCHEMA_VERSION moves on, write a store with the last release of the old schema (fixtures/store-v5/README.md
+  // says how) under fixtures/store-v<N>/ and point PREVIOUS at it; the schema 4 store (FIXTURE) stays, for the
+  // report upgrader.
+  assert.ok(PREVIOUS.includes(`store-v${SCHEMA_VERSION - 1}`), `${PREVIOUS} is not a store of schema ${SCHEMA_VERSION - 1}`);
+  assert.ok(existsSync(PREVIOUS));
   assert.ok(existsSync(FIXTURE));
+});
+
+test('a store of schema 5 migrates to 6: its jobs keep NULL storage targets and the targets view reads them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iolens-v5-store-'));
+  try {
+    const db = join(dir, 'v5.duckdb');
+    writeFileSync(db, gunzipSync(readFileSync(PREVIOUS)));
+    await assert.rejects(openStore(db, { readOnly: true }), (e: unknown) => e instanceof UsageError && /has store schema 5; run any iolens ingest on it \(or iolens merge\) to migrate it to 6/.test(e.message));
+    const s = await openStore(db);
+    try {
+      assert.equal(await schemaVersion(s.con), SCHEMA_VERSION);
+      const rows = (await s.con.runAndReadAll('SELECT count(*) AS jobs, count(storage_targets) AS with_targets, (SELECT count(*) FROM targets) AS targets FROM jobs')).getRowObjectsJson();
+      assert.deepEqual(rows.map((r) => [Number(r.jobs), Number(r.with_targets), Number(r.targets)]), [[3, 0, 0]]);
+    } finally {
+      s.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a store of the previous release: refused read-only with the way to migrate, then migrated by a writer', async () => {
@@ -37,7 +62,7 @@ test('a store of the previous release: refused read-only with the way to migrate
   try {
     const db = oldStore(dir);
     // Read-only opens do not migrate (DuckDB cannot write then): one line that says how.
-    await assert.rejects(openStore(db, { readOnly: true }), (e: unknown) => e instanceof UsageError && /has store schema 4; run any iolens ingest on it \(or iolens merge\) to migrate it to 5/.test(e.message));
+    await assert.rejects(openStore(db, { readOnly: true }), (e: unknown) => e instanceof UsageError && /has store schema 4; run any iolens ingest on it \(or iolens merge\) to migrate it to 6/.test(e.message));
     const s = await openStore(db);
     try {
       assert.equal(await schemaVersion(s.con), SCHEMA_VERSION);
@@ -110,28 +135,19 @@ test('a migrated store of the previous release in the web service: jobs, job rep
   }
 });
 
-const CHROMIUM = '/usr/bin/chromium';
 // Browser globals of the page.evaluate callbacks (they run in Chromium, not in Node).
 declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-test('the job pages of a migrated store of the previous release draw in Chromium', { skip: !existsSync(CHROMIUM) && 'Chromium is not installed' }, async () => {
-  const { chromium } = await import('playwright-core');
+test('the job pages of a migrated store of the previous release draw in Chromium', { skip: chromiumMissing }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iolens-old-web-'));
   try {
     const db = oldStore(dir);
     (await openStore(db)).close();
     const server = await startServer({ db, port: 0, threads: 1 });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
+      const errors = pageErrors(page);
       const list = (await (await fetch(`${server.url}/api/jobs`)).json()) as { jobs: { hash: string; path: string }[] };
       for (const j of list.jobs) {
         await page.goto(`${server.url}/jobs/${j.hash}`);

@@ -7,6 +7,8 @@ import { jsonCell, type Row } from '../store/queries/read.js';
 import { predict } from '../learn/index.js';
 import { modelTable, optionalColumns, requiredColumns, type ModelBundle } from '../models/index.js';
 import { rowsTable } from './learned.js';
+import { targetSection, type Section } from '../store/summary.js';
+import { connectionOf } from '../store/db.js';
 
 /**
  * What the web service reads from (and, with --write, writes to) a job store, over the store's operations
@@ -79,6 +81,11 @@ export class JobStore {
   /** Every job of an application (`iolens compare`'s history), on a connection of its own. */
   async history(app: string): Promise<HistoryJob[]> {
     return this.source.use((s) => appHistory(s, app));
+  }
+
+  /** Slow storage targets over time across the store's jobs (`summary --section targets`), at most `top` rows. */
+  async targets(top: number): Promise<Section> {
+    return this.source.use((s) => targetSection(connectionOf(s), top));
   }
 
   /** Clustering runs, newest first. */

@@ -358,8 +358,8 @@ async function refreshCatalog(store: Store): Promise<void> {
 }
 
 /**
- * Creates the tables of a new store, or migrates an older one: each migration in order, all in one transaction,
- * then the version stamp. A database from a newer IOLens is refused.
+ * Creates the tables of a new store, or migrates an older one: each migration in order, each in its own transaction
+ * with the version it reaches stamped. A database from a newer IOLens is refused.
  */
 export async function ensureSchema(
   store: Store,
@@ -382,22 +382,30 @@ export async function ensureSchema(
   const sql = async (s: string) => {
     await con.run(s);
   };
-  await con.run('BEGIN TRANSACTION');
-  try {
-    if (from === 0) {
-      for (const s of createStatements()) await con.run(s);
-    } else {
-      for (let v = from; v < target; v++) {
-        const m = migrations[v - 1];
-        if (!m) throw new UsageError(`no migration from store schema ${v} to ${v + 1}`);
-        await m(sql);
-      }
+  // One transaction per step, each stamping the version it reaches: DuckDB refuses to commit an ALTER TABLE of a
+  // table a statement before it in the same transaction updated (migration 4 → 5 updates jobs, 5 → 6 alters it), and
+  // every stamped version is a consistent store.
+  const step = async (body: () => Promise<void>, version: number) => {
+    await con.run('BEGIN TRANSACTION');
+    try {
+      await body();
+      await con.run(`INSERT OR REPLACE INTO iolens_meta VALUES ('schema_version', '${version}')`);
+      await con.run('COMMIT');
+    } catch (err) {
+      await con.run('ROLLBACK').catch(() => undefined);
+      throw err;
     }
-    await con.run(`INSERT OR REPLACE INTO iolens_meta VALUES ('schema_version', '${target}')`);
-    await con.run('COMMIT');
-  } catch (err) {
-    await con.run('ROLLBACK').catch(() => undefined);
-    throw err;
+  };
+  if (from === 0) {
+    await step(async () => {
+      for (const s of createStatements()) await con.run(s);
+    }, target);
+  } else {
+    for (let v = from; v < target; v++) {
+      const m = migrations[v - 1];
+      if (!m) throw new UsageError(`no migration from store schema ${v} to ${v + 1}`);
+      await step(() => m(sql), v + 1);
+    }
   }
   return { from, to: target };
 }

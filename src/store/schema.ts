@@ -7,7 +7,7 @@ import { PERF_COLUMN_MODULES, PERF_COLUMNS } from '../pipeline/extract.js';
  * The job store's schema: every table and column, with its type and meaning. docs/store.md is written from this
  * list (and a test checks the two agree). Bump SCHEMA_VERSION and add a migration whenever a table changes.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR[]';
 
@@ -56,6 +56,7 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   c('partial_modules', 'VARCHAR[]', 'modules flagged partial'),
   c('decode_errors', 'VARCHAR', 'modules that could not be decoded (module: message; …), NULL when all decoded'),
   c('fs_types', 'VARCHAR[]', 'file-system types of the mounts POSIX files live on'),
+  c('storage_targets', 'VARCHAR', "per Lustre OST the job's files live on, as a JSON array (the view `targets` has one row each): fs (mount), ost, files, bytes, seconds (data time summed over ranks), slowest_s (on the slowest rank), mibs, median_file_mibs, slow (named by D21), waited_s (the seconds the job waited for it); NULL without a LUSTRE module"),
   ...featureColumns('totals'),
   ...PERF_COLUMN_MODULES.flatMap((m) => PERF_COLUMNS.map((p) => c(`${m.key}_${p.suffix}`, 'DOUBLE', `${m.module} ${p.doc}, as darshan-parser --perf; NULL until computed`))),
   c('perf_json', 'VARCHAR', 'every module\'s --perf estimates as JSON; NULL until computed'),
@@ -160,6 +161,9 @@ export const CHECK_COLUMNS: readonly ColumnSpec[] = [
 /** One row per stored insight, with the problem its check names. */
 const INSIGHTS_VIEW = `CREATE OR REPLACE VIEW insights AS SELECT i.hash, i.app, i.code, i.level, c.problem FROM (SELECT hash, app, unnest(insight_codes) AS code, unnest(insight_levels) AS level FROM jobs WHERE insight_codes IS NOT NULL) i LEFT JOIN checks c USING (code)`;
 
+/** One row per job and Lustre OST (`jobs.storage_targets` unnested): targets over time across jobs (`summary`'s targets). */
+export const TARGETS_VIEW = `CREATE OR REPLACE VIEW targets AS SELECT hash, app, job_id, start_time, end_time, unnest(from_json(storage_targets, '[{"fs":"VARCHAR","ost":"BIGINT","files":"BIGINT","bytes":"DOUBLE","seconds":"DOUBLE","slowest_s":"DOUBLE","mibs":"DOUBLE","median_file_mibs":"DOUBLE","slow":"BOOLEAN","waited_s":"DOUBLE"}]'), recursive := true) FROM jobs WHERE storage_targets IS NOT NULL`;
+
 /**
  * Report documents kept with their job (`iolens serve` stores the report of every upload it is asked to keep): the
  * web pages read a job's plots and findings from here. Jobs ingested without a report have no row.
@@ -205,13 +209,16 @@ export function createStatements(): string[] {
     ddl('checks', CHECK_COLUMNS, 'code'),
     ddl('reports', REPORT_COLUMNS, 'hash'),
     INSIGHTS_VIEW,
+    TARGETS_VIEW,
   ];
 }
 
 /**
- * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, in one transaction, then the version
- * is stamped.
+ * Migrations: MIGRATIONS[v - 1] turns schema v into v + 1; they run in order, each in its own transaction that
+ * stamps the version it reaches.
  *
+ * - 5 → 6: `jobs.storage_targets` (per-OST bytes, time and bandwidth of each job, issue 52) and the view `targets`
+ *   over it. Rows written before get NULL (their logs must be ingested again to fill it).
  * - 4 → 5: the time model's columns. `io_time` becomes the slowest rank's I/O time at the layer the application
  *   called (it was the POSIX + STDIO time summed over ranks, which the per-module columns still hold); the new
  *   `io_time_cumulative`, `io_share` and `io_mibs` join it. Rows written before get NULL in all four (their logs
@@ -241,5 +248,9 @@ export const MIGRATIONS: readonly ((sql: (s: string) => Promise<void>) => Promis
   async (sql) => {
     for (const col of ['io_time_cumulative', 'io_share', 'io_mibs']) await sql(`ALTER TABLE jobs ADD COLUMN IF NOT EXISTS ${col} DOUBLE`);
     await sql('UPDATE jobs SET io_time = NULL WHERE io_time_cumulative IS NULL');
+  },
+  async (sql) => {
+    await sql('ALTER TABLE jobs ADD COLUMN IF NOT EXISTS storage_targets VARCHAR');
+    await sql(TARGETS_VIEW);
   },
 ];

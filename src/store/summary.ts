@@ -122,8 +122,44 @@ export async function buildSummary(source: Store | DuckDBConnection, top = 20): 
      FROM jobs GROUP BY app ORDER BY io_time_cumulative_s DESC NULLS LAST, jobs DESC, app LIMIT ${top}`,
   );
   sections.push({ id: 'apps', title: 'Top applications by I/O time (summed over ranks; io_time_s: each job\'s slowest rank)', ...apps, units: { io_time_cumulative_s: 'seconds', io_time_s: 'seconds', bytes: 'bytes', median_mibs: 'mibs' } });
+  sections.push(await targetSection(con, top));
   sections.push(await clusterSection(con, top));
   return { overview, sections };
+}
+
+/**
+ * Storage targets over time across jobs (issue 52): per file system, OST and hour of the jobs' start, the jobs that
+ * had files on it, how many of them D21 named it slow in, the job-seconds they waited for it (what their slowest rank
+ * would not have waited had it run like their median OST), and its median file bandwidth. An OST slow in many jobs in
+ * the same hours is the facility's problem: rows with a slow job, ranked by job-seconds lost. Server-side metrics
+ * loaded with `ingest --fs-metrics` per target (`fs_job_metrics`, an OST named `…OST000e` or `14`) are shown beside
+ * it: each metric's mean over those jobs' windows.
+ */
+export async function targetSection(con: DuckDBConnection, top: number): Promise<Section> {
+  const t = await rows(
+    con,
+    `WITH m AS (
+       SELECT hash, coalesce(TRY_CAST(target AS BIGINT), TRY_CAST('0x' || regexp_extract(target, 'OST([0-9a-fA-F]+)', 1) AS BIGINT)) AS ost, metric, mean
+       FROM fs_job_metrics WHERE target IS NOT NULL),
+     g AS (
+       SELECT t.fs, t.ost, strftime(date_trunc('hour', t.start_time), '%Y-%m-%d %H:00') AS hour, count(DISTINCT t.hash) AS jobs,
+              count(DISTINCT t.hash) FILTER (WHERE t.slow) AS slow_jobs, sum(t.waited_s) AS lost_s, median(t.median_file_mibs) AS median_mibs,
+              list(DISTINCT t.hash) AS hashes
+       FROM targets t GROUP BY ALL)
+     SELECT g.fs, g.ost, g.hour, g.jobs, g.slow_jobs, g.lost_s, g.median_mibs,
+            (SELECT string_agg(metric || '=' || round(mean, 3), ', ' ORDER BY metric) FROM (
+               SELECT m.metric, avg(m.mean) AS mean FROM m WHERE m.ost = g.ost AND list_contains(g.hashes, m.hash) GROUP BY m.metric)) AS server_metrics
+     FROM g WHERE g.slow_jobs > 0 ORDER BY g.lost_s DESC, g.fs, g.ost, g.hour LIMIT ${top}`,
+  );
+  const any = await rows(con, 'SELECT count(*) FROM targets');
+  const none = Number(any.rows[0]?.[0] ?? 0) === 0;
+  return {
+    id: 'targets',
+    title: 'Slow storage targets over time (per file system, OST and hour; ranked by job-seconds lost)',
+    ...t,
+    ...(none ? { note: 'no job with a LUSTRE module in the store (or ingested before storage targets were recorded)' } : t.rows.length === 0 ? { note: 'no OST was slow in any job' } : {}),
+    units: { lost_s: 'seconds', median_mibs: 'mibs' },
+  };
 }
 
 /**

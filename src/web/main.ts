@@ -3,6 +3,7 @@ import { comparePage } from './compare.js';
 import { dashboardPage } from './dashboard.js';
 import { jobPage } from './job.js';
 import { jobsPage } from './jobs.js';
+import { targetsPage } from './targets.js';
 import { tracePage } from './trace.js';
 import { uploadPage } from './upload.js';
 import { errorBox, main } from './dom.js';
@@ -13,6 +14,7 @@ async function route(): Promise<void> {
   else if (page === 'jobs') await jobsPage();
   else if (page === 'job') await jobPage(location.pathname.split('/').pop() ?? '');
   else if (page === 'dashboard') await dashboardPage();
+  else if (page === 'targets') await targetsPage();
   else if (page === 'trace') tracePage();
   else if (page === 'compare') await comparePage();
 }

@@ -22,6 +22,7 @@ interface Opts {
   quiet?: boolean;
   sacct?: string;
   fsMetrics?: string;
+  perTarget?: boolean;
   report?: boolean;
   maxInflate?: string;
 }
@@ -39,6 +40,7 @@ const cmd: CommandModule = {
       .option('-j, --jobs <n>', 'worker threads (default: all cores)')
       .option('--sacct <file>', 'also load Slurm accounting (sacct --parsable2 output)')
       .option('--fs-metrics <file>', 'also load file-system server metrics (CSV: timestamp,target,metric,value)')
+      .option('--per-target', "with --fs-metrics: also keep each target's (OST's) own metrics, shown beside the summary's storage targets")
       .option('--no-report', 'skip the report insights (about 2x faster; insight columns stay NULL)')
       .option('-q, --quiet', 'no progress (a bar on a terminal, a line every 10 s otherwise) and no summary line')
       .action(async (paths: string[], o: Opts) => {
@@ -118,7 +120,7 @@ const cmd: CommandModule = {
           say(`${db}: ${n.rows} sacct rows loaded (${n.matched} match a job in the store)`);
         }
         if (o.fsMetrics) {
-          const n = await loadFsMetrics(db, o.fsMetrics);
+          const n = await loadFsMetrics(db, o.fsMetrics, { perTarget: !!o.perTarget });
           say(`${db}: ${n.samples} file-system samples aggregated over ${n.jobs} job windows (${n.rows} rows)`);
         }
       });

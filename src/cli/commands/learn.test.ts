@@ -175,7 +175,7 @@ test('jobs table: train is deterministic, predict on logs equals predict on thei
   assert.match(cli('report', log, '--model', a, '--markdown').stdout, /^- (ℹ️ INFO|🟠 WARN) .*The model expected/m);
   assert.match(cli('report', log, '--model', a, '--html').stdout, /The model expected/);
   const csv = cli('report', log, '--model', a, '--csv').stdout.trim().split('\n');
-  assert.match(csv[0], /,D20,L01,L02$/);
+  assert.match(csv[0], /,D22,L01,L02$/);
   assert.equal(csv[1].split(',').length, csv[0].split(',').length);
   assert.match(csv[1], /,True,(True|False)$/);
 

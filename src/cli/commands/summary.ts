@@ -5,7 +5,7 @@ import { writeAllSync } from '../../util/output.js';
 import { DEFAULT_DB, openStore } from '../../store/db.js';
 import { buildSummary, renderSummary, type SummaryFormat } from '../../store/summary.js';
 
-const SECTIONS = ['insights', 'levels', 'problems', 'interfaces', 'throughput', 'throughput_quantiles', 'apps', 'clusters'];
+const SECTIONS = ['insights', 'levels', 'problems', 'interfaces', 'throughput', 'throughput_quantiles', 'apps', 'targets', 'clusters'];
 
 const cmd: CommandModule = {
   name: 'summary',

@@ -1,6 +1,8 @@
 import { Int64Block } from './int64-block.js';
 import { FixedTable } from './modules/fixed-codec.js';
 import type { DxtTable } from './modules/dxt.js';
+import { LUSTRE_COMPONENT_COUNTERS, type LustreTable } from './modules/lustre.js';
+import { I64List } from './modules/columns.js';
 import { POSIX_FLOAT_COUNTERS, POSIX_INT_COUNTERS } from './modules/counters/posix.js';
 import { MPI_IO_FLOAT_COUNTERS, MPI_IO_INT_COUNTERS } from './modules/counters/mpi-io.js';
 import { STDIO_FLOAT_COUNTERS, STDIO_INT_COUNTERS } from './modules/counters/stdio.js';
@@ -29,6 +31,18 @@ export interface SynthOptions {
   readonly startTime?: number;
   readonly runSeconds?: number;
   readonly exe?: string;
+  /** Write a LUSTRE record per POSIX file over OSTs 0 … n−1 (0: none): files of one rank one stripe each, round robin. */
+  readonly lustreOsts?: number;
+  /** Stripe count of the shared files (default min(4, OSTs)). */
+  readonly stripeCount?: number;
+  /** Stripe size in bytes (default 1 MiB). */
+  readonly stripeSize?: number;
+  /** OSTs whose files run `slowFactor` times slower (their read and write time). */
+  readonly slowOsts?: readonly number[];
+  /** How many times slower a slow OST's files are (default 20). */
+  readonly slowFactor?: number;
+  /** OSTs whose files issue requests 64 times smaller and run `slowFactor` times slower (slow for what they do). */
+  readonly smallRequestOsts?: readonly number[];
 }
 
 /** A small, fast, seedable PRNG (mulberry32). */
@@ -79,13 +93,33 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     fileIds.push(id);
   }
   const modules: ModuleInput[] = [];
+  // Lustre placement: each file's OSTs (shared files `stripeCount` of them, the others one), round robin.
+  const nOst = opts.lustreOsts ?? 0;
+  const stripes = (r: number) => (r < nShared ? Math.max(1, Math.min(opts.stripeCount ?? 4, nOst)) : 1);
+  const ostsOf: number[][] = [];
+  for (let r = 0, next = 0; r < nFiles && nOst > 0; r++) {
+    const o: number[] = [];
+    for (let k = 0; k < stripes(r); k++) o.push(next++ % nOst);
+    ostsOf.push(o);
+  }
+  const onAny = (r: number, set: readonly number[] | undefined) => !!set && nOst > 0 && ostsOf[r].some((o) => set.includes(o));
+  // The last close: a job whose files take longer than `runSeconds` (slow OSTs) runs until then.
+  let lastEnd = 0;
   const P = makeFixed('POSIX', 1, 4, POSIX_INT_COUNTERS, POSIX_FLOAT_COUNTERS, nFiles);
   for (let r = 0; r < nFiles; r++) {
     const shared = r < nShared;
     P.row(r, fileIds[r], shared ? -1 : (r - nShared) % nprocs);
-    const writes = 1 + Math.floor(rand() * 64);
-    const reads = rand() < 0.5 ? Math.floor(rand() * 64) : 0;
-    const size = Math.max(1, Math.round(access * (0.25 + rand() * 1.5)));
+    let writes = 1 + Math.floor(rand() * 64);
+    let reads = rand() < 0.5 ? Math.floor(rand() * 64) : 0;
+    const small = onAny(r, opts.smallRequestOsts);
+    const slowBy = small || onAny(r, opts.slowOsts) ? (opts.slowFactor ?? 20) : 1;
+    const drawn = Math.max(1, Math.round(access * (0.25 + rand() * 1.5)));
+    // Small requests on the same bytes: 64 times as many requests of a 64th the size.
+    const size = small ? Math.max(1, Math.round(drawn / 64)) : drawn;
+    if (small) {
+      writes *= 64;
+      reads *= 64;
+    }
     const wBytes = writes * size;
     const rBytes = reads * size;
     const opens = shared ? nprocs : 1;
@@ -125,8 +159,8 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     P.setInt(r, 'POSIX_SLOWEST_RANK', shared ? nprocs - 1 : rank);
     P.setInt(r, 'POSIX_SLOWEST_RANK_BYTES', shared ? Math.round((wBytes + rBytes) / nprocs) : wBytes + rBytes);
     const t0 = rand() * run * 0.5;
-    const wTime = (wBytes / (200 + rand() * 2000)) / 1048576;
-    const rTime = (rBytes / (200 + rand() * 2000)) / 1048576;
+    const wTime = (slowBy * wBytes) / (200 + rand() * 2000) / 1048576;
+    const rTime = (slowBy * rBytes) / (200 + rand() * 2000) / 1048576;
     const meta = 0.0005 * opens + rand() * 0.01;
     P.setFloat(r, 'POSIX_F_OPEN_START_TIMESTAMP', t0);
     P.setFloat(r, 'POSIX_F_OPEN_END_TIMESTAMP', t0 + meta / 2);
@@ -136,6 +170,7 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     P.setFloat(r, 'POSIX_F_READ_END_TIMESTAMP', reads ? t0 + meta / 2 + wTime + rTime : 0);
     P.setFloat(r, 'POSIX_F_CLOSE_START_TIMESTAMP', t0 + meta / 2 + wTime + rTime);
     P.setFloat(r, 'POSIX_F_CLOSE_END_TIMESTAMP', t0 + meta + wTime + rTime);
+    lastEnd = Math.max(lastEnd, t0 + meta + wTime + rTime);
     P.setFloat(r, 'POSIX_F_READ_TIME', rTime);
     P.setFloat(r, 'POSIX_F_WRITE_TIME', wTime);
     P.setFloat(r, 'POSIX_F_META_TIME', meta);
@@ -145,6 +180,8 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     P.setFloat(r, 'POSIX_F_SLOWEST_RANK_TIME', shared ? (wTime + rTime + meta) / nprocs * 1.2 : wTime + rTime + meta);
   }
   if (nFiles > 0) modules.push({ id: 1, table: P.table });
+
+  if (nOst > 0 && nFiles > 0) modules.push({ id: 8, table: synthLustre(fileIds, P.table.ranks, ostsOf, opts.stripeSize ?? 1 << 20) });
 
   if (opts.mpiio && nShared > 0) {
     const M = makeFixed('MPI-IO', 2, 3, MPI_IO_INT_COUNTERS, MPI_IO_FLOAT_COUNTERS, nShared);
@@ -172,14 +209,17 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
     S.setFloat(0, 'STDIO_F_WRITE_TIME', 0.0005);
     modules.push({ id: 9, table: S.table });
   }
-  if ((opts.dxtSegments ?? 0) > 0) modules.push({ id: 10, table: synthDxt(opts.dxtSegments!, nprocs, fileIds, access, run, rand) });
+  // DXT requests on a slow OST's stripes take `slowFactor` times longer (the file's layout maps each offset).
+  const stripeSize = opts.stripeSize ?? 1 << 20;
+  const slowAt = nOst > 0 && opts.slowOsts?.length ? (file: number, offset: number) => (opts.slowOsts!.includes(ostsOf[file][Math.floor(offset / stripeSize) % ostsOf[file].length]) ? (opts.slowFactor ?? 20) : 1) : null;
+  if ((opts.dxtSegments ?? 0) > 0) modules.push({ id: 10, table: synthDxt(opts.dxtSegments!, nprocs, fileIds, access, run, rand, slowAt) });
   const exe = opts.exe ?? `./synth_app --files ${nFiles}`;
   return {
     job: {
       uid: 1000,
       startTimeSec: start,
       startTimeNsec: 0,
-      endTimeSec: start + run,
+      endTimeSec: start + Math.max(run, Math.ceil(lastEnd)),
       endTimeNsec: 0,
       nprocs,
       jobid: opts.jobid ?? 4242,
@@ -195,7 +235,7 @@ export function synthesizeLog(opts: SynthOptions = {}): LogInput {
   };
 }
 
-function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: number, run: number, rand: () => number): DxtTable {
+function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: number, run: number, rand: () => number, slowAt: ((file: number, offset: number) => number) | null = null): DxtTable {
   // One record per (file, rank) pair, round robin, segments split evenly; writes then reads as stored.
   const nRec = Math.max(1, Math.min(fileIds.length || 1, 4096) * Math.min(nprocs, 8));
   const per = Math.floor(total / nRec);
@@ -214,7 +254,8 @@ function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: numb
   for (let r = 0; r < nRec; r++) {
     const n = per + (r < extra ? 1 : 0);
     const rank = r % Math.min(nprocs, 8);
-    ids[r] = fileIds.length ? fileIds[Math.floor(r / Math.min(nprocs, 8)) % fileIds.length] : 1n;
+    const file = fileIds.length ? Math.floor(r / Math.min(nprocs, 8)) % fileIds.length : -1;
+    ids[r] = file >= 0 ? fileIds[file] : 1n;
     ranks.setExact(0, r, BigInt(rank));
     hostnames.push(`nid${String(Math.floor(rank / 4)).padStart(5, '0')}`);
     const w = Math.ceil(n * 0.7);
@@ -228,7 +269,7 @@ function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: numb
       const len = Math.max(1, Math.round(access * (0.5 + rand())));
       ol.data[s] = off;
       ol.data[total + s] = len;
-      const dt = (len / 1048576) * (0.0005 + rand() * 0.002);
+      const dt = (len / 1048576) * (0.0005 + rand() * 0.002) * (slowAt && file >= 0 ? slowAt(file, off) : 1);
       start[s] = t;
       end[s] = t + dt;
       t += dt + rand() * 0.0005;
@@ -239,5 +280,29 @@ function synthDxt(total: number, nprocs: number, fileIds: bigint[], access: numb
   return {
     kind: 'dxt', module: 'DXT_POSIX', moduleId: 10, version: 2, length: nRec, ids, ranks, hostnames, writeCount, readCount,
     segStart, segments: total, offsetLength: ol, start, end, threadIds: threads, hasThreadIds: true,
+  };
+}
+
+/** LUSTRE records (format v2, one component each) for the files, with their OSTs. */
+function synthLustre(fileIds: bigint[], ranks: Int64Block, ostsOf: number[][], stripeSize: number): LustreTable {
+  const n = fileIds.length;
+  const osts = new I64List();
+  const ostStart = new Int32Array(n), ostCount = new Int32Array(n), componentStart = new Int32Array(n);
+  const components = new Int64Block(n, LUSTRE_COMPONENT_COUNTERS.length);
+  const numComponents = new Int64Block(n, 1), numStripes = new Int64Block(n, 1), rankCol = new Int64Block(n, 1);
+  for (let r = 0; r < n; r++) {
+    rankCol.setExact(0, r, ranks.exact(0, r));
+    numComponents.setExact(0, r, 1n);
+    numStripes.setExact(0, r, BigInt(ostsOf[r].length));
+    componentStart[r] = r;
+    // stripe size, count, pattern (raid0), flags (none), extent [0, EOF), mirror id (none)
+    [stripeSize, ostsOf[r].length, 0, 0, 0, -1, -1].forEach((v, k) => components.setExact(k, r, BigInt(v)));
+    ostStart[r] = osts.length;
+    ostCount[r] = ostsOf[r].length;
+    for (const o of ostsOf[r]) osts.push(BigInt(o));
+  }
+  return {
+    kind: 'lustre', module: 'LUSTRE', moduleId: 8, version: 2, length: n, ids: BigUint64Array.from(fileIds), ranks: rankCol,
+    numComponents, numStripes, componentStart, components, poolNames: Array.from({ length: n }, () => ''), ostStart, ostCount, osts,
   };
 }
