@@ -39,19 +39,20 @@ const synth: CommandModule = {
       .option('--slow-osts <list>', 'OSTs (comma-separated) whose files run --slow-factor times slower', ostList('slow-osts'))
       .option('--slow-factor <n>', 'how many times slower the slow OSTs are', count('slow-factor', 1_000_000), 20)
       .option('--small-request-osts <list>', 'OSTs whose files issue 64 times smaller requests and run --slow-factor times slower', ostList('small-request-osts'))
+      .option('--run-seconds <n>', "the job's run time in seconds (default 60; longer when its files take longer)", count('run-seconds', 10_000_000), 60)
       .option('--seed <n>', 'random seed (same seed, same log)', count('seed', 2 ** 32 - 1), 1)
       .option('--force', 'overwrite <out> if it exists')
-      .action(async (out: string, o: { posixFiles: number; sharedFiles?: number; nprocs: number; dxtSegments: number; accessBytes: number; mpiio?: boolean; seed: number; force?: boolean; lustreOsts: number; stripeCount?: number; stripeSize: number; slowOsts?: number[]; slowFactor: number; smallRequestOsts?: number[] }) => {
+      .action(async (out: string, o: { posixFiles: number; sharedFiles?: number; nprocs: number; dxtSegments: number; accessBytes: number; mpiio?: boolean; seed: number; force?: boolean; lustreOsts: number; stripeCount?: number; stripeSize: number; slowOsts?: number[]; slowFactor: number; smallRequestOsts?: number[]; runSeconds: number }) => {
         if (existsSync(out) && !o.force) throw new UserError(`${out} exists; not overwriting it (use --force)`);
         if (o.nprocs < 1) throw new UserError('--nprocs must be at least 1');
         if ((o.slowOsts || o.smallRequestOsts || o.stripeCount !== undefined) && o.lustreOsts < 1) throw new UserError('--slow-osts, --small-request-osts and --stripe-count need --lustre-osts');
-        if (o.stripeCount === 0 || o.stripeSize === 0 || o.slowFactor === 0) throw new UserError('--stripe-count, --stripe-size and --slow-factor must be at least 1');
+        if (o.stripeCount === 0 || o.stripeSize === 0 || o.slowFactor === 0 || o.runSeconds === 0) throw new UserError('--stripe-count, --stripe-size, --slow-factor and --run-seconds must be at least 1');
         const { synthesizeLog } = await import('../../formats/darshan/synth.js');
         const { writeLog } = await import('../../formats/darshan/writer.js');
         const bytes = writeLog(
           synthesizeLog({
             posixFiles: o.posixFiles, sharedFiles: o.sharedFiles, nprocs: o.nprocs, dxtSegments: o.dxtSegments, accessBytes: o.accessBytes, mpiio: !!o.mpiio, seed: o.seed,
-            lustreOsts: o.lustreOsts, stripeCount: o.stripeCount, stripeSize: o.stripeSize, slowOsts: o.slowOsts, slowFactor: o.slowFactor, smallRequestOsts: o.smallRequestOsts,
+            lustreOsts: o.lustreOsts, stripeCount: o.stripeCount, stripeSize: o.stripeSize, slowOsts: o.slowOsts, slowFactor: o.slowFactor, smallRequestOsts: o.smallRequestOsts, runSeconds: o.runSeconds,
           }),
         );
         const tmp = `${out}.tmp-${process.pid}`;
