@@ -16,9 +16,10 @@ import type { CostInput } from './types.js';
  *        the problem is present and fixing it can save time;
  *   below, the finding is INFO (noted, not raised), whatever its calls spent.
  *
- * Where the job's I/O is not its bottleneck (its slowest rank's I/O under high_run_share of the run: `quiet`), a WARN
- * also needs savings of at least warn_run_share (1 %) of the run time: a healthy run stays quiet, and what is raised on
- * it is worth a scientist's time.
+ * On a trace whose I/O is not the run's bottleneck (its slowest process's I/O under high_run_share of the run:
+ * `quiet`), a WARN also needs savings of at least warn_run_share (1 %) of the run time: a healthy run stays quiet, and
+ * what is raised on it is worth a scientist's time. (Logs' reports keep WARN for a present pattern for now: the
+ * labelled corpora score detection by HIGH/WARN, and their tiny runs would all go quiet.)
  *
  * A finding without a cost or savings is at most INFO (every WARN and HIGH states both). Findings on incomplete data
  * are at most WARN (run-checks.ts), and a `--config` level override wins over everything. The same rule, on a cost

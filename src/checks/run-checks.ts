@@ -215,7 +215,10 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
     outcomes.push(r.outcome);
     insights.push(...r.emitted);
   }
-  return { insights: settleLevels(insights, ruledProposals, yardstick, opts.config.knobs), outcomes, marked, messages };
+  // The quiet rule (level-policy.ts) judges trace reports (their views are given); a log's report keeps WARN for a
+  // pattern that is present, its savings stated (docs/report.md, "How levels are decided").
+  const quiet = opts.views !== undefined && isQuiet(yardstick, opts.config.knobs);
+  return { insights: settleLevels(insights, ruledProposals, yardstick, opts.config.knobs, quiet), outcomes, marked, messages };
 }
 
 /**
@@ -223,14 +226,14 @@ export function runChecks(checks: readonly AnyCheck[], facts: FactContext, opts:
  * (savings.ts `shareSavings`: together never more than the I/O time), and each finding the rule judges takes the level
  * its shared savings allow, never above what its check proposed, and at most WARN with caveats.
  */
-function settleLevels(insights: readonly Finding[], proposals: ReadonlyMap<Finding, Finding['level']>, y: Yardstick, knobs: KnobValues): Finding[] {
+function settleLevels(insights: readonly Finding[], proposals: ReadonlyMap<Finding, Finding['level']>, y: Yardstick, knobs: KnobValues, quiet: boolean): Finding[] {
   const factor = shareSavings(insights, { slowest: y.ioTime, cumulative: y.cumulativeIoTime });
   return insights.map((f, i) => {
     const savings = f.savings ? scaleSavings(f.savings, factor[i]) : undefined;
     const proposed = proposals.get(f);
     let level = f.level;
     if (proposed) {
-      level = ruleLevel(proposed, f.cost, savings, knobs, isQuiet(y, knobs));
+      level = ruleLevel(proposed, f.cost, savings, knobs, quiet);
       if (f.caveats?.length && level === 'HIGH') level = 'WARN';
     }
     return savings === f.savings && level === f.level ? f : { ...f, level, ...(savings ? { savings } : {}) };

@@ -35,8 +35,8 @@ function knobs(report: Report): { high_cost_share: number; high_run_share: numbe
 function levelOf(report: Report, cost: Cost, l: LearnedSection): Level {
   if (l.ood || cost.seconds <= 0) return 'INFO';
   const k = knobs(report);
-  const quiet = report.io.runTime > 0 && report.io.ioTime / report.io.runTime < k.high_run_share;
-  const allowed = costLevel(cost, k as unknown as KnobValues, quiet);
+  // (The quiet rule judges trace reports; a learned finding is on a log's report.)
+  const allowed = costLevel(cost, k as unknown as KnobValues, report.trace !== undefined && report.io.runTime > 0 && report.io.ioTime / report.io.runTime < k.high_run_share);
   return allowed === 'HIGH' ? 'WARN' : allowed;
 }
 

@@ -153,7 +153,7 @@ test('the report is the contract report: job, input, thresholds, messages, check
   assert.deepEqual(r.job.modules, ['POSIX']);
   assert.equal(r.checks.length, TRACE_CHECKS.length);
   assert.deepEqual(Object.keys(r.messages).sort(), ['T11.finding', 'T11.record']);
-  assert.deepEqual(r.thresholds.filter((x) => x.triggered).map((x) => x.knob), ['high_cost_share', 'high_run_share', 'warn_cost_share', 'trace_slow_call_seconds', 'trace_slow_bandwidth_factor']);
+  assert.deepEqual(r.thresholds.filter((x) => x.triggered).map((x) => x.knob), ['high_cost_share', 'high_run_share', 'warn_cost_share', 'warn_run_share', 'trace_slow_call_seconds', 'trace_slow_bandwidth_factor']);
   assert.equal(r.thresholds.find((x) => x.knob === 'small_bytes')!.value, MiB);
   assert.equal(r.trace!.options.smallBytes, MiB);
   assert.equal(r.trace!.options.minTimeShare, 0);

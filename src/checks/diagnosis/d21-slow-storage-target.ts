@@ -49,7 +49,7 @@ export default defineCheck({
     },
     recommendations: {
       report: { text: 'Report the slow target to the facility (it is the storage, not your code): compare with other jobs in `iolens summary --section targets` and the servers\' health' },
-      avoid: { text: 'Until it is fixed, keep new files off the slow OST: place them on a pool without it, or give the file a layout that starts on a healthy OST (`lfs setstripe -i`)', snippet: 'lustre-striping.sh' },
+      avoid: { text: 'Until it is fixed, keep new files off the slow OST: place them on a pool without it, or give the file a layout that starts on a healthy OST (`lfs setstripe -i`)', advises: 'striping', snippet: 'lustre-striping.sh' },
       rerun: { text: 'Rerun before changing the code: a slow target is the file system\'s state during this run' },
       placement: { text: 'Find which server holds the slow files (GlusterFS: `getfattr -n trusted.glusterfs.pathinfo <file>`; NFS: the export) and which node wrote them: without placement IOLens cannot tell a slow server from a slow node' },
     },

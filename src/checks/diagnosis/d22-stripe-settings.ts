@@ -45,7 +45,7 @@ export default defineCheck({
       file: '"{file}": {ranks} ranks, {bytes:bytes} over {stripes} OST(s) in {size:bytes} stripes, {seconds:fixed2} s on the slowest rank; suggested: {command}',
     },
     recommendations: {
-      setstripe: { text: 'Give the file more stripes before it is created (a layout cannot change once written): `lfs setstripe -c <count> -S <size>` on its directory, with the count each detail suggests, or the MPI-IO hints striping_factor and striping_unit', snippet: 'lustre-striping.sh' },
+      setstripe: { text: 'Give the file more stripes before it is created (a layout cannot change once written): `lfs setstripe -c <count> -S <size>` on its directory, with the count each detail suggests, or the MPI-IO hints striping_factor and striping_unit', advises: 'striping', snippet: 'lustre-striping.sh' },
       align: { text: 'Keep each rank\'s requests whole stripes (the stripe size a multiple of the request, requests aligned to it) so that no two ranks lock the same stripe' },
     },
     compat: {},

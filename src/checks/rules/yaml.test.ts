@@ -92,7 +92,7 @@ rules:
   assert.deepEqual(f.details.map((d) => d.message), ['file=/scratch/a.dat: 200 writes of 2.00 KiB on /scratch/a.dat (90.0% small); file record, 8 x']);
   assert.deepEqual(f.details[0].subject, { kind: 'record', view: 'file', key: { file: '/scratch/a.dat' } });
   assert.deepEqual(f.recommendations, [{ id: 'tiny-writes.r1', text: 'Buffer the writes' }]);
-  assert.deepEqual(f.thresholds.map((t) => t.knob), ['small_bytes', 'high_cost_share', 'high_run_share', 'warn_cost_share']);
+  assert.deepEqual(f.thresholds.map((t) => t.knob), ['small_bytes', 'high_cost_share', 'high_run_share', 'warn_cost_share', 'warn_run_share']);
   assert.equal(f.docs, 'rules.yaml', 'a user rule is documented by its file');
   // other views, and records the condition rejects, are not named
   assert.deepEqual(run(rules, views('proc')).insights, []);

@@ -158,7 +158,7 @@ test('T01 in numbers: message, data, evidence, thresholds, cost and level', () =
   assert.deepEqual(f.evidence.map((e) => [e.name, e.unit]), [['records', 'count'], ['timeShare', 'ratio'], ['seconds', 'seconds'], ['iops_slope', 'degrees'], ['badness', 'ratio'], ['metadataSeconds', 'seconds']]);
   assert.equal(f.evidence[5].value, 108 * U);
   assert.deepEqual(f.thresholds.map((t) => [t.option, t.knob, t.value]), [
-    ['share', 'trace_metadata_time_share', 0.5], ['minOps', 'trace_min_ops', 10], ['high_cost_share', 'high_cost_share', 0.25], ['high_run_share', 'high_run_share', 0.05], ['warn_cost_share', 'warn_cost_share', 0],
+    ['share', 'trace_metadata_time_share', 0.5], ['minOps', 'trace_min_ops', 10], ['high_cost_share', 'high_cost_share', 0.25], ['high_run_share', 'high_run_share', 0.05], ['warn_cost_share', 'warn_cost_share', 0], ['warn_run_share', 'warn_run_share', 0.01],
   ]);
   assert.deepEqual(f.recommendations.map((x) => x.id), ['T01.keepOpen', 'T01.fewerFiles']);
   assert.equal(r.messages['T01.record'], TRACE_CHECKS[0].meta.messages.record);
